@@ -1,0 +1,33 @@
+"""The engine contract's vocabulary: the chance player, the error type and the outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CHANCE = -1
+"""The chance player: shuffles, deals and draws are its actions (OpenSpiel style)."""
+
+COMMON_CODES: dict[str, str] = {
+    "malformed": "The action is malformed: unknown type, missing or mistyped field, or seat out of range.",
+    "game_over": "The game is over.",
+    "not_your_turn": "It is not this seat's turn to act.",
+    "wrong_phase": "That action is not possible in this phase of the game.",
+}
+"""Codes every engine shares, checked in this order before a game's own codes."""
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; `code` is stable snake_case, the message is English."""
+
+    def __init__(self, code: str, message: str | None = None) -> None:
+        self.code = code
+        self.message = message or COMMON_CODES.get(code, code.replace("_", " "))
+        super().__init__(f"{code}: {self.message}")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the winning seats and the reason code."""
+
+    winners: frozenset[int]
+    reason: str

@@ -1,0 +1,23 @@
+"""The game registry: names to engine modules, imported lazily."""
+
+from __future__ import annotations
+
+import importlib
+
+from companion.games.rules import Rules
+
+GAMES: dict[str, str] = {
+}
+"""Game id -> module exposing `RULES` (a Rules instance); read-only."""
+
+
+def game_names() -> list[str]:
+    """Every registered game id."""
+    return list(GAMES)
+
+
+def get_rules(name: str) -> Rules:
+    """The rules object for a game id; an unknown id raises ValueError."""
+    if not isinstance(name, str) or name not in GAMES:
+        raise ValueError(f"unknown game {name!r} (known: {', '.join(GAMES)})")
+    return importlib.import_module(GAMES[name]).RULES

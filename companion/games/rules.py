@@ -1,0 +1,140 @@
+"""The base every engine builds on: seat and option checks, the fixed order of refusals, log redaction."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Mapping, TypeVar
+
+from companion.games.contract import CHANCE, COMMON_CODES, IllegalAction, Outcome
+from companion.games.schema import ActionSpec, check_options, is_int, parse_action
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One log line: a code with params; `to` is None for public, else the seats that may read it."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    to: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether this viewer (None = public) may read the entry."""
+        return self.to is None or (seat is not None and seat in self.to)
+
+
+def log_view(log: tuple[LogEntry, ...], seat: int | None, reveal_all: bool = False) -> list[dict[str, Any]]:
+    """The log as a viewer may see it: `{code, params}` entries, private ones dropped."""
+    return [
+        {"code": e.code, "params": dict(e.params)}
+        for e in log
+        if reveal_all or e.visible_to(seat)
+    ]
+
+
+class Rules(ABC, Generic[S]):
+    """One game's rules; stateless: every method is a pure function of its arguments."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    actions: ClassVar[Mapping[str, ActionSpec]]
+    """The action vocabulary: type -> fields (RULES.md is the contract)."""
+    phases: ClassVar[Mapping[str, str]]
+    """Every `phase` value with a one-line English description."""
+    own_codes: ClassVar[Mapping[str, str]]
+    """The game's own IllegalAction codes with English text."""
+    option_defaults: ClassVar[Mapping[str, Any]] = {}
+    """Every option the game takes, with its default."""
+
+    @property
+    def codes(self) -> dict[str, str]:
+        """Every IllegalAction code this engine can raise, with its English text."""
+        return {**COMMON_CODES, **self.own_codes}
+
+    # --- the contract -----------------------------------------------------------------------
+
+    def initial_state(self, seats: int, options: Mapping[str, Any] | None = None) -> S:
+        """The state before the first (chance) action; bad seats or options raise ValueError."""
+        if not is_int(seats) or not self.min_seats <= seats <= self.max_seats:
+            raise ValueError(f"{self.name} takes {self.min_seats}..{self.max_seats} seats, got {seats!r}")
+        opts = {**self.option_defaults, **check_options(options, self.option_defaults)}
+        return self._initial(seats, self._check_options(opts, seats))
+
+    def to_act(self, state: S) -> frozenset[int]:
+        """Seats that may act now; {CHANCE} when chance must be supplied; empty when over."""
+        return self._to_act(state)
+
+    def legal_actions(self, state: S, seat: int) -> list[dict[str, Any]]:
+        """The JSON actions that `apply` accepts from this seat now ([] for chance or a waiting seat)."""
+        if seat == CHANCE or seat not in self.to_act(state):
+            return []
+        return self._legal(state, seat)
+
+    def sample_chance(self, state: S, rng: random.Random) -> dict[str, Any]:
+        """A chance action drawn with the right odds."""
+        if self.to_act(state) != frozenset({CHANCE}):
+            raise IllegalAction("not_your_turn", "chance is not to act now")
+        return self._sample_chance(state, rng)
+
+    def apply(self, state: S, action: Any) -> S:
+        """The state after `action`; refusals in the contract's order; never mutates `state`."""
+        parsed = parse_action(action, self.actions, self.seat_count(state))
+        acting = self.to_act(state)
+        if not acting:
+            raise IllegalAction("game_over")
+        if parsed["seat"] not in acting:
+            raise IllegalAction("not_your_turn")
+        if parsed["type"] not in self.allowed(state, parsed["seat"]):
+            raise IllegalAction("wrong_phase", f"{parsed['type']} is not possible in phase {self.phase(state)}")
+        return getattr(self, "_apply_" + parsed["type"])(state, parsed)
+
+    def view(self, state: S, seat: int | None = None) -> dict[str, Any]:
+        """JSON-able view; None = public; a seat's view adds only what it may know."""
+        if seat is not None and (not is_int(seat) or not 0 <= seat < self.seat_count(state)):
+            raise ValueError(f"no seat {seat!r} in a {self.seat_count(state)}-seat game")
+        return self._view(state, seat)
+
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game runs, else who won and why."""
+        return self._outcome(state)
+
+    # --- what each engine provides ----------------------------------------------------------
+
+    @abstractmethod
+    def seat_count(self, state: S) -> int:
+        """How many seats the game has."""
+
+    @abstractmethod
+    def phase(self, state: S) -> str:
+        """The current phase id."""
+
+    @abstractmethod
+    def allowed(self, state: S, seat: int) -> frozenset[str]:
+        """Action types this (acting) seat may use in the current phase; others are `wrong_phase`."""
+
+    def _check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
+        """Validate option values (keys are already known); raise ValueError naming the option."""
+        return options
+
+    @abstractmethod
+    def _initial(self, seats: int, options: dict[str, Any]) -> S: ...
+
+    @abstractmethod
+    def _to_act(self, state: S) -> frozenset[int]: ...
+
+    @abstractmethod
+    def _legal(self, state: S, seat: int) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def _sample_chance(self, state: S, rng: random.Random) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def _view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def _outcome(self, state: S) -> Outcome | None: ...
