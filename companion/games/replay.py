@@ -1,4 +1,8 @@
-"""Replay a game record: a header line `{game, seats, options}` then one JSON action per line."""
+"""Replay a game record: a header line `{game, seats, options}` then one JSON action per line.
+
+A scenario record may also hold check lines (`{"expect": ...}`, `{"refuse": action, "code": ...}`,
+`{"#": comment}`); replay evaluates them in place and reports a failed one as `expect_failed`.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any, Iterable
 from companion.games.contract import IllegalAction
 from companion.games.registry import get_rules
 from companion.games.rules import Rules
+from companion.games.scenario import CheckFailed, is_directive, run_directive
 
 
 class ReplayError(ValueError):
@@ -67,6 +72,12 @@ def replay_lines(lines: Iterable[str]) -> Replayed:
             action = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ReplayError(number, "bad_json", str(exc)) from None
+        if is_directive(action):
+            try:
+                run_directive(rules, state, action)
+            except CheckFailed as exc:
+                raise ReplayError(number, "expect_failed", str(exc)) from None
+            continue
         try:
             state = rules.apply(state, action)
         except IllegalAction as exc:
