@@ -16,9 +16,11 @@ run: $(STAMP)
 	$(BIN)/companion simulate secret_hitler --seats 7 --games 200 --seed 1
 
 test: $(STAMP)
+	@bash scripts/install-test-deps.sh
 	$(BIN)/python -m pytest -q
 
 soak: $(STAMP)
+	@bash scripts/install-test-deps.sh
 	$(BIN)/python -m pytest -q -m soak
 
 bench: $(STAMP)

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the system packages the test suite uses: Debian's Chromium (browser tests) and systemd-analyze
+# (unit file check). Needs root and apt; elsewhere it says what is missing and leaves it to the user.
+set -u
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "installing ${need[*]} (Debian packages) for the test suite"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+else
+  echo "note: ${need[*]} missing and cannot be installed here (not root or no apt); the tests that need them will fail" >&2
+fi
+exit 0
