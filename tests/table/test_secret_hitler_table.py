@@ -181,3 +181,31 @@ def test_a_whole_game_through_mock_hardware(make_table: Make, mode: str, seats: 
     for e in events:
         if e.type != "state" or e.data["game"]["outcome"] is None:
             assert not secret_keys(e.data), (e.type, secret_keys(e.data))
+
+
+@pytest.mark.parametrize("seats", [5, 8, 10])
+def test_sse_payloads_never_carry_a_secret_over_random_table_games(make_table: Make, seats: int) -> None:
+    """Random games played through the table: every SSE payload before the end is free of roles, hands,
+    peeks and investigation results, and shows no vote while the vote is open."""
+    rt = make_table(game=SH, seats=seats)
+    rng = random.Random(seats)
+    sub = rt.handle.subscribe(None)
+    for _ in range(2):
+        rt.loop.call("new_game", game=SH, seats=seats)
+        while True:
+            session = rt.loop.session
+            assert session is not None
+            if session.rules.outcome(session.state) is not None:
+                break
+            action = choose_action(session.rules, session.state, rng)
+            assert isinstance(rt.loop.call("submit", seat=action["seat"], action=action, source="test"), dict)
+    checked = 0
+    while (event := sub.get(0.01)) is not None:
+        game = event.data.get("game") if event.type == "state" else None
+        if game and game["outcome"] is not None:
+            continue
+        assert not secret_keys(event.data), (event.type, secret_keys(event.data))
+        if game and game["view"]["phase"] == "vote":
+            assert all(v is None for v in game["view"]["votes"])
+            checked += 1
+    assert checked > 10
