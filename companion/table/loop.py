@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import queue
 import random
+import sqlite3
 import threading
 import time
 from concurrent.futures import Future
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from companion.config import TableConfig
-from companion.games.binding import Card, Chosen, Placed, Pressed, Removed, TableInput
+from companion.games.binding import ORANGE, Card, Chosen, Light, Placed, Pressed, Removed, TableInput
 from companion.games.contract import IllegalAction
 from companion.hal import (ButtonPressed, Hardware, ReaderFault, TagPlaced, TagRemoved, TerminalChoice,
                            TerminalGone, TerminalHello)
@@ -219,6 +220,7 @@ class TableLoop:
         if self.status == "resume_check":
             self._rescan()
             self._publish_scan()
+            self._publish()
             return
         if card is None:
             if placed:
@@ -293,7 +295,12 @@ class TableLoop:
             return self._reject(zone, exc)
         rows += [(a, "chance") for a in sampled]
         if rows:
-            self.journal.append(session.game_id, rows)  # committed before anything shows it
+            try:
+                self.journal.append(session.game_id, rows)  # committed before anything shows it
+            except sqlite3.Error as exc:  # nothing committed: nothing changes, nothing is shown
+                log.error("journal write failed: %s", exc)
+                self.counters.errors += 1
+                return self._reject(zone, IllegalAction("journal_error", f"The journal could not be written: {exc}"))
         self.session = session.with_actions(state, [a for a, _ in rows], pending)
         self.counters.accepted += len(rows)
         outcome = session.rules.outcome(state)
@@ -377,7 +384,10 @@ class TableLoop:
                     "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
                                                              "reason": outcome.reason},
                     "view": view}
-            self.renderer.set_scene(session.binding.scene(view, session.seats))
+            scene = session.binding.scene(view, session.seats)
+            if self.status == "resume_check":  # zones that differ from what the game expects blink orange
+                scene.update({d["zone"]: Light(ORANGE, "blink") for d in self.scan})
+            self.renderer.set_scene(scene)
             time.sleep(0)  # let the renderer take the GIL now rather than after the prompts are built
         seats = [{"name": s.name, "colour": s.colour} for s in self.config.seats[: session.seats if session else 0]]
         self.snapshot = {"table": table, "game": game, "seats": seats}

@@ -285,3 +285,23 @@ def test_the_renderer_sleeps_when_nothing_animates(make_table: Make) -> None:
         time.sleep(0.3)
         quiet = hw(rt).mock_strip.shown == before
     assert quiet, "the renderer kept drawing after the flash ended"
+
+
+def test_a_journal_failure_changes_nothing_and_shows_nothing(make_table: Make,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    rt = make_table()
+    sub = rt.handle.subscribe(None)
+    sub.get(0.1)
+    state = rt.loop.session.state  # type: ignore[union-attr]
+
+    def full_disk(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(rt.journal, "append", full_disk)
+    result = rt.loop.call("submit", seat=0, action={"type": "vote", "vote": "ja"}, source="test")
+    assert isinstance(result, Refusal) and result.code == "journal_error"
+    assert rt.loop.session.state is state  # type: ignore[union-attr]
+    event = sub.get(0.5)
+    assert event is not None and event.type == "rejected" and sub.get(0.1) is None  # no new state shown
+    monkeypatch.undo()
+    assert isinstance(rt.loop.call("submit", seat=0, action={"type": "vote", "vote": "ja"}, source="test"), dict)

@@ -14,8 +14,8 @@ from companion.games.binding import BLUE, GREEN, OFF, RED, WHITE, Card, Chosen, 
 from companion.games.playout import choose_action
 from companion.table.runtime import Runtime
 from companion.table.session import from_record
-from tests.table.helpers import hw, live_rows
-from tests.table.sh_driver import Driver, enroll_sh_cards, secret_keys
+from tests.table.helpers import hw, live_rows, tap
+from tests.table.sh_driver import Driver, enroll_sh_cards, secret_keys, tile_uid
 
 Make = Callable[..., Runtime]
 SH = "secret_hitler"
@@ -209,3 +209,25 @@ def test_sse_payloads_never_carry_a_secret_over_random_table_games(make_table: M
             assert all(v is None for v in game["view"]["votes"])
             checked += 1
     assert checked > 10
+
+
+def test_center_stands_in_for_a_missing_board_reader(make_table: Make) -> None:
+    full = make_table(game=SH, seats=5)
+    assert full.loop.zone_of("board") == "board" and full.loop.zone_of("center") == "center"
+    full.stop()
+    rt = make_table(game=SH, seats=5, mode="physical", without_readers=("board",))
+    assert rt.loop.zone_of("center") == "board" and rt.loop.zone_of("r2") == "seat:2"
+    enroll_sh_cards(rt, 5)
+    view = rt.loop.session.rules.view(rt.loop.session.state)  # type: ignore[union-attr]
+    president, chancellor = view["president"], (view["president"] + 1) % 5
+    rt.loop.call("submit", seat=president, action={"type": "nominate", "target": chancellor}, source="test")
+    for seat in range(5):
+        hw(rt).press(seat, "ja")
+    rt.loop.wait_idle()
+    for i, value in enumerate(("F", "F", "L")):  # the president taps the three drawn tiles
+        tap(rt, f"r{president}", tile_uid(value, i))
+    legal = rt.loop.session.rules.legal_actions(rt.loop.session.state, president)  # type: ignore[union-attr]
+    rt.loop.call("submit", seat=president, action=next(a for a in legal if a["policy"] == "F"), source="test")
+    tap(rt, "center", tile_uid("L", 0))  # the enacted tile, laid on the centre reader
+    assert live_rows(rt)[-1]["action"] == {"type": "enact", "seat": chancellor, "policy": "L"}
+    assert live_rows(rt)[-1]["source"] == "reader:center"
