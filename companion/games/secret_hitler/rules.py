@@ -72,6 +72,28 @@ CODES: Mapping[str, str] = MappingProxyType({
     "veto_already_refused": "The president refused the veto; the chancellor must enact a policy.",
 })
 
+LOG_CODES: Mapping[str, str] = MappingProxyType({
+    "dealt": "Roles were dealt; {first_president} is the first presidential candidate.",
+    "nominated": "President {president} nominated {chancellor} for chancellor.",
+    "votes": "The votes were revealed; the government passed: {passed}. Election tracker: {election_tracker}.",
+    "president_discard": "(to the president) You drew {drew} and discarded {policy}.",
+    "chancellor_discard": "(to the chancellor) You received {received} and discarded {policy}.",
+    "enacted": "A {policy} policy was enacted.",
+    "chaos": "Three failed elections: the top policy, {policy}, was enacted.",
+    "veto_proposed": "Chancellor {chancellor} proposed a veto.",
+    "veto_refused": "President {president} refused the veto.",
+    "veto_agreed": "President {president} agreed to the veto. Election tracker: {election_tracker}.",
+    "reshuffled": "The draw and discard piles were shuffled together: {draw_pile} tiles to draw.",
+    "investigated": "President {president} investigated {target}.",
+    "party": "(to the president) {target} is a member of the {party} party.",
+    "special_election": "President {president} chose {target} as the next presidential candidate.",
+    "peeked": "President {president} looked at the top three policies.",
+    "peek": "(to the president) The top three policies are {policies}.",
+    "executed": "President {president} executed {target}.",
+    "game_over": "The game is over ({reason}); winners: {winners}.",
+})
+"""Every log entry code with its English text (params in braces)."""
+
 _ALLOWED: Mapping[Phase, frozenset[str]] = MappingProxyType({
     Phase.DEAL: frozenset({"deal"}),
     Phase.NOMINATE: frozenset({"nominate"}),
@@ -109,6 +131,7 @@ class SecretHitler(Rules[State]):
     actions = ACTIONS
     phases = PHASES
     own_codes = CODES
+    log_codes = LOG_CODES
     option_defaults = MappingProxyType({"rebalance": False})
 
     def apply(self, state: State, action: Any) -> State:

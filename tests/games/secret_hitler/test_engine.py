@@ -42,8 +42,9 @@ def test_rebalance_option_is_checked() -> None:
     assert RULES.view(RULES.initial_state(7, {"rebalance": True}))["draw_pile"] == 16
 
 
-def test_every_phase_is_documented_and_reached() -> None:
+def test_every_phase_and_log_code_is_documented_and_reached() -> None:
     seen: set[str] = set()
+    logged: set[str] = set()
     rng = random.Random(4)
     for seats in range(5, 11):
         for _ in range(40):
@@ -53,7 +54,9 @@ def test_every_phase_is_documented_and_reached() -> None:
                 seen.add(RULES.phase(state))
                 state = RULES.apply(state, action)
             seen.add(RULES.phase(state))
+            logged.update(e.code for e in state.log)
     assert seen == set(RULES.phases) == {p.value for p in Phase}
+    assert logged == set(RULES.log_codes)
 
 
 def test_every_own_code_is_exercised_by_a_scenario() -> None:
