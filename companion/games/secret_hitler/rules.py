@@ -111,11 +111,7 @@ _ALLOWED: Mapping[Phase, frozenset[str]] = MappingProxyType({
     Phase.GAME_OVER: frozenset(),
 })
 
-_CHANCE_PHASES = frozenset({Phase.DEAL, Phase.DRAW, Phase.CHAOS, Phase.PEEK})
-_PRESIDENT_PHASES = frozenset({
-    Phase.NOMINATE, Phase.DISCARD, Phase.VETO_REPLY, Phase.INVESTIGATE, Phase.SPECIAL_ELECTION,
-    Phase.PEEK_REVIEW, Phase.EXECUTE,
-})
+_ALLOWED_BY_ID: Mapping[str, frozenset[str]] = MappingProxyType({p.value: a for p, a in _ALLOWED.items()})
 _ONLY_CHANCE = frozenset({CHANCE})
 _NOBODY: frozenset[int] = frozenset()
 _SINGLE = tuple(frozenset({i}) for i in range(10))
@@ -153,7 +149,7 @@ class SecretHitler(Rules[State]):
 
     def allowed(self, state: State, seat: int) -> frozenset[str]:
         """Action types of the current phase."""
-        return _ALLOWED[state.phase]
+        return _ALLOWED_BY_ID[state.phase._value_]
 
     def _check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         if not isinstance(options["rebalance"], bool):
@@ -169,15 +165,16 @@ class SecretHitler(Rules[State]):
 
     def _to_act(self, state: State) -> frozenset[int]:
         phase = state.phase
-        if phase in _PRESIDENT_PHASES:
-            return _SINGLE[state.president]
+        # Identity checks, most frequent first: Enum hashing is slow and this runs several times per action.
         if phase is Phase.VOTE:
             return state.pending
-        if phase in _CHANCE_PHASES:
-            return _ONLY_CHANCE
         if phase is Phase.ENACT:
             return _SINGLE[state.chancellor]
-        return _NOBODY
+        if phase is Phase.DRAW or phase is Phase.CHAOS or phase is Phase.PEEK or phase is Phase.DEAL:
+            return _ONLY_CHANCE
+        if phase is Phase.GAME_OVER:
+            return _NOBODY
+        return _SINGLE[state.president]
 
     def _legal(self, state: State, seat: int) -> list[dict[str, Any]]:
         phase = state.phase
