@@ -163,9 +163,20 @@ class SecretHitler(Rules[State]):
             fascist=fascist, draw_l=DECK_L, draw_f=deck_f,
         )
 
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """The JSON actions `apply` accepts from this seat now ([] for chance or a waiting seat)."""
+        if seat == CHANCE or seat not in self.to_act(state):
+            return []
+        return self._legal(state, seat)
+
     def _to_act(self, state: State) -> frozenset[int]:
+        return self.to_act(state)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        """Seats that may act now; {CHANCE} when chance must be supplied; empty when over."""
+        # Overrides Rules.to_act without the extra call: it runs several times per action.
         phase = state.phase
-        # Identity checks, most frequent first: Enum hashing is slow and this runs several times per action.
+        # Identity checks, most frequent first: Enum hashing is slow.
         if phase is Phase.VOTE:
             return state.pending
         if phase is Phase.ENACT:
