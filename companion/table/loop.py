@@ -401,11 +401,12 @@ class TableLoop:
         running = self.status in ("running", "over") and not self.enrolling
         public = session.rules.view(session.state, None)
         names = [s.name for s in self.config.seats]
-        for seat in range(session.seats):
-            message = self.prompt_for(seat, session, public, names, running)
-            terminal = self.config.seats[seat].terminal if seat < len(self.config.seats) else None
-            if terminal and self._prompts.get(seat) != message:
-                self.hw.terminals.send(terminal, message)
+        idle: dict[str, Any] = {"v": 1, "type": "idle", "ballot": None, "info": {}}
+        for seat, seat_cfg in enumerate(self.config.seats):
+            # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
+            message = self.prompt_for(seat, session, public, names, running) if seat < session.seats else idle
+            if seat_cfg.terminal and self._prompts.get(seat) != message:
+                self.hw.terminals.send(seat_cfg.terminal, message)
             self._prompts[seat] = message
 
     def prompt_for(self, seat: int, session: Session, public: Mapping[str, Any], names: list[str],

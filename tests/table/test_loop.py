@@ -305,3 +305,13 @@ def test_a_journal_failure_changes_nothing_and_shows_nothing(make_table: Make,
     assert event is not None and event.type == "rejected" and sub.get(0.1) is None  # no new state shown
     monkeypatch.undo()
     assert isinstance(rt.loop.call("submit", seat=0, action={"type": "vote", "vote": "ja"}, source="test"), dict)
+
+
+def test_a_smaller_next_game_leaves_no_stale_prompt_on_unused_terminals(make_table: Make) -> None:
+    rt = make_table()
+    hub = hw(rt).mock_terminals
+    hub.connect("T3")
+    rt.loop.call("new_game", game="tiny", seats=4)
+    assert hub.last_prompt("T3")["type"] == "prompt"  # type: ignore[index]
+    rt.loop.call("new_game", game="tiny", seats=2)
+    assert hub.last_prompt("T3") == {"v": 1, "type": "idle", "ballot": None, "info": {}}
