@@ -289,7 +289,7 @@ class TableLoop:
             for action in actions:
                 state = session.rules.apply(state, action)
                 rows.append((action, source))
-            state, sampled = auto_chance(session, state, self.rng)
+            state, sampled, reserve = auto_chance(session, state, self.rng)
         except IllegalAction as exc:
             self.session = replace(session, pending=pending)  # a refused tile set must be tapped again
             return self._reject(zone, exc)
@@ -301,7 +301,8 @@ class TableLoop:
                 log.error("journal write failed: %s", exc)
                 self.counters.errors += 1
                 return self._reject(zone, IllegalAction("journal_error", f"The journal could not be written: {exc}"))
-        self.session = session.with_actions(state, [a for a, _ in rows], pending)
+        self.session = replace(session.with_actions(state, [a for a, _ in rows], pending),
+                               reserved_chance=reserve)
         self.counters.accepted += len(rows)
         outcome = session.rules.outcome(state)
         if outcome is not None and session.ended is None:

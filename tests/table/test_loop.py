@@ -315,3 +315,19 @@ def test_a_smaller_next_game_leaves_no_stale_prompt_on_unused_terminals(make_tab
     assert hub.last_prompt("T3")["type"] == "prompt"  # type: ignore[index]
     rt.loop.call("new_game", game="tiny", seats=2)
     assert hub.last_prompt("T3") == {"v": 1, "type": "idle", "ballot": None, "info": {}}
+
+
+def test_undo_never_reshuffles_a_digital_draw(make_table: Make) -> None:
+    """Undoing the vote that triggered a draw and voting again draws the same tiles (no reroll by undo)."""
+    rt = make_table()
+    for seat, key in enumerate(("ja", "nein", "ja")):
+        hw(rt).press(seat, key)
+    rt.loop.wait_idle()
+    first_draw = live_rows(rt)[-1]["action"]
+    assert first_draw["type"] == "draw"
+    for _ in range(5):
+        rt.loop.call("undo")
+        assert live_rows(rt)[-1]["action"]["type"] == "vote"
+        hw(rt).press(2, "nein")
+        rt.loop.wait_idle()
+        assert live_rows(rt)[-1]["action"] == first_draw
