@@ -6,7 +6,6 @@ from __future__ import annotations
 import sqlite3
 import stat
 import time
-from pathlib import Path
 from typing import Callable
 
 import pytest
