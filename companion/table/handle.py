@@ -61,7 +61,9 @@ class TableHandle:
     def host_state(self) -> dict[str, Any]:
         """Host console data."""
         result = self.loop.call("host_state")
-        return result if isinstance(result, dict) else {"error": result.code}
+        if not isinstance(result, dict):
+            return {"error": result.code, "health": self.health()}
+        return {**result, "health": self.health()}
 
     def host_command(self, command: str, args: Mapping[str, Any]) -> dict[str, Any] | Refusal:
         """A host command on the loop thread."""

@@ -89,6 +89,7 @@ def test_host_login_csrf_and_commands(client: FlaskClient, runtime: Runtime) -> 
     assert r.status_code == 200 and r.json["undone"] == 1
     state = client.get("/api/host/state").json
     assert [t["seat"] for t in state["game"]["seat_tokens"]] == [0, 1]
+    assert state["health"]["backend"] == "mock" and len(state["health"]["readers"]) == 12
     assert client.post("/api/host/end_game", json={}, headers=headers).json["ok"] is True
     assert client.get("/api/host/cards").json["deck"]["format"] == "companion-deck"
     assert client.post("/api/host/logout", headers=headers).status_code == 200
