@@ -1,0 +1,96 @@
+"""Build and run a whole table from its config: database, hardware, loop, LED renderer, web server."""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from companion.config import TableConfig
+from companion.hal import load_backend
+from companion.table.cards import CardRegistry
+from companion.table.handle import TableHandle
+from companion.table.journal import Journal, open_db
+from companion.table.leds import LedRenderer
+from companion.table.loop import TableLoop
+
+log = logging.getLogger("companion.table")
+
+DB_NAME = "table.db"
+
+
+def data_dir(config: TableConfig) -> Path:
+    """Where the database lives: the config's data_dir, else the user's data directory."""
+    return Path(config.data_dir) if config.data_dir else Path(platformdirs.user_data_dir("table-companion"))
+
+
+class Runtime:
+    """A started table: call `stop()` to shut it down cleanly (a kill -9 loses nothing committed)."""
+
+    def __init__(self, config: TableConfig, rng: random.Random | None = None) -> None:
+        self.config = config
+        self.db_path = data_dir(config) / DB_NAME
+        self.conn = open_db(self.db_path)
+        self.journal = Journal(self.conn)
+        self.cards = CardRegistry(self.conn)
+        self.hardware = load_backend(config.backend).open_hardware(config)
+        self.renderer = LedRenderer(self.hardware.strip, config.leds)
+        self.loop = TableLoop(config, self.hardware, self.journal, self.cards, self.renderer, rng)
+        self.host_pin = config.web.host_pin or f"{secrets.randbelow(10**6):06d}"
+        self.handle = TableHandle(self.loop, self.host_pin)
+        self._server: Any = None
+
+    def start(self) -> "Runtime":
+        """Start renderer, hardware and loop (boot replays an unfinished game and scans the zones)."""
+        self.renderer.start()
+        self.hardware.start(self.loop.sink)
+        self.loop.start()
+        return self
+
+    def app(self, **web_config: Any) -> Any:
+        """The Flask app for this table."""
+        from companion.web import create_app
+        return create_app(web_config, self.handle)
+
+    def make_server(self, host: str, port: int, **web_config: Any) -> Any:
+        """A waitress server for the app (>= 16 threads: each SSE client holds one); port 0 picks a free one."""
+        from waitress import create_server
+        self._server = create_server(self.app(**web_config), host=host, port=port,
+                                     threads=max(16, self.config.web.threads), channel_timeout=60)
+        return self._server
+
+    def serve(self, host: str, port: int, **web_config: Any) -> None:
+        """Serve the web app with waitress (blocks until `close_server`)."""
+        self.make_server(host, port, **web_config).run()
+
+    def close_server(self) -> None:
+        """Stop serving: end the SSE streams, stop listening, close open connections, stop the workers."""
+        server, self._server = self._server, None
+        if server is None:
+            return
+        self.loop.bus.close_all()
+
+        def close_everything() -> None:  # runs on waitress' own loop thread, so no socket is closed mid-select
+            for dispatcher in list(server._map.values()):
+                try:
+                    dispatcher.close()
+                except OSError:
+                    pass
+
+        try:
+            server.trigger.pull_trigger(close_everything)
+        except OSError:  # the server never ran: close directly
+            close_everything()
+        server.task_dispatcher.shutdown(timeout=2)
+
+    def stop(self) -> None:
+        """Stop everything and close the database."""
+        self.close_server()
+        self.loop.stop()
+        self.hardware.close()
+        self.renderer.stop()
+        self.conn.close()
