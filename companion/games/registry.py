@@ -7,6 +7,7 @@ import importlib
 from companion.games.rules import Rules
 
 GAMES: dict[str, str] = {
+    "boss_wallet": "companion.games.boss_wallet",
 }
 """Game id -> module exposing `RULES` (a Rules instance); read-only."""
 
