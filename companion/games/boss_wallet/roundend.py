@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from companion.games.boss_wallet.config import CHIP_VALUES
 from companion.games.boss_wallet.flow import (
-    after_scan, is_bill, log, next_award, next_credit, show, to_award, to_scan, wallet_cards,
+    after_scan, is_bill, log, next_award, next_credit, round_end_specials, show, to_award, wallet_cards,
 )
 from companion.games.boss_wallet.state import Phase, State
 from companion.games.contract import IllegalAction
@@ -18,9 +17,9 @@ Action = dict[str, Any]
 
 def apply_pass(state: State, a: Action) -> State:
     """Decline: no (more) round-end specials, or keep the credit card unused."""
-    state = log(replace(state, queue=state.queue[1:]), "pass", seat=a["seat"])
+    state = log(state.evolve(queue=state.queue[1:]), "pass", seat=a["seat"])
     if state.phase is Phase.ROUND_END_SPECIALS:
-        return state if state.queue else to_scan(state)
+        return round_end_specials(state, state.queue)
     return next_credit(state)
 
 
@@ -58,7 +57,7 @@ def apply_reveal_hand(state: State, a: Action) -> State:
     check_hand(state, target, cards)
     hands = list(state.hands)
     hands[target] = tuple(cards)
-    state = replace(state, hands=tuple(hands))
+    state = state.evolve(hands=tuple(hands))
     state = log(state, "hand_scanned", target=target)
     state = log(state, "hand_cards", to=target, target=target, cards=list(cards))
     if any(h is None for h in state.hands):
@@ -68,7 +67,7 @@ def apply_reveal_hand(state: State, a: Action) -> State:
 
 def apply_credit(state: State, a: Action) -> State:
     """John Smith uses a credit card: chance draws from the wallet until a bill."""
-    return log(replace(state, phase=Phase.CREDIT_DRAW), "credit", seat=a["seat"])
+    return log(state.evolve(phase=Phase.CREDIT_DRAW), "credit", seat=a["seat"])
 
 
 def apply_credit_draw(state: State, a: Action) -> State:
@@ -91,7 +90,7 @@ def apply_credit_draw(state: State, a: Action) -> State:
                                                  "runs out)")
     drawn = list(state.credit_drawn)
     drawn[seat] = tuple(cards)
-    state = replace(state, credit_drawn=tuple(drawn), queue=state.queue[1:])
+    state = state.evolve(credit_drawn=tuple(drawn), queue=state.queue[1:])
     state = log(state, "credit_draw", seat=seat, count=len(cards))
     state = log(state, "credit_cards", to=seat, seat=seat, cards=list(cards))
     return next_credit(state)
@@ -102,7 +101,7 @@ def apply_investigate(state: State, a: Action) -> State:
     seat, target = a["seat"], a["target"]
     if target == seat:
         raise IllegalAction("investigate_self", "an officer investigates another seat")
-    state = replace(state, investigations=state.investigations + ((seat, target),), queue=state.queue[1:])
+    state = state.evolve(investigations=state.investigations + ((seat, target),), queue=state.queue[1:])
     state = log(state, "investigate", seat=seat, target=target)
     return state if state.queue else show(state)
 
@@ -117,7 +116,7 @@ def apply_return_chip(state: State, a: Action) -> State:
     chips, pool = list(state.chips), list(state.pool)
     chips[seat] = tuple(held)
     pool[CHIP_VALUES.index(chip)] += 1
-    state = replace(state, chips=tuple(chips), pool=tuple(pool),  # type: ignore[arg-type]
+    state = state.evolve(chips=tuple(chips), pool=tuple(pool),  # type: ignore[arg-type]
                     to_return=tuple(s for s in state.to_return if s != seat))
     state = log(state, "return_chip", seat=seat)
     state = log(state, "return_chip_value", to=seat, seat=seat, chip=chip)
@@ -143,7 +142,7 @@ def apply_award(state: State, a: Action) -> State:
     chips = list(state.chips)
     chips[seat] = tuple(sorted(chips[seat] + tuple(values)))
     pool = tuple(n - want[v] for v, n in zip(CHIP_VALUES, state.pool))
-    state = replace(state, chips=tuple(chips), pool=pool, award_queue=state.award_queue[1:])  # type: ignore[arg-type]
+    state = state.evolve(chips=tuple(chips), pool=pool, award_queue=state.award_queue[1:])  # type: ignore[arg-type]
     state = log(state, "award", seat=seat, count=due)
     state = log(state, "award_chips", to=seat, seat=seat, chips=list(values))
     return next_award(state)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 from enum import Enum
 
 from companion.games.boss_wallet.config import Config
@@ -67,10 +68,14 @@ class Verdict:
     confiscated_by: int | None = None
     confiscated_cents: int = 0
 
+    def __deepcopy__(self, memo: dict) -> "Verdict":
+        # Only str/int/bool/None and tuples of them: as immutable as a tuple of ints, so shared.
+        return self
+
 
 @dataclass(frozen=True)
 class State:
-    """A Boss's Wallet game; every field is immutable and changed only through dataclasses.replace."""
+    """A Boss's Wallet game; every field is immutable; a change is a new State (`evolve`)."""
 
     cfg: Config
     round: int = 1
@@ -115,6 +120,19 @@ class State:
         """Seat count."""
         return self.cfg.seats
 
+    def evolve(self, **changes: Any) -> "State":
+        """dataclasses.replace without its per-call introspection (the hot path of every action)."""
+        unknown = changes.keys() - _STATE_FIELDS
+        if unknown:
+            raise TypeError(f"State has no field(s) {sorted(unknown)}")
+        new = object.__new__(State)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
     def clockwise(self, first: int) -> tuple[int, ...]:
         """All seats clockwise starting at `first`."""
         return tuple((first + i) % self.cfg.seats for i in range(self.cfg.seats))
+
+
+_STATE_FIELDS = frozenset(f.name for f in fields(State))

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from companion.games.boss_wallet.config import BUY_ID_CU, COINS, HAND, HOURGLASSES, SPECIALS_PER_SEAT, Timing
-from companion.games.boss_wallet.flow import extras_taken, finish_turn, log, play_cards, round_over
+from companion.games.boss_wallet.flow import (
+    extras_taken, finish_turn, log, play_cards, round_end_specials, round_over,
+)
 from companion.games.boss_wallet.state import Phase, State
 from companion.games.contract import IllegalAction
 
@@ -20,8 +21,8 @@ def apply_setup(state: State, a: Action) -> State:
         raise IllegalAction("bad_coins", f"coins must be distinct values from {list(COINS)}, got {list(coins)}")
     n = state.seats
     start = coins.index(min(coins))
-    state = replace(
-        state, phase=Phase.TURNS, start_seat=start, turn=start, coins=tuple(coins), hourglasses=0,
+    state = state.evolve(
+        phase=Phase.TURNS, start_seat=start, turn=start, coins=tuple(coins), hourglasses=0,
         turns_taken=0, hand_sizes=(HAND,) * n, extras=((),) * n, wallet=len(state.cfg.in_use) - HAND * n,
         specials_used=(), specials_by_seat=(0,) * n, size_check=True, queue=(), hands=(),
         credit_drawn=((),) * n, officers=(), investigations=(), verdicts=(), to_return=(), award_queue=(),
@@ -37,7 +38,7 @@ def apply_draw(state: State, a: Action) -> State:
         raise IllegalAction("wallet_empty", "the wallet holds no play card to draw")
     sizes = list(state.hand_sizes)
     sizes[seat] += 1
-    state = replace(state, hand_sizes=tuple(sizes), wallet=max(0, state.wallet - 1))
+    state = state.evolve(hand_sizes=tuple(sizes), wallet=max(0, state.wallet - 1))
     return finish_turn(log(state, "draw", seat=seat))
 
 
@@ -48,7 +49,7 @@ def apply_put(state: State, a: Action) -> State:
         raise IllegalAction("empty_hand", "this hand holds no play card to put into the wallet")
     sizes = list(state.hand_sizes)
     sizes[seat] = max(len(state.extras[seat]), sizes[seat] - 1)
-    state = replace(state, hand_sizes=tuple(sizes), wallet=state.wallet + 1)
+    state = state.evolve(hand_sizes=tuple(sizes), wallet=state.wallet + 1)
     return finish_turn(log(state, "put", seat=seat))
 
 
@@ -85,7 +86,7 @@ def apply_buy_id(state: State, a: Action) -> State:
     sizes, extras = list(state.hand_sizes), list(state.extras)
     sizes[seat] = max(len(extras[seat]), sizes[seat] - len(paid)) + 1
     extras[seat] = extras[seat] + (id_card,)
-    state = replace(state, hand_sizes=tuple(sizes), extras=tuple(extras), wallet=state.wallet + len(paid))
+    state = state.evolve(hand_sizes=tuple(sizes), extras=tuple(extras), wallet=state.wallet + len(paid))
     state = log(state, "buy_id", seat=seat, paid_count=len(paid))
     state = log(state, "buy_id_cards", to=seat, seat=seat, paid=list(paid), id_card=id_card)
     return finish_turn(state)
@@ -93,7 +94,7 @@ def apply_buy_id(state: State, a: Action) -> State:
 
 def apply_flip(state: State, a: Action) -> State:
     """Flip an hourglass; the 6th flip ends the round at once."""
-    state = replace(state, hourglasses=state.hourglasses + 1)
+    state = state.evolve(hourglasses=state.hourglasses + 1)
     state = log(state, "flip", seat=a["seat"], hourglasses=state.hourglasses)
     if state.hourglasses >= HOURGLASSES:
         return round_over(state)
@@ -115,10 +116,10 @@ def apply_special(state: State, a: Action) -> State:
         raise IllegalAction("too_many_specials", f"a seat holds only {SPECIALS_PER_SEAT} special cards a round")
     counts = list(state.specials_by_seat)
     counts[seat] += 1
-    state = replace(state, specials_used=state.specials_used + (card_id,), specials_by_seat=tuple(counts),
+    state = state.evolve(specials_used=state.specials_used + (card_id,), specials_by_seat=tuple(counts),
                     size_check=False)
     state = log(state, "special", seat=seat, card=card_id, name=special.name, timing=special.timing.value,
                 replaces_action=special.replaces_action)
-    if state.phase is Phase.TURNS and special.replaces_action:
-        return finish_turn(state)
-    return state
+    if state.phase is Phase.TURNS:
+        return finish_turn(state) if special.replaces_action else state
+    return round_end_specials(state, state.queue)
