@@ -11,11 +11,11 @@ from companion.games.rules import LogEntry
 
 
 def log_view(log: tuple[LogEntry, ...], seat: int | None, reveal_all: bool = False) -> list[dict[str, Any]]:
-    """The log as this viewer may read it (LogEntry.visible_to), tuple params given back as JSON lists."""
+    """The log as this viewer may read it (LogEntry.visible_to, inlined), tuple params given back as JSON lists."""
     return [
-        {"code": e.code, "params": {k: list(v) if isinstance(v, tuple) else v for k, v in e.params.items()}}
+        {"code": e.code, "params": {k: list(v) if type(v) is tuple else v for k, v in e.params.items()}}
         for e in log
-        if reveal_all or e.visible_to(seat)
+        if reveal_all or e.to is None or (seat is not None and seat in e.to)
     ]
 
 
