@@ -1,0 +1,1 @@
+"""Hardware abstraction: interfaces, events and backends (mock, pi)."""
