@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, Protocol
 
+from companion.hal.interfaces import LedStrip
+
 Rgb = tuple[int, int, int]
 
 SPI_HZ = 2_400_000
@@ -98,6 +100,16 @@ def decode_spi(stream: bytes) -> bytes:
     return bytes(out)
 
 
+class NullStrip(LedStrip):
+    """A table without LEDs (pixels = 0)."""
+
+    def __init__(self) -> None:
+        self.pixel_count = 0
+
+    def show(self, frame: Sequence[Rgb]) -> None:
+        """Nothing to light."""
+
+
 class SpiWriter(Protocol):
     """What the spidev backend needs: spidev.SpiDev's writing side."""
 
@@ -109,7 +121,7 @@ class SpiWriter(Protocol):
         ...
 
 
-class SpidevStrip:
+class SpidevStrip(LedStrip):
     """WS281x on SPI MOSI (GPIO10 on SPI0) by bit encoding: no root, no DMA, works on the Pi 5."""
 
     def __init__(self, count: int, *, shaper: Shaper | None = None, spi: SpiWriter | None = None,
@@ -117,7 +129,7 @@ class SpidevStrip:
         """Open /dev/spidev{bus}.{device} unless a transport is given."""
         if count < 1:
             raise ValueError("a strip needs at least one LED")
-        self.count = count
+        self.count = self.pixel_count = count
         self.shaper = shaper or Shaper()
         if spi is None:
             try:
@@ -143,7 +155,7 @@ class SpidevStrip:
             closer()
 
 
-class Ws281xStrip:
+class Ws281xStrip(LedStrip):
     """WS281x through rpi-ws281x: PWM (GPIO18/12/13/19, root) or SPI mode (GPIO10, no root); Pi 1-4 only."""
 
     def __init__(self, count: int, *, pin: int = 18, shaper: Shaper | None = None, dma: int = 10,
@@ -158,7 +170,7 @@ class Ws281xStrip:
                 module = importlib.import_module("rpi_ws281x")
             except ImportError as exc:
                 raise LedError("led_library_missing", "rpi-ws281x is not installed (pip install '.[pi]')") from exc
-        self.count = count
+        self.count = self.pixel_count = count
         self.shaper = shaper or Shaper()
         self._color = module.Color
         strip = module.PixelStrip(count, pin, freq_hz=freq_hz, dma=dma, invert=invert, brightness=255,

@@ -9,6 +9,7 @@ reopened. Malformed lines are reported with the protocol's stable code and survi
 from __future__ import annotations
 
 import glob
+import logging
 import os
 import threading
 import time
@@ -18,6 +19,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.hal import terminal_protocol as proto
+from companion.hal.events import TerminalChoice, TerminalGone, TerminalHello
+from companion.hal.interfaces import TerminalHub
+
+log = logging.getLogger("companion.hal.terminals")
 
 PICO_VID = 0x2E8A
 PICO_PID = 0x0005
@@ -41,7 +46,7 @@ class Port(Protocol):
 
 
 @dataclass(frozen=True)
-class TerminalUp:
+class LinkUp:
     """A terminal said hello on a port."""
 
     path: str
@@ -50,7 +55,7 @@ class TerminalUp:
 
 
 @dataclass(frozen=True)
-class TerminalDown:
+class LinkDown:
     """A terminal went away: `reason` is unplugged, stale or stopped."""
 
     path: str
@@ -59,16 +64,17 @@ class TerminalDown:
 
 
 @dataclass(frozen=True)
-class TerminalChoice:
+class LinkChoice:
     """A confirmed choice (duplicates already dropped)."""
 
     terminal: str
     ballot: str
+    seq: int
     value: str
 
 
 @dataclass(frozen=True)
-class TerminalTag:
+class LinkTag:
     """The terminal's own reader saw a tag."""
 
     terminal: str
@@ -76,7 +82,7 @@ class TerminalTag:
 
 
 @dataclass(frozen=True)
-class TerminalProblem:
+class LinkProblem:
     """Something arrived that was not a valid message; `code` is the protocol's stable code."""
 
     path: str
@@ -84,7 +90,7 @@ class TerminalProblem:
     detail: str
 
 
-LinkEvent = TerminalUp | TerminalDown | TerminalChoice | TerminalTag | TerminalProblem
+LinkEvent = LinkUp | LinkDown | LinkChoice | LinkTag | LinkProblem
 
 
 class SeqFilter:
@@ -193,6 +199,15 @@ class TerminalLink:
             if self.connected:
                 self._send(message)
 
+    def send(self, message: proto.Message) -> bool:
+        """Send one message now if a terminal is connected; False otherwise (never raises for a gone device)."""
+        proto.encode(message)
+        with self._lock:
+            if not self.connected:
+                return False
+            self._send(message)
+            return self.connected
+
     def close_prompt(self, ballot: str) -> None:
         """Close a ballot (if it is the open one)."""
         with self._lock:
@@ -257,7 +272,7 @@ class TerminalLink:
         with self._lock:
             if self._port is not None:
                 self._close()
-                self._emit(TerminalDown(self.path, self._terminal, "stopped"))
+                self._emit(LinkDown(self.path, self._terminal, "stopped"))
 
     # -- internals ---------------------------------------------------------------------------------------
 
@@ -306,12 +321,12 @@ class TerminalLink:
             self._reconnects += 1
             self._retry_at = now if retry_now else now + self._delay
             self._delay = min(self._backoff[1], self._delay * 2)
-        self._emit(TerminalDown(self.path, self._terminal, reason))
+        self._emit(LinkDown(self.path, self._terminal, reason))
 
     def _problem(self, code: str, detail: str) -> None:
         self._malformed += 1
         self._last_problem = code
-        self._emit(TerminalProblem(self.path, code, detail))
+        self._emit(LinkProblem(self.path, code, detail))
 
     def _handle(self, line: bytes | None, now: float) -> None:
         if line is None:
@@ -330,7 +345,7 @@ class TerminalLink:
             self._greeted = True
             self._delay = self._backoff[0]
             if first:
-                self._emit(TerminalUp(self.path, message.id, message.fw))
+                self._emit(LinkUp(self.path, message.id, message.fw))
             if self._prompt is not None:
                 self._send(self._prompt)
             return
@@ -343,9 +358,9 @@ class TerminalLink:
             self._send(proto.Ack(message.seq))
             if self._seqs.fresh(self._terminal, self._boot, message.seq):
                 if isinstance(message, proto.Choice):
-                    self._emit(TerminalChoice(self._terminal, message.ballot, message.value))
+                    self._emit(LinkChoice(self._terminal, message.ballot, message.seq, message.value))
                 else:
-                    self._emit(TerminalTag(self._terminal, bytes.fromhex(message.uid)))
+                    self._emit(LinkTag(self._terminal, bytes.fromhex(message.uid)))
         elif isinstance(message, proto.Pong | proto.Ack):
             pass
         else:
@@ -367,105 +382,144 @@ def find_terminals(ports: Iterable[Any] | None = None, by_id_dir: str = "/dev/se
     return sorted(found)
 
 
-@dataclass(frozen=True)
-class SeatChoice:
-    """A choice from the terminal bound to `seat` (None when the terminal is not bound to a seat)."""
+class SerialTerminalHub(TerminalHub):
+    """The pi backend's terminals: a link per Pico port (found by USB id, rescanned), table messages translated.
 
-    seat: int | None
-    terminal: str
-    ballot: str
-    value: str
-
-
-class TerminalHub:
-    """All terminal links: binds terminal ids to seats, routes prompts to the right port, reports events."""
+    The table speaks dicts ({"type": "prompt", "options": [{"value": 0, "label": ..}]} ...); the wire speaks
+    protocol v1. Option values go out as strings and come back as the table's own values.
+    """
 
     def __init__(
         self,
-        paths: Iterable[str],
-        bindings: Mapping[str, int],
-        emit: Callable[[object], None],
+        paths: Iterable[str] = (),
         *,
-        link_factory: Callable[..., TerminalLink] = TerminalLink,
+        discover: Callable[[], list[str]] | None = find_terminals,
+        rescan_s: float = 2.0,
         **link_options: Any,
     ) -> None:
-        self._bindings = dict(bindings)
-        self._emit = emit
+        self._fixed = list(paths)
+        self._discover = discover
+        self._rescan_s = rescan_s
+        self._options = link_options
         self._seqs = SeqFilter()
-        self._links = [link_factory(path, self._on_event, seqs=self._seqs, **link_options) for path in paths]
-        self._prompts: dict[int, tuple[str, tuple[proto.Option, ...]]] = {}
+        self._links: dict[str, TerminalLink] = {}
+        self._threads: list[threading.Thread] = []
+        self._values: dict[tuple[str, str], dict[str, Any]] = {}
+        self._open: dict[str, str] = {}
+        self._stop = threading.Event()
+        self._sink: Callable[[Any], None] | None = None
         self._lock = threading.Lock()
+        self.problems = 0
 
-    @property
-    def links(self) -> tuple[TerminalLink, ...]:
-        """Every link, in path order."""
-        return tuple(self._links)
+    def start(self, sink: Callable[[Any], None]) -> None:
+        """Open the configured ports and keep looking for new terminals."""
+        self._sink = sink
+        for path in self._fixed:
+            self._add(path)
+        if self._discover is not None:
+            thread = threading.Thread(target=self._scan_loop, name="terminal-scan", daemon=True)
+            thread.start()
+            self._threads.append(thread)
 
-    def seat_of(self, terminal: str) -> int | None:
-        """The seat a terminal is bound to."""
-        return self._bindings.get(terminal)
+    def _scan_loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                found = self._discover() if self._discover else []
+            except OSError:
+                found = []
+            for path in found:
+                self._add(path)
+            self._stop.wait(self._rescan_s)
 
-    def bind(self, terminal: str, seat: int) -> None:
-        """Bind a terminal id to a seat (the host page does this); an open prompt for the seat follows it."""
+    def _add(self, path: str) -> None:
         with self._lock:
-            self._bindings = {t: s for t, s in self._bindings.items() if s != seat}
-            self._bindings[terminal] = seat
-            pending = self._prompts.get(seat)
-        if pending is not None:
-            self.prompt(seat, *pending)
+            if path in self._links or self._stop.is_set():
+                return
+            link = TerminalLink(path, self._on_event, seqs=self._seqs, **self._options)
+            self._links[path] = link
+            thread = threading.Thread(target=link.run, args=(self._stop,), name=f"terminal:{Path(path).name}", daemon=True)
+            self._threads.append(thread)
+        thread.start()
 
-    def _link_for(self, seat: int) -> TerminalLink | None:
-        for link in self._links:
-            if link.terminal is not None and self._bindings.get(link.terminal) == seat:
-                return link
-        return None
-
-    def prompt(self, seat: int, ballot: str, options: Sequence[proto.Option | tuple[str, str]]) -> None:
-        """Ask a seat; remembered so that a terminal appearing later (or replugged) gets it too."""
-        opts = tuple(o if isinstance(o, proto.Option) else proto.Option(*o) for o in options)
+    def _link(self, terminal: str) -> TerminalLink | None:
         with self._lock:
-            self._prompts[seat] = (ballot, opts)
-        link = self._link_for(seat)
-        if link is not None:
-            link.prompt(ballot, opts)
+            links = list(self._links.values())
+        return next((li for li in links if li.terminal == terminal and li.connected), None)
 
-    def close(self, seat: int, ballot: str) -> None:
-        """Close a seat's ballot."""
+    def send(self, terminal: str, message: Mapping[str, Any]) -> bool:
+        """Translate a table message to the wire and send it; False when the terminal is not connected."""
+        link = self._link(terminal)
+        kind = message.get("type")
+        try:
+            if kind == "prompt":
+                ballot = str(message["ballot"])
+                values = {str(o["value"]): o["value"] for o in message["options"]}
+                options = [(str(o["value"]), str(o.get("label", o["value"]))[:64]) for o in message["options"]]
+                with self._lock:
+                    self._values[(terminal, ballot)] = values
+                    self._open[terminal] = ballot
+                if link is None:
+                    return False
+                link.prompt(ballot, options)
+                return link.connected
+            if kind == "idle":
+                with self._lock:
+                    ballot = self._open.pop(terminal, "")
+                if link is None:
+                    return False
+                if ballot:
+                    link.close_prompt(ballot)
+                return link.connected
+            if link is None:
+                return False
+            if kind == "ack":
+                return link.send(proto.Ack(int(message["seq"])))
+            if kind == "error":
+                return link.send(proto.Error(int(message["seq"]), str(message.get("code", "refused"))))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"cannot send {kind!r} to terminal {terminal}: {exc}") from exc
+        return False
+
+    def connected(self) -> frozenset[str]:
+        """Terminal ids with a live link."""
         with self._lock:
-            if self._prompts.get(seat, ("",))[0] == ballot:
-                del self._prompts[seat]
-        link = self._link_for(seat)
-        if link is not None:
-            link.close_prompt(ballot)
+            links = list(self._links.values())
+        return frozenset(li.terminal for li in links if li.connected and li.terminal is not None)
+
+    def health(self) -> dict[str, Any]:
+        """JSON-able status: connected ids and every link's counters."""
+        now = time.monotonic()
+        with self._lock:
+            links = list(self._links.values())
+        return {"connected": sorted(self.connected()), "problems": self.problems,
+                "links": [vars_of(li.health(now)) for li in links]}
+
+    def close(self) -> None:
+        """Stop every link thread and close the ports."""
+        self._stop.set()
+        for thread in list(self._threads):
+            thread.join(timeout=2)
 
     def _on_event(self, event: LinkEvent) -> None:
-        if isinstance(event, TerminalUp):
-            seat = self.seat_of(event.terminal)
-            with self._lock:
-                pending = self._prompts.get(seat) if seat is not None else None
-            link = next((li for li in self._links if li.path == event.path), None)
-            if pending is not None and link is not None:
-                link.prompt(*pending)
-        if isinstance(event, TerminalChoice):
-            self._emit(SeatChoice(self.seat_of(event.terminal), event.terminal, event.ballot, event.value))
+        sink = self._sink
+        if sink is None:
             return
-        self._emit(event)
-
-    def health(self, now: float) -> tuple[LinkHealth, ...]:
-        """Every link's health."""
-        return tuple(link.health(now) for link in self._links)
-
-    def start(self, stop: threading.Event, beat: Callable[[str], None] = lambda name: None) -> list[threading.Thread]:
-        """One daemon thread per link; each beats the supervisor under its own name."""
-        threads = []
-        for link in self._links:
-            name = f"terminal:{Path(link.path).name}"
-            thread = threading.Thread(target=link.run, args=(stop,), kwargs={"beat": _named(beat, name)},
-                                      name=name, daemon=True)
-            thread.start()
-            threads.append(thread)
-        return threads
+        if isinstance(event, LinkUp):
+            sink(TerminalHello(event.terminal, event.fw))
+        elif isinstance(event, LinkDown):
+            if event.terminal is not None and event.reason != "stopped":
+                sink(TerminalGone(event.terminal))
+        elif isinstance(event, LinkChoice):
+            with self._lock:
+                values = self._values.get((event.terminal, event.ballot), {})
+            sink(TerminalChoice(event.terminal, event.ballot, event.seq, values.get(event.value, event.value)))
+        elif isinstance(event, LinkProblem):
+            self.problems += 1
+            log.warning("terminal %s: %s %s", event.path, event.code, event.detail)
+        elif isinstance(event, LinkTag):
+            log.info("terminal %s saw tag %s", event.terminal, event.uid.hex())
 
 
-def _named(beat: Callable[[str], None], name: str) -> Callable[[], None]:
-    return lambda: beat(name)
+def vars_of(health: LinkHealth) -> dict[str, Any]:
+    """A LinkHealth as a plain dict."""
+    return dict(health.__dict__)

@@ -83,6 +83,15 @@ class Ack:
 
 
 @dataclass(frozen=True)
+class Error:
+    """The table refused message `seq` (`code` is the table's stable code); the seat may choose again."""
+
+    TYPE: ClassVar[str] = "error"
+    seq: int
+    code: str
+
+
+@dataclass(frozen=True)
 class Tag:
     """The terminal's own reader saw a tag."""
 
@@ -107,10 +116,10 @@ class Pong:
     n: int
 
 
-Message = Hello | Prompt | Close | Choice | Ack | Tag | Ping | Pong
-TYPES: dict[str, type[Any]] = {cls.TYPE: cls for cls in (Hello, Prompt, Close, Choice, Ack, Tag, Ping, Pong)}
+Message = Hello | Prompt | Close | Choice | Ack | Error | Tag | Ping | Pong
+TYPES: dict[str, type[Any]] = {cls.TYPE: cls for cls in (Hello, Prompt, Close, Choice, Ack, Error, Tag, Ping, Pong)}
 _KINDS: dict[str, str] = {"id": "id", "ballot": "id", "fw": "str", "value": "str", "uid": "hex", "options": "opts",
-                          "boot": "int", "seq": "int", "n": "int"}
+                          "boot": "int", "seq": "int", "n": "int", "code": "id"}
 
 
 def _check(kind: str, value: Any, name: str) -> Any:

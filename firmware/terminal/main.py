@@ -55,6 +55,8 @@ class Terminal:
         self.last_tag = None
         self.last_tag_poll = 0
         self.errors = 0
+        self.sent = {}
+        self.refused_at = None
 
     def _send(self, message):
         self.send(protocol.encode(message))
@@ -86,6 +88,12 @@ class Terminal:
             self._send({"t": "pong", "n": msg["n"]})
         elif kind == "ack":
             self.pending.pop(msg["seq"], None)
+        elif kind == "error":
+            self.pending.pop(msg["seq"], None)
+            ballot = self.sent.pop(msg["seq"], None)
+            if ballot is not None:
+                self.chosen.pop(ballot, None)  # refused: the seat may choose again
+                self.refused_at = now
         elif kind == "prompt":
             if self.prompt is None or self.prompt["ballot"] != msg["ballot"]:
                 self.index = 0
@@ -117,6 +125,7 @@ class Terminal:
             value = prompt["options"][self.index]["value"]
             message = {"t": "choice", "ballot": prompt["ballot"], "seq": self._next_seq(), "value": value}
             self.chosen[prompt["ballot"]] = value
+            self.sent[message["seq"]] = prompt["ballot"]
             self.pending[message["seq"]] = [message, None]
 
     def tick(self, now):
@@ -136,7 +145,7 @@ class Terminal:
         """Pixel 0: red no host, green idle, blue asking, blinking white confirming, amber sent; then the option."""
         blink = (now // 250) % 2 == 0
         prompt = self.prompt
-        if not self.host_alive(now):
+        if not self.host_alive(now) or (self.refused_at is not None and ticks_diff(now, self.refused_at) < 1000):
             status = RED
         elif prompt is None:
             status = GREEN

@@ -18,6 +18,7 @@ FIELDS = {
     "close": (("ballot", "id"),),
     "choice": (("ballot", "id"), ("seq", "int"), ("value", "str")),
     "ack": (("seq", "int"),),
+    "error": (("seq", "int"), ("code", "id")),
     "tag": (("seq", "int"), ("uid", "hex")),
     "ping": (("n", "int"),),
     "pong": (("n", "int"),),

@@ -7,7 +7,7 @@ import pytest
 from companion.hal.mfrc522 import (
     Mfrc522, ReaderError, ScanStatus, bcc, classify_version, crc_a,
 )
-from companion.hal.poller import PresenceTracker
+from companion.hal.readers import Debouncer
 from companion.hal.testing.fake_mfrc522 import (
     DeadBus, FakeIrqLine, FakeMfrc522, FakeTag, TagState, VirtualClock,
 )
@@ -103,52 +103,62 @@ def test_a_resting_tag_polled_with_reqa_answers_only_every_other_time() -> None:
     assert answers == [True, False, True, False, True, False]
 
 
-def test_removal_is_reported_only_after_n_clean_misses() -> None:
+class Presence:
+    """The driver's polls at 50 ms intervals through the shared Debouncer (removal window 150 ms = 3 misses)."""
+
+    def __init__(self, driver: Mfrc522) -> None:
+        self.driver = driver
+        self.debounce = Debouncer(removal_s=0.15)
+        self.now = 0.0
+
+    def poll(self) -> list[tuple[str, str]]:
+        self.now += 0.05
+        uid = self.driver.poll()
+        events = self.debounce.observe("r", uid.hex().upper() if uid else None, self.now)
+        return [(type(e).__name__, e.uid) for e in events]
+
+
+def test_removal_is_reported_only_after_several_clean_misses() -> None:
     chip, driver = make()
-    tracker = PresenceTracker(removal_misses=3)
+    presence = Presence(driver)
     chip.place(UID4)
-    assert tracker.update(driver.scan()) == [("arrived", UID4)]
-    assert tracker.update(driver.scan()) == []
+    assert presence.poll() == [("TagPlaced", "DEADBEEF")]
+    assert presence.poll() == []
     chip.remove()
-    assert tracker.update(driver.scan()) == []
-    assert tracker.update(driver.scan()) == []
-    assert tracker.update(driver.scan()) == [("departed", UID4)]
-    assert tracker.update(driver.scan()) == []
+    assert presence.poll() == []
+    assert presence.poll() == []
+    assert presence.poll() == [("TagRemoved", "DEADBEEF")]
+    assert presence.poll() == []
 
 
 def test_a_brief_dropout_is_not_a_removal() -> None:
     chip, driver = make()
-    tracker = PresenceTracker(removal_misses=3)
+    presence = Presence(driver)
     (tag,) = chip.place(UID4)
-    tracker.update(driver.scan())
+    presence.poll()
     chip.remove(tag)
-    tracker.update(driver.scan())
-    tracker.update(driver.scan())
+    presence.poll()
+    presence.poll()
     chip.place(tag)
-    assert tracker.update(driver.scan()) == []
-    assert tracker.current == UID4
+    assert presence.poll() == []
+    assert presence.debounce.present("r") == "DEADBEEF"
 
 
-def test_swapping_cards_reports_departure_then_arrival() -> None:
+def test_swapping_cards_reports_removal_then_placement() -> None:
     chip, driver = make()
-    tracker = PresenceTracker(removal_misses=3)
+    presence = Presence(driver)
     chip.place(UID4)
-    tracker.update(driver.scan())
+    presence.poll()
     chip.remove()
     chip.place(UID7)
-    assert tracker.update(driver.scan()) == [("departed", UID4), ("arrived", UID7)]
+    assert presence.poll() == [("TagRemoved", "DEADBEEF"), ("TagPlaced", "04A1B2C3D4E5F6")]
 
 
-def test_collision_means_something_is_present() -> None:
+def test_collision_is_reported_as_something_unreadable() -> None:
     chip, driver = make()
-    tracker = PresenceTracker(removal_misses=1)
-    chip.place(UID7)
-    tracker.update(driver.scan())
     chip.place(bytes.fromhex("04a1b2c3d4e5f7"), bytes.fromhex("04ffb2c3d4e5f7"))
     scan = driver.scan()
     assert scan.status is ScanStatus.UNREADABLE and "collision" in scan.detail
-    assert tracker.update(scan) == []
-    assert tracker.current == UID7
 
 
 def test_a_crc_error_means_something_is_present_and_the_next_poll_reads_it() -> None:

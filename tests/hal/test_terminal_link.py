@@ -9,7 +9,7 @@ import serial
 
 from companion.hal import terminal_protocol as proto
 from companion.hal.terminal_link import (
-    SeqFilter, TerminalChoice, TerminalDown, TerminalLink, TerminalProblem, TerminalTag, TerminalUp, find_terminals,
+    SeqFilter, LinkChoice, LinkDown, TerminalLink, LinkProblem, LinkTag, LinkUp, find_terminals,
 )
 
 
@@ -80,11 +80,11 @@ def test_handshake_then_prompt_is_sent_and_resent_after_reconnect() -> None:
     assert port.sent() == [proto.Hello("pi", "table-companion 0.1.0", 0)]
     port.inbound.append(HELLO)
     link.step(0.01)
-    assert events == [TerminalUp("/dev/serial/by-id/x", "T-1", "0.1.0")]
+    assert events == [LinkUp("/dev/serial/by-id/x", "T-1", "0.1.0")]
     assert isinstance(port.sent()[-1], proto.Prompt)
     port.broken = True
     link.step(0.02)
-    assert events[-1] == TerminalDown("/dev/serial/by-id/x", "T-1", "unplugged")
+    assert events[-1] == LinkDown("/dev/serial/by-id/x", "T-1", "unplugged")
     run(link, opener, 0.03, 0.2)
     second = opener.ports[1]
     second.inbound.append(HELLO)
@@ -100,8 +100,8 @@ def test_duplicate_seq_is_acked_but_reported_once() -> None:
     port.inbound += [HELLO, choice, choice, proto.encode(proto.Tag(5, "04a1b2c3d4e5f6"))]
     for t in (0.01, 0.02, 0.03, 0.04):
         link.step(t)
-    assert [e for e in events if isinstance(e, TerminalChoice)] == [TerminalChoice("T-1", "b1", "ja")]
-    assert [e for e in events if isinstance(e, TerminalTag)] == [TerminalTag("T-1", bytes.fromhex("04a1b2c3d4e5f6"))]
+    assert [e for e in events if isinstance(e, LinkChoice)] == [LinkChoice("T-1", "b1", 4, "ja")]
+    assert [e for e in events if isinstance(e, LinkTag)] == [LinkTag("T-1", bytes.fromhex("04a1b2c3d4e5f6"))]
     assert [m.seq for m in port.sent() if isinstance(m, proto.Ack)] == [4, 4, 5]
 
 
@@ -121,9 +121,9 @@ def test_malformed_lines_are_reported_with_stable_codes_and_survived() -> None:
                      proto.encode(proto.Choice("b", 1, "x"))]
     for i in range(8):
         link.step(0.01 * (i + 1))
-    codes = [e.code for e in events if isinstance(e, TerminalProblem)]
+    codes = [e.code for e in events if isinstance(e, LinkProblem)]
     assert codes == ["no_hello", "bad_json", "bad_version", "too_long", "unexpected"]
-    assert TerminalChoice("T-1", "b", "x") in events
+    assert LinkChoice("T-1", "b", 1, "x") in events
     health = link.health(0.1)
     assert health.connected and health.malformed == 5 and health.last_problem == "unexpected"
 
@@ -136,9 +136,9 @@ def test_pings_keep_time_and_a_silent_terminal_goes_stale_and_is_reopened() -> N
     run(link, opener, 0.01, 3.0, step=0.1)
     pings = [m for m in port.sent() if isinstance(m, proto.Ping)]
     assert len(pings) == 2, "one ping a second"
-    assert not any(isinstance(e, TerminalDown) for e in events)
+    assert not any(isinstance(e, LinkDown) for e in events)
     run(link, opener, 3.0, 3.35, step=0.1)
-    assert TerminalDown("/dev/serial/by-id/x", "T-1", "stale") in events
+    assert LinkDown("/dev/serial/by-id/x", "T-1", "stale") in events
     assert port.closed and len(opener.ports) == 2, "reopened at once"
 
 

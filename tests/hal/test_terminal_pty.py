@@ -13,14 +13,20 @@ from pathlib import Path
 import pytest
 import serial
 
-from companion.hal.terminal_link import (
-    SeatChoice, TerminalDown, TerminalHub, TerminalLink, TerminalProblem, TerminalUp,
-)
+from companion.hal.events import TerminalChoice, TerminalGone, TerminalHello
+from companion.hal.terminal_link import LinkDown, LinkUp, SerialTerminalHub, TerminalLink
 from tests.firmware.device import SimTerminal
 from tests.firmware.runtimes import interpreters
 
 NEXT, OK, BACK = 14, 15, 13
 OPTIONS = [("ja", "Ja!"), ("nein", "Nein")]
+
+
+def table_prompt(ballot: str, labels: list[str]) -> dict[str, object]:
+    """A prompt as the table loop sends it: option values are indices, with the action and private info."""
+    return {"v": 1, "type": "prompt", "ballot": ballot, "info": {"role": "liberal"},
+            "options": [{"value": i, "label": label, "action": {"type": "vote", "seat": 3, "vote": label}}
+                        for i, label in enumerate(labels)]}
 
 
 class Recorder:
@@ -61,65 +67,81 @@ def device(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SimTermin
 
 
 @pytest.fixture
-def hub_for(device: SimTerminal) -> Iterator[Callable[..., tuple[TerminalHub, Recorder]]]:
-    stop = threading.Event()
-    threads: list[threading.Thread] = []
-
-    def make(seat: int = 3, **options: object) -> tuple[TerminalHub, Recorder]:
-        recorder = Recorder()
-        options.setdefault("ping_s", 0.2)
-        options.setdefault("stale_s", 2.0)
-        hub = TerminalHub([device.path], {device.terminal_id: seat}, recorder, **options)
-        threads.extend(hub.start(stop))
-        return hub, recorder
-
-    yield make
-    stop.set()
-    for thread in threads:
-        thread.join(timeout=5)
+def hub(device: SimTerminal) -> Iterator[tuple[SerialTerminalHub, Recorder]]:
+    recorder = Recorder()
+    hub = SerialTerminalHub([device.path], discover=None, ping_s=0.2, stale_s=2.0)
+    hub.start(recorder)
+    yield hub, recorder
+    hub.close()
 
 
-def test_hello_binds_the_seat_and_a_confirmed_choice_arrives_once(device: SimTerminal, hub_for) -> None:
-    hub, events = hub_for(seat=3)
-    up = events.wait_for(lambda e: isinstance(e, TerminalUp))
-    assert up == TerminalUp(device.path, device.terminal_id, "0.1.0")
-    hub.prompt(3, "vote-1", OPTIONS)
+def test_hello_then_a_confirmed_choice_arrives_once_with_the_tables_value(device: SimTerminal, hub) -> None:
+    hub, events = hub
+    hello = events.wait_for(lambda e: isinstance(e, TerminalHello))
+    assert hello == TerminalHello(device.terminal_id, "0.1.0")
+    assert hub.connected() == {device.terminal_id}
+    assert hub.send(device.terminal_id, table_prompt("g1.1", ["ja", "nein"]))
     device.press(NEXT, OK, OK)
-    choice = events.wait_for(lambda e: isinstance(e, SeatChoice))
-    assert choice == SeatChoice(3, device.terminal_id, "vote-1", "nein")
+    choice = events.wait_for(lambda e: isinstance(e, TerminalChoice))
+    assert choice == TerminalChoice(device.terminal_id, "g1.1", 1, 1)
+    hub.send(device.terminal_id, {"v": 1, "type": "ack", "ballot": "g1.1", "seq": 1})
     time.sleep(1.3)  # longer than the firmware's resend interval: the ack stopped it resending
-    assert len(events.of(SeatChoice)) == 1
-    (health,) = hub.health(time.monotonic())
-    assert health.connected and health.terminal == device.terminal_id and health.malformed == 0
+    assert len(events.of(TerminalChoice)) == 1
+    (link,) = hub.health()["links"]
+    assert link["connected"] and link["terminal"] == device.terminal_id and link["malformed"] == 0
 
 
-def test_nothing_is_sent_without_the_confirm_press(device: SimTerminal, hub_for) -> None:
-    hub, events = hub_for(seat=1)
-    events.wait_for(lambda e: isinstance(e, TerminalUp))
-    hub.prompt(1, "b7", OPTIONS)
+def test_nothing_is_sent_without_the_confirm_press(device: SimTerminal, hub) -> None:
+    hub, events = hub
+    events.wait_for(lambda e: isinstance(e, TerminalHello))
+    hub.send(device.terminal_id, table_prompt("g1.7", ["ja", "nein"]))
     device.press(NEXT, OK, BACK, BACK)  # highlight nein, ask to confirm, cancel, go back to ja
     time.sleep(0.6)
-    assert events.of(SeatChoice) == []
+    assert events.of(TerminalChoice) == []
     device.press(OK, OK)
-    assert events.wait_for(lambda e: isinstance(e, SeatChoice)) == SeatChoice(1, device.terminal_id, "b7", "ja")
+    assert events.wait_for(lambda e: isinstance(e, TerminalChoice)) == TerminalChoice(device.terminal_id, "g1.7", 1, 0)
 
 
-def test_unplug_mid_vote_then_replug_resumes_the_open_prompt(device: SimTerminal, hub_for) -> None:
-    hub, events = hub_for(seat=2)
-    events.wait_for(lambda e: isinstance(e, TerminalUp))
-    hub.prompt(2, "patrol-4", [("1", "Hideout"), ("2", "Gallery"), ("3", "Jeweller")])
+def test_a_refused_choice_can_be_made_again(device: SimTerminal, hub) -> None:
+    hub, events = hub
+    events.wait_for(lambda e: isinstance(e, TerminalHello))
+    hub.send(device.terminal_id, table_prompt("g2.1", ["a", "b"]))
+    device.press(OK, OK)
+    first = events.wait_for(lambda e: isinstance(e, TerminalChoice))
+    hub.send(device.terminal_id, {"v": 1, "type": "error", "ballot": "g2.1", "seq": first.seq, "code": "wrong_phase",
+                                  "message": "Not now."})
+    time.sleep(0.2)
+    device.press(NEXT, OK, OK)
+    events.wait_for(lambda e: len(events.of(TerminalChoice)) == 2)
+    assert events.of(TerminalChoice)[1] == TerminalChoice(device.terminal_id, "g2.1", 2, 1)
+
+
+def test_idle_closes_the_prompt_so_presses_send_nothing(device: SimTerminal, hub) -> None:
+    hub, events = hub
+    events.wait_for(lambda e: isinstance(e, TerminalHello))
+    hub.send(device.terminal_id, table_prompt("g3.1", ["a", "b"]))
+    hub.send(device.terminal_id, {"v": 1, "type": "idle", "ballot": None, "info": {}})
+    device.press(OK, OK)
+    time.sleep(0.6)
+    assert events.of(TerminalChoice) == []
+
+
+def test_unplug_mid_vote_then_replug_resumes_the_open_prompt(device: SimTerminal, hub) -> None:
+    hub, events = hub
+    events.wait_for(lambda e: isinstance(e, TerminalHello))
+    hub.send(device.terminal_id, table_prompt("g4.2", ["hideout", "gallery", "jeweller"]))
     device.press(NEXT)
     time.sleep(0.2)
     device.unplug()
-    down = events.wait_for(lambda e: isinstance(e, TerminalDown))
-    assert down == TerminalDown(device.path, device.terminal_id, "unplugged")
+    assert events.wait_for(lambda e: isinstance(e, TerminalGone)) == TerminalGone(device.terminal_id)
+    assert not hub.send(device.terminal_id, table_prompt("g4.2", ["hideout", "gallery", "jeweller"]))
     device.plug()
-    events.wait_for(lambda e: len(events.of(TerminalUp)) == 2)
+    events.wait_for(lambda e: len(events.of(TerminalHello)) == 2)
     device.press(NEXT, NEXT, OK, OK)  # the new boot starts at the first option again
-    choice = events.wait_for(lambda e: isinstance(e, SeatChoice))
-    assert choice == SeatChoice(2, device.terminal_id, "patrol-4", "3")
-    (health,) = hub.health(time.monotonic())
-    assert health.reconnects == 1 and health.connected
+    choice = events.wait_for(lambda e: isinstance(e, TerminalChoice))
+    assert choice == TerminalChoice(device.terminal_id, "g4.2", 1, 2)
+    (link,) = hub.health()["links"]
+    assert link["reconnects"] == 1 and link["connected"]
 
 
 def test_the_firmware_survives_a_ctrl_c_byte_and_garbage(device: SimTerminal) -> None:
@@ -129,14 +151,14 @@ def test_the_firmware_survives_a_ctrl_c_byte_and_garbage(device: SimTerminal) ->
     thread = threading.Thread(target=link.run, args=(stop,), daemon=True)
     thread.start()
     try:
-        events.wait_for(lambda e: isinstance(e, TerminalUp))
+        events.wait_for(lambda e: isinstance(e, LinkUp))
         port = link._port  # noqa: SLF001 - write raw bytes down the link's own port
         assert port is not None
         port.write(b"\x03\x03 not json \x03\n{\"v\":1,\"t\":\"ping\",\"n\":99}\n")
         link.prompt("after-garbage", OPTIONS)
         device.press(OK, OK)
         events.wait_for(lambda e: getattr(e, "ballot", None) == "after-garbage")
-        assert link.connected and events.of(TerminalDown) == []
+        assert link.connected and events.of(LinkDown) == []
         assert device.process is not None and device.process.poll() is None
     finally:
         stop.set()
