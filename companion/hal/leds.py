@@ -134,9 +134,12 @@ class SpidevStrip(LedStrip):
         if spi is None:
             try:
                 spidev = importlib.import_module("spidev")
+            except ImportError as exc:
+                raise LedError("led_spi_unavailable", "spidev is not installed (pip install '.[pi]')") from exc
+            try:
                 spi = spidev.SpiDev()
                 spi.open(bus, device)
-            except (ImportError, OSError) as exc:
+            except OSError as exc:
                 raise LedError("led_spi_unavailable", f"cannot open /dev/spidev{bus}.{device} for the LED strip: {exc}") from exc
         spi.max_speed_hz = SPI_HZ
         spi.mode = 0

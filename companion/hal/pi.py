@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from gpiozero.exc import GPIOZeroError
+
 from companion.config import LedConfig, ReaderConfig, TableConfig
 from companion.hal import BackendError
 from companion.hal.buttons import ButtonBank
@@ -157,6 +159,9 @@ class Mfrc522Reader(TagReader):
         except OSError as exc:
             self._release()
             raise ReaderError(f"cannot open spidev{self.config.bus}.{self.config.device}: {exc}") from None
+        except GPIOZeroError as exc:
+            self._release()
+            raise ReaderError(f"reader {self.name}: GPIO: {exc}") from None
 
     def version(self) -> int | None:
         """VersionReg, read when the reader is (re)initialised; ReaderError when nothing answers."""
@@ -274,12 +279,16 @@ def check_gpio(pin_factory: Any) -> None:
     """Fail early, with what to install, when gpiozero has no pin library (not a Pi, or lgpio missing)."""
     if pin_factory is not None:
         return
+    import warnings
+
     from gpiozero import Device
-    from gpiozero.exc import BadPinFactory
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback
 
     try:
-        if Device.pin_factory is None:
-            Device.pin_factory = Device._default_pin_factory()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PinFactoryFallback)  # the error below says it all
+            if Device.pin_factory is None:
+                Device.pin_factory = Device._default_pin_factory()
     except BadPinFactory:
         raise BackendError("gpio_unavailable", "no GPIO library: on Raspberry Pi OS install python3-lgpio and create "
                            "the venv with --system-site-packages (systemd/install.sh does)") from None

@@ -43,7 +43,7 @@ class SimTerminal:
         self.presses.write_text("")
         env = dict(os.environ, TERMINAL_SIM_PRESSES=str(self.presses), TERMINAL_SIM_UID=self.uid)
         self.process = subprocess.Popen(
-            [self.exe, str(Path(__file__).with_name("sim_boot.py")), str(FIRMWARE), str(SHIMS)],
+            [self.exe, str(SHIMS / "sim_boot.py"), str(FIRMWARE), str(SHIMS)],
             stdin=master, stdout=master, stderr=subprocess.DEVNULL, env=env, close_fds=True,
         )
         os.close(master)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware" / "terminal"
-SHIMS = Path(__file__).resolve().parent / "shims"
+SHIMS = ROOT / "firmware" / "sim"
 VECTORS = Path(__file__).resolve().parent / "vectors.json"
 
 

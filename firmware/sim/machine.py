@@ -1,4 +1,4 @@
-"""Stand-in for MicroPython's `machine` when the firmware runs on a host behind a pty (tests only).
+"""Stand-in for MicroPython's `machine` when the firmware runs on a host behind a pty (tests, bench).
 
 Button presses come from the file named by $TERMINAL_SIM_PRESSES: one GPIO number per line, appended by
 the test for each press. Presses play in file order, one at a time, each reading low for three scans of
