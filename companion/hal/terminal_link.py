@@ -176,6 +176,7 @@ class TerminalLink:
         self._reconnects = 0
         self._malformed = 0
         self._last_problem = ""
+        self.last_turn = 0.0
 
     # -- what the table asks -----------------------------------------------------------------------------
 
@@ -227,6 +228,7 @@ class TerminalLink:
 
     def step(self, now: float) -> None:
         """Open the port if due, read what arrived, keep the heartbeat, drop a silent terminal."""
+        self.last_turn = now
         with self._lock:
             if self._port is None:
                 if now >= self._retry_at:
@@ -493,6 +495,13 @@ class SerialTerminalHub(TerminalHub):
             links = list(self._links.values())
         return {"connected": sorted(self.connected()), "problems": self.problems,
                 "links": [vars_of(li.health(now)) for li in links]}
+
+    def stalled(self, max_age_s: float) -> list[str]:
+        """Paths of links whose thread has not turned for `max_age_s` (a hung read or write)."""
+        now = time.monotonic()
+        with self._lock:
+            links = list(self._links.values())
+        return [li.path for li in links if li.last_turn and now - li.last_turn > max_age_s]
 
     def close(self) -> None:
         """Stop every link thread and close the ports."""

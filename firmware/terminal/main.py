@@ -216,6 +216,8 @@ def main():
         from drivers.rfid import open_reader
         reader = open_reader(config.RFID)
     buttons = Buttons(config.BUTTON_PINS)
+    if "back" in buttons.pins and buttons.pins["back"].value() == 0:
+        return  # "back" held at power-up: leave the USB port to the REPL for maintenance
     read_available, write = _io()
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
