@@ -523,7 +523,8 @@ class SerialTerminalHub(TerminalHub):
                 values = self._values.get((event.terminal, event.ballot), {})
             sink(TerminalChoice(event.terminal, event.ballot, event.seq, values.get(event.value, event.value)))
         elif isinstance(event, LinkProblem):
-            self.problems += 1
+            with self._lock:
+                self.problems += 1
             log.warning("terminal %s: %s %s", event.path, event.code, event.detail)
         elif isinstance(event, LinkTag):
             log.info("terminal %s saw tag %s", event.terminal, event.uid.hex())

@@ -249,3 +249,24 @@ def test_without_a_gpio_library_opening_says_what_to_install(monkeypatch: pytest
     with pytest.raises(BackendError) as info:
         open_hardware(CONFIG, led_spi=RecordingSpi(), discover=None)
     assert info.value.code == "gpio_unavailable" and "lgpio" in info.value.message
+
+
+def test_companion_run_with_the_pi_backend_off_a_pi_is_a_clear_error(tmp_path, capsys: pytest.CaptureFixture[str],
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory
+
+    from companion.cli import main
+
+    def none(*args: object) -> None:
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(none))  # as on any machine without GPIO
+    table = Path(__file__).resolve().parents[2] / "hardware" / "tables" / "pi-5-seats.toml"
+    code = main(["run", "--config", str(table), "--data", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert err.startswith("error: gpio_unavailable") and "Traceback" not in out + err
