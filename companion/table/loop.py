@@ -6,6 +6,7 @@ import logging
 import queue
 import random
 import threading
+import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
@@ -378,6 +379,7 @@ class TableLoop:
                                                              "reason": outcome.reason},
                     "view": view}
             self.renderer.set_scene(session.binding.scene(view, session.seats))
+            time.sleep(0)  # let the renderer take the GIL now rather than after the prompts are built
         seats = [{"name": s.name, "colour": s.colour} for s in self.config.seats[: session.seats if session else 0]]
         self.snapshot = {"table": table, "game": game, "seats": seats}
         self.bus.publish("state", self.snapshot)

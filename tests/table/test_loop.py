@@ -83,7 +83,7 @@ def test_every_output_follows_the_commit(make_table: Make) -> None:
     assert event is not None and event.type == "state"
     committed = reader.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
     assert committed == 2 and event.data["game"]["actions"] == 2
-    time.sleep(0.05)
+    assert rt.renderer.wait_rendered()
     assert seen and seen[-1] == 2
 
 
