@@ -137,10 +137,11 @@ class SpidevStrip(LedStrip):
             except ImportError as exc:
                 raise LedError("led_spi_unavailable", "spidev is not installed (pip install '.[pi]')") from exc
             try:
-                spi = spidev.SpiDev()
-                spi.open(bus, device)
+                device_spi = spidev.SpiDev()
+                device_spi.open(bus, device)
             except OSError as exc:
                 raise LedError("led_spi_unavailable", f"cannot open /dev/spidev{bus}.{device} for the LED strip: {exc}") from exc
+            spi = device_spi
         spi.max_speed_hz = SPI_HZ
         spi.mode = 0
         self._spi = spi

@@ -184,7 +184,8 @@ def decode(line: bytes) -> Message:
         raise ProtocolError("bad_json", "not an object")
     if type(obj.get("v")) is not int or obj["v"] != VERSION:
         raise ProtocolError("bad_version", repr(obj.get("v")))
-    cls = TYPES.get(obj.get("t")) if isinstance(obj.get("t"), str) else None
+    kind = obj.get("t")
+    cls = TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise ProtocolError("unknown_type", repr(obj.get("t")))
     return cls(**{f.name: _check(_KINDS[f.name], obj.get(f.name), f.name) for f in fields(cls)})

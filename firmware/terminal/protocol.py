@@ -104,7 +104,7 @@ def decode(line):
     try:
         obj = json.loads(line.decode("utf-8"))
     except (ValueError, UnicodeError):
-        raise ProtocolError("bad_json")
+        raise ProtocolError("bad_json") from None
     if type(obj) is not dict:
         raise ProtocolError("bad_json", "not an object")
     if obj.get("v") != VERSION or type(obj.get("v")) is not int:

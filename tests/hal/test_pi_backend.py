@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 import time
-import types
 from collections.abc import Iterator
 
 import pytest
