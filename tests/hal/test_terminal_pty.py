@@ -172,3 +172,43 @@ def test_a_held_port_is_exclusive(device: SimTerminal) -> None:
             serial.Serial(device.path, exclusive=True, timeout=0.1)
     finally:
         first.close()
+
+
+def test_two_terminals_found_by_discovery_keep_their_own_ballots(device: SimTerminal, tmp_path: Path) -> None:
+    other = SimTerminal(tmp_path, device.exe, uid="0123456789abcdef", name="usb-MicroPython_Board_in_FS_mode_0123-if00")
+    other.plug()
+    events = Recorder()
+    found: list[str] = [device.path]
+    hub = SerialTerminalHub(discover=lambda: list(found), rescan_s=0.05, ping_s=0.2, stale_s=2.0)
+    hub.start(events)
+    try:
+        events.wait_for(lambda e: isinstance(e, TerminalHello))
+        found.append(other.path)  # the second Pico is plugged in later
+        events.wait_for(lambda e: len(events.of(TerminalHello)) == 2)
+        assert hub.connected() == {device.terminal_id, other.terminal_id}
+        hub.send(device.terminal_id, table_prompt("g5.1", ["ja", "nein"]))
+        hub.send(other.terminal_id, table_prompt("g5.2", ["ja", "nein"]))
+        other.press(NEXT, OK, OK)
+        device.press(OK, OK)
+        events.wait_for(lambda e: len(events.of(TerminalChoice)) == 2)
+        assert set(events.of(TerminalChoice)) == {TerminalChoice(device.terminal_id, "g5.1", 1, 0),
+                                                  TerminalChoice(other.terminal_id, "g5.2", 1, 1)}
+    finally:
+        hub.close()
+        other.unplug()
+
+
+@pytest.mark.soak
+def test_soak_twenty_unplugs_each_followed_by_a_vote(device: SimTerminal, hub) -> None:
+    hub, events = hub
+    for cycle in range(20):
+        events.wait_for(lambda e, n=cycle + 1: len(events.of(TerminalHello)) == n)
+        hub.send(device.terminal_id, table_prompt(f"s.{cycle}", ["ja", "nein"]))
+        device.press(*([NEXT] * (cycle % 2)), OK, OK)
+        events.wait_for(lambda e, n=cycle + 1: len(events.of(TerminalChoice)) == n)
+        assert events.of(TerminalChoice)[-1].value == cycle % 2
+        device.unplug()
+        events.wait_for(lambda e, n=cycle + 1: len(events.of(TerminalGone)) == n)
+        device.plug()
+    (link,) = hub.health()["links"]
+    assert link["reconnects"] == 20 and link["malformed"] == 0
