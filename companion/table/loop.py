@@ -9,7 +9,7 @@ import threading
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from companion.config import TableConfig
 from companion.games.binding import Card, Chosen, Placed, Pressed, Removed, TableInput
@@ -78,7 +78,6 @@ class TableLoop:
         self._prompts: dict[int, dict[str, Any]] = {}
         self._ballots = 0
         self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
-        self.on_commit: Callable[[], None] | None = None
 
     # --- other threads ------------------------------------------------------------------------
 
@@ -96,7 +95,7 @@ class TableLoop:
         """Where the hardware delivers its events."""
         self.inbox.put(event)
 
-    def call(self, name: str, **args: Any) -> Any:
+    def call(self, name: str, /, **args: Any) -> Any:
         """Run a command on the loop thread and wait for its answer."""
         cmd = Command(name, args)
         self.inbox.put(cmd)
@@ -304,9 +303,9 @@ class TableLoop:
             self.session = replace(self.session, ended="finished")
             self.status = "over"
         if rows:
-            if self.on_commit:
-                self.on_commit()
             self._publish()
+        elif pending:  # part of a multi-tile input (how many tiles were tapped is public)
+            self.bus.publish("collected", {"zone": zone, "count": len(pending)})
         return {"accepted": len(rows), "pending": pending is not None and bool(pending)}
 
     def _reject(self, zone: str, exc: IllegalAction) -> Refusal:

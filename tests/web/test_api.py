@@ -74,6 +74,11 @@ def test_host_login_csrf_and_commands(client: FlaskClient, runtime: Runtime) -> 
     assert r.status_code == 200 and runtime.loop.session.seats == 2  # type: ignore[union-attr]
     r = client.post("/api/host/new_game", json={"game": "tiny", "seats": 12}, headers=headers)
     assert (r.status_code, r.json["code"]) == (409, "bad_setup")
+    r = client.post("/api/host/enroll", json={"name": "x", "uid": "04A1B2C3", "kind": "ballot", "value": "ja"},
+                    headers=headers)
+    assert r.status_code == 200  # body keys never clash with the command plumbing
+    r = client.post("/api/host/enroll_mode", json={"on": "yes"}, headers=headers)
+    assert (r.status_code, r.json["code"]) == (400, "bad_field")
     r = client.post("/api/host/explode", json={}, headers=headers)
     assert (r.status_code, r.json["code"]) == (400, "unknown_command")
     r = client.post("/api/action", json={"action": {"type": "vote", "seat": 0, "vote": "ja"}}, headers=headers)
