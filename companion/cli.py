@@ -13,6 +13,7 @@ COMMANDS: dict[str, str] = {
     "bench": "companion.commands.bench",
     "check-config": "companion.commands.check_config",
     "cards": "companion.commands.cards",
+    "doctor": "companion.commands.doctor",
 }
 """Subcommand -> module with `HELP`, `add_arguments(parser)` and `run(args) -> int`; read-only."""
 

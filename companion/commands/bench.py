@@ -18,8 +18,20 @@ def _tap_to_led(args: argparse.Namespace) -> dict[str, Any]:
         return {"tap_to_led_ms": tap_to_led(args.taps, tmp, args.seed)}
 
 
+def _spi_transfers(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.hal.testing.bench import spi_transfer_counts
+    return {"spi_transfers": spi_transfer_counts()}
+
+
+def _terminal_rtt(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.hal.testing.bench import terminal_round_trip
+    return {"terminal_rtt": terminal_round_trip()}
+
+
 BENCHES: dict[str, Bench] = {
     "tap_to_led": _tap_to_led,
+    "spi_transfers": _spi_transfers,
+    "terminal_rtt": _terminal_rtt,
 }
 """Figure name -> function returning the keys it adds to the report; read-only."""
 

@@ -42,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
         threading.Thread(target=runtime.close_server, daemon=True).start()
 
     signal.signal(signal.SIGTERM, stop)
+    from companion.supervisor import start_supervisor
+    supervisor, watchdog = start_supervisor(runtime)  # READY=1 and watchdog pings under systemd, else nothing
     url = f"http://{cfg.web.host}:{cfg.web.port}/"
     print(f"table {cfg.name!r} ({cfg.backend} hardware) at {url}  host PIN {runtime.host_pin}  "
           f"data {runtime.db_path}", flush=True)
@@ -53,5 +55,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     except KeyboardInterrupt:
         pass
+    supervisor.stopping()
+    watchdog.set()
     runtime.stop()
     return 0

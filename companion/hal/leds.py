@@ -1,0 +1,204 @@
+"""WS281x strips on a Pi: a pure spidev encoder (Pi 5, no root) and rpi-ws281x (PWM or SPI mode, Pi 1-4).
+
+Both take a frame of (r, g, b) tuples, apply gamma and a brightness and current limit, and write GRB.
+Vendor modules are imported only inside the constructors; tests pass fakes that record bytes.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any, Protocol
+
+from companion.hal.interfaces import LedStrip
+
+Rgb = tuple[int, int, int]
+
+SPI_HZ = 2_400_000
+"""Three SPI bits per LED bit: 2.4 MHz gives WS281x's 800 kHz, 417 ns per SPI bit."""
+RESET_BYTES = 96
+"""Trailing zero bytes: 96 x 8 / 2.4 MHz = 320 µs of low, above the 280 µs reset of newer WS2812B."""
+MILLIAMPS_PER_CHANNEL = 20.0
+"""Roughly what one fully lit colour channel of a 5050 WS2812B draws."""
+PWM_PINS = {12: 0, 18: 0, 13: 1, 19: 1}
+"""rpi-ws281x PWM pins and their channel; GPIO10 means SPI mode, GPIO21 PCM."""
+
+
+class LedError(Exception):
+    """The strip cannot be driven (wrong pin, no permission, not a Pi)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def gamma_table(gamma: float) -> bytes:
+    """256-entry lookup mapping linear intensity to PWM duty (gamma 1.0 is identity)."""
+    if gamma <= 0:
+        raise ValueError("gamma must be positive")
+    return bytes(round(255 * (i / 255) ** gamma) for i in range(256))
+
+
+class Shaper:
+    """Gamma, a brightness ceiling and an optional supply-current limit, applied to whole frames."""
+
+    def __init__(self, brightness: float = 0.5, gamma: float = 2.2, max_milliamps: float | None = None) -> None:
+        if not 0.0 <= brightness <= 1.0:
+            raise ValueError("brightness must be within 0..1")
+        self.brightness = brightness
+        self.table = gamma_table(gamma)
+        self.max_milliamps = max_milliamps
+
+    def grb(self, pixels: Sequence[Rgb]) -> bytes:
+        """The bytes a WS2812 chain wants: G, R, B per pixel; gamma first, then the duty ceiling and current cap."""
+        duty = [self.table[min(255, max(0, int(c)))] * self.brightness for r, g, b in pixels for c in (g, r, b)]
+        if self.max_milliamps is not None:
+            total = sum(duty) / 255 * MILLIAMPS_PER_CHANNEL
+            if total > self.max_milliamps:
+                factor = self.max_milliamps / total
+                duty = [d * factor for d in duty]
+        return bytes(int(d) for d in duty)
+
+
+def _bit_table() -> tuple[bytes, ...]:
+    """Each byte value as 24 SPI bits: a 1 is 110, a 0 is 100, most significant bit first."""
+    table = []
+    for value in range(256):
+        bits = 0
+        for i in range(7, -1, -1):
+            bits = (bits << 3) | (0b110 if value >> i & 1 else 0b100)
+        table.append(bits.to_bytes(3, "big"))
+    return tuple(table)
+
+
+BIT_TABLE = _bit_table()
+
+
+def encode_spi(grb: bytes, reset_bytes: int = RESET_BYTES) -> bytes:
+    """GRB bytes as the SPI stream that draws them at 2.4 MHz, followed by the reset gap."""
+    return b"".join(BIT_TABLE[b] for b in grb) + bytes(reset_bytes)
+
+
+def decode_spi(stream: bytes) -> bytes:
+    """The GRB bytes an SPI stream draws (stops at the reset gap); refuses a malformed symbol."""
+    out = bytearray()
+    bits = int.from_bytes(stream, "big")
+    total = len(stream) * 8
+    for start in range(0, len(stream) - 2, 3):
+        if not any(stream[start:start + 3]):
+            break
+        value = 0
+        chunk = (bits >> (total - (start + 3) * 8)) & 0xFFFFFF
+        for i in range(7, -1, -1):
+            symbol = chunk >> (i * 3) & 0b111
+            if symbol not in (0b110, 0b100):
+                raise ValueError(f"not a WS281x symbol at byte {start}: {symbol:03b}")
+            value = (value << 1) | (symbol == 0b110)
+        out.append(value)
+    return bytes(out)
+
+
+class NullStrip(LedStrip):
+    """A table without LEDs (pixels = 0)."""
+
+    def __init__(self) -> None:
+        self.pixel_count = 0
+
+    def show(self, frame: Sequence[Rgb]) -> None:
+        """Nothing to light."""
+
+
+class SpiWriter(Protocol):
+    """What the spidev backend needs: spidev.SpiDev's writing side."""
+
+    max_speed_hz: int
+    mode: int
+
+    def writebytes2(self, data: bytes) -> None:
+        """Write a buffer of any length."""
+        ...
+
+
+class SpidevStrip(LedStrip):
+    """WS281x on SPI MOSI (GPIO10 on SPI0) by bit encoding: no root, no DMA, works on the Pi 5."""
+
+    def __init__(self, count: int, *, shaper: Shaper | None = None, spi: SpiWriter | None = None,
+                 bus: int = 0, device: int = 0) -> None:
+        """Open /dev/spidev{bus}.{device} unless a transport is given."""
+        if count < 1:
+            raise ValueError("a strip needs at least one LED")
+        self.count = self.pixel_count = count
+        self.shaper = shaper or Shaper()
+        if spi is None:
+            try:
+                spidev = importlib.import_module("spidev")
+            except ImportError as exc:
+                raise LedError("led_spi_unavailable", "spidev is not installed (pip install '.[pi]')") from exc
+            try:
+                device_spi = spidev.SpiDev()
+                device_spi.open(bus, device)
+            except OSError as exc:
+                raise LedError("led_spi_unavailable", f"cannot open /dev/spidev{bus}.{device} for the LED strip: {exc}") from exc
+            spi = device_spi
+        spi.max_speed_hz = SPI_HZ
+        spi.mode = 0
+        self._spi = spi
+
+    def show(self, pixels: Sequence[Rgb]) -> None:
+        """Draw a frame (missing pixels are off, extra ones ignored)."""
+        frame = list(pixels[: self.count]) + [(0, 0, 0)] * (self.count - len(pixels))
+        self._spi.writebytes2(encode_spi(self.shaper.grb(frame)))
+
+    def close(self) -> None:
+        """Switch every LED off and release the bus."""
+        self.show([])
+        closer = getattr(self._spi, "close", None)
+        if closer is not None:
+            closer()
+
+
+class Ws281xStrip(LedStrip):
+    """WS281x through rpi-ws281x: PWM (GPIO18/12/13/19, root) or SPI mode (GPIO10, no root); Pi 1-4 only."""
+
+    def __init__(self, count: int, *, pin: int = 18, shaper: Shaper | None = None, dma: int = 10,
+                 freq_hz: int = 800_000, invert: bool = False, module: ModuleType | Any | None = None) -> None:
+        """Create and `begin()` the strip; on failure raise LedError and never touch the strip again."""
+        if count < 1:
+            raise ValueError("a strip needs at least one LED")
+        if pin not in PWM_PINS and pin not in (10, 21):
+            raise LedError("led_bad_pin", f"GPIO{pin} cannot drive WS281x (use 18, 12, 13, 19 for PWM, 10 for SPI, 21 for PCM)")
+        if module is None:
+            try:
+                module = importlib.import_module("rpi_ws281x")
+            except ImportError as exc:
+                raise LedError("led_library_missing", "rpi-ws281x is not installed (pip install '.[pi]')") from exc
+        self.count = self.pixel_count = count
+        self.shaper = shaper or Shaper()
+        self._color = module.Color
+        strip = module.PixelStrip(count, pin, freq_hz=freq_hz, dma=dma, invert=invert, brightness=255,
+                                  channel=PWM_PINS.get(pin, 0))
+        try:
+            strip.begin()
+        except RuntimeError as exc:
+            # A strip whose begin() failed segfaults on any pixel call and in its exit-time cleanup:
+            # detach its C structure so the library's atexit hook has nothing to free.
+            if hasattr(strip, "_leds"):
+                strip._leds = None
+            raise LedError("led_init_failed", f"rpi-ws281x could not start on GPIO{pin}: {exc} "
+                           "(PWM needs root; use GPIO10 for SPI mode, or the spidev backend on a Pi 5)") from exc
+        self._strip = strip
+
+    def show(self, pixels: Sequence[Rgb]) -> None:
+        """Draw a frame (missing pixels are off, extra ones ignored)."""
+        frame = list(pixels[: self.count]) + [(0, 0, 0)] * (self.count - len(pixels))
+        grb = self.shaper.grb(frame)
+        for i in range(self.count):
+            g, r, b = grb[3 * i: 3 * i + 3]
+            self._strip.setPixelColor(i, self._color(r, g, b))
+        self._strip.show()
+
+    def close(self) -> None:
+        """Switch every LED off."""
+        self.show([])

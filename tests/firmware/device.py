@@ -1,0 +1,70 @@
+"""A seat terminal behind a pty: the real firmware main loop as a process, reachable at a stable path.
+
+Plugging spawns the firmware (under MicroPython's unix port or CPython, with the machine/neopixel shims)
+on a fresh pty and points a by-id style symlink at its slave; unplugging kills it like pulling the cable.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tty
+from pathlib import Path
+
+from tests.firmware.runtimes import FIRMWARE, SHIMS
+
+
+class SimTerminal:
+    """One terminal: `plug()`, `press(*pins)`, `unplug()`; `path` is what the Pi side opens."""
+
+    def __init__(self, workdir: Path, exe: str, uid: str = "e660583883724a32", name: str = "usb-MicroPython_Board_in_FS_mode_e660583883724a32-if00") -> None:
+        self.workdir = workdir
+        self.exe = exe
+        self.uid = uid
+        by_id = workdir / "by-id"
+        by_id.mkdir(exist_ok=True)
+        self.path = str(by_id / name)
+        self.process: subprocess.Popen[bytes] | None = None
+        self.slave: int | None = None
+        self.plugs = 0
+        self.presses = workdir / "presses-0"
+
+    @property
+    def terminal_id(self) -> str:
+        """The id the firmware derives from the board's unique id."""
+        return "T-" + self.uid
+
+    def plug(self) -> None:
+        """Power the terminal up on a new pty (a new /dev/ttyACMn) behind the same stable path."""
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        self.plugs += 1
+        self.presses = self.workdir / f"presses-{self.uid}-{self.plugs}"
+        self.presses.write_text("")
+        env = dict(os.environ, TERMINAL_SIM_PRESSES=str(self.presses), TERMINAL_SIM_UID=self.uid)
+        self.process = subprocess.Popen(
+            [self.exe, str(SHIMS / "sim_boot.py"), str(FIRMWARE), str(SHIMS)],
+            stdin=master, stdout=master, stderr=subprocess.DEVNULL, env=env, close_fds=True,
+        )
+        os.close(master)
+        self.slave = slave
+        tmp = self.path + ".new"
+        os.symlink(os.ttyname(slave), tmp)
+        os.replace(tmp, self.path)
+
+    def press(self, *pins: int) -> None:
+        """Press buttons one after another (GPIO numbers from firmware/terminal/config.py)."""
+        with open(self.presses, "a", encoding="ascii") as f:
+            f.write("".join(f"{pin}\n" for pin in pins))
+
+    def unplug(self) -> None:
+        """Pull the cable: the firmware dies with its pty and the stable path disappears."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=5)
+            self.process = None
+        if self.slave is not None:
+            os.close(self.slave)
+            self.slave = None
+        if os.path.lexists(self.path):
+            os.unlink(self.path)

@@ -1,0 +1,125 @@
+"""Firmware pieces under CPython: the terminal's MFRC522 driver against the fake chip, and the Terminal state
+machine (confirm step, resend until ack, refusal, tag reports) without any I/O."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator
+from types import ModuleType
+
+import pytest
+
+from companion.hal import terminal_protocol as proto
+from companion.hal.testing.fake_mfrc522 import DeadBus, FakeMfrc522, VirtualClock
+from tests.firmware.runtimes import FIRMWARE
+
+
+@pytest.fixture
+def firmware() -> Iterator[dict[str, ModuleType]]:
+    """Import main, protocol and drivers.rfid from firmware/terminal, then forget them again."""
+    names = ("main", "protocol", "drivers", "drivers.rfid")
+    saved = {n: sys.modules.pop(n) for n in names if n in sys.modules}
+    sys.path.insert(0, str(FIRMWARE))
+    try:
+        yield {"main": importlib.import_module("main"), "rfid": importlib.import_module("drivers.rfid")}
+    finally:
+        sys.path.remove(str(FIRMWARE))
+        for n in names:
+            sys.modules.pop(n, None)
+        sys.modules.update(saved)
+
+
+def reader(rfid: ModuleType, chip: object) -> object:
+    r = rfid.Reader(chip)
+    r.init()
+    return r
+
+
+def test_terminal_reader_reads_4_and_7_byte_uids_and_resting_tags_every_poll(firmware: dict[str, ModuleType]) -> None:
+    chip = FakeMfrc522(clock=VirtualClock())
+    r = reader(firmware["rfid"], chip)
+    assert r.poll() is None
+    chip.place(bytes.fromhex("deadbeef"))
+    assert [r.poll() for _ in range(3)] == [bytes.fromhex("deadbeef")] * 3
+    chip.remove()
+    for last in (1, 2):
+        uid = bytes.fromhex("04a1b2c3d4e5") + bytes((last,))
+        chip.place(uid)
+        assert [r.poll() for _ in range(3)] == [uid] * 3
+        chip.remove()
+
+
+def test_terminal_reader_collision_is_not_a_uid_and_a_dead_bus_is_an_error(firmware: dict[str, ModuleType]) -> None:
+    chip = FakeMfrc522(clock=VirtualClock())
+    r = reader(firmware["rfid"], chip)
+    chip.place(bytes.fromhex("04a1b2c3d4e5f7"), bytes.fromhex("04ffb2c3d4e5f7"))
+    assert r.poll() is None
+    with pytest.raises(OSError):
+        firmware["rfid"].Reader(DeadBus(0x00)).init()
+    assert firmware["rfid"].crc_a([0x50, 0x00]) == bytes((0x57, 0xCD))
+
+
+class Wire:
+    def __init__(self) -> None:
+        self.lines: list[bytes] = []
+
+    def __call__(self, data: bytes) -> None:
+        self.lines.append(data)
+
+    def messages(self) -> list[proto.Message]:
+        return [proto.decode(line) for line in self.lines]
+
+
+def prompt_line(ballot: str, values: list[str]) -> bytes:
+    return proto.encode(proto.Prompt(ballot, tuple(proto.Option(v, v.title()) for v in values)))
+
+
+def test_terminal_confirm_resend_ack_and_refusal(firmware: dict[str, ModuleType]) -> None:
+    wire = Wire()
+    t = firmware["main"].Terminal("T-1", wire, boot=5)
+    t.start(0)
+    t.on_line(prompt_line("b1", ["ja", "nein"]), 10)
+    t.on_key("next", 20)
+    t.on_key("ok", 30)
+    t.tick(40)
+    assert [m for m in wire.messages() if isinstance(m, proto.Choice)] == [], "one press only asks to confirm"
+    assert t.colours(40)[0] in ((255, 255, 255), (0, 0, 0))
+    t.on_key("ok", 50)
+    t.tick(60)
+    t.tick(500)
+    t.tick(1100)
+    choices = [m for m in wire.messages() if isinstance(m, proto.Choice)]
+    assert choices == [proto.Choice("b1", 1, "nein")] * 2, "resent after 1 s without an ack"
+    t.on_line(proto.encode(proto.Ack(1)), 1200)
+    t.tick(3000)
+    assert len([m for m in wire.messages() if isinstance(m, proto.Choice)]) == 2
+    t.on_key("ok", 3100)
+    t.on_key("ok", 3200)
+    assert t.pending == {}, "a ballot already answered takes no second choice"
+    t.on_line(proto.encode(proto.Error(1, "wrong_phase")), 3300)
+    t.on_key("ok", 3400)
+    t.on_key("ok", 3500)
+    t.tick(3600)
+    assert [m for m in wire.messages() if isinstance(m, proto.Choice)][-1] == proto.Choice("b1", 2, "nein")
+
+
+def test_terminal_answers_ping_and_hello_and_survives_garbage(firmware: dict[str, ModuleType]) -> None:
+    wire = Wire()
+    t = firmware["main"].Terminal("T-9", wire, boot=1)
+    t.on_line(b"\x03\x03garbage", 0)
+    t.on_line(proto.encode(proto.Ping(4)), 1)
+    t.on_line(proto.encode(proto.Hello("pi", "x", 0)), 2)
+    assert wire.messages() == [proto.Pong(4), proto.Hello("T-9", "0.1.0", 1)]
+    assert t.errors == 1 and t.host_alive(100) and not t.host_alive(5000)
+
+
+def test_terminal_reports_a_tag_from_its_own_reader_once(firmware: dict[str, ModuleType]) -> None:
+    chip = FakeMfrc522(clock=VirtualClock())
+    wire = Wire()
+    t = firmware["main"].Terminal("T-2", wire, boot=1, reader=reader(firmware["rfid"], chip))
+    chip.place(bytes.fromhex("04a1b2c3d4e5f6"))
+    for now in range(0, 1000, 100):
+        t.tick(now)
+    tags = [m for m in wire.messages() if isinstance(m, proto.Tag)]
+    assert tags == [proto.Tag(1, "04a1b2c3d4e5f6")]

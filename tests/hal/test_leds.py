@@ -1,0 +1,152 @@
+"""LED backends tested through the bytes they write: spidev encoding and rpi-ws281x through a fake module."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from companion.hal.leds import (
+    BIT_TABLE, RESET_BYTES, SPI_HZ, LedError, Shaper, SpidevStrip, Ws281xStrip, decode_spi, encode_spi, gamma_table,
+)
+
+
+class RecordingSpi:
+    def __init__(self) -> None:
+        self.max_speed_hz = 0
+        self.mode = -1
+        self.writes: list[bytes] = []
+        self.closed = False
+
+    def writebytes2(self, data: bytes) -> None:
+        self.writes.append(bytes(data))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_bit_symbols_are_110_for_one_and_100_for_zero() -> None:
+    assert BIT_TABLE[0x00] == bytes((0b10010010, 0b01001001, 0b00100100))
+    assert BIT_TABLE[0xFF] == bytes((0b11011011, 0b01101101, 0b10110110))
+    assert BIT_TABLE[0x80] == bytes((0b11010010, 0b01001001, 0b00100100))
+
+
+def test_encoding_round_trips_and_ends_with_a_reset_gap() -> None:
+    grb = bytes(range(0, 256, 7))
+    stream = encode_spi(grb)
+    assert len(stream) == 3 * len(grb) + RESET_BYTES
+    assert stream.endswith(bytes(RESET_BYTES))
+    assert RESET_BYTES * 8 / SPI_HZ >= 280e-6
+    assert decode_spi(stream) == grb
+
+
+def test_decoder_refuses_garbage() -> None:
+    with pytest.raises(ValueError):
+        decode_spi(b"\xff\xff\xff" + bytes(10))
+
+
+def test_gamma_table_endpoints_and_identity() -> None:
+    table = gamma_table(2.2)
+    assert table[0] == 0 and table[255] == 255 and table[128] < 128
+    assert gamma_table(1.0) == bytes(range(256))
+    with pytest.raises(ValueError):
+        gamma_table(0)
+
+
+def test_shaper_orders_grb_and_caps_brightness() -> None:
+    shaper = Shaper(brightness=0.5, gamma=1.0)
+    assert shaper.grb([(255, 0, 0), (0, 255, 0), (0, 0, 255)]) == bytes((0, 127, 0, 127, 0, 0, 0, 0, 127))
+    with pytest.raises(ValueError):
+        Shaper(brightness=1.5)
+
+
+def test_current_limit_scales_a_white_frame_down() -> None:
+    shaper = Shaper(brightness=1.0, gamma=1.0, max_milliamps=600.0)
+    grb = shaper.grb([(255, 255, 255)] * 20)  # 20 LEDs x 60 mA = 1200 mA asked
+    drawn = sum(grb) / 255 * 20.0
+    assert 590 <= drawn <= 600
+    assert Shaper(brightness=1.0, gamma=1.0, max_milliamps=600.0).grb([(255, 0, 0)]) == bytes((0, 255, 0))
+
+
+def test_spidev_strip_writes_the_encoded_frame_at_2_4_mhz() -> None:
+    spi = RecordingSpi()
+    strip = SpidevStrip(3, shaper=Shaper(brightness=1.0, gamma=1.0), spi=spi)
+    assert spi.max_speed_hz == SPI_HZ and spi.mode == 0
+    strip.show([(1, 2, 3), (255, 0, 128)])
+    assert decode_spi(spi.writes[-1]) == bytes((2, 1, 3, 0, 255, 128, 0, 0, 0))
+    strip.close()
+    assert decode_spi(spi.writes[-1]) == bytes(9) and spi.closed
+
+
+def test_spidev_strip_without_spidev_is_a_clear_error() -> None:
+    with pytest.raises(LedError) as info:
+        SpidevStrip(3, bus=9, device=9)
+    assert info.value.code == "led_spi_unavailable"
+
+
+class FakeWs281x:
+    """Stands in for the rpi_ws281x module: PixelStrip records calls and refuses pixels before begin()."""
+
+    def __init__(self, begin_error: str | None = None) -> None:
+        self.begin_error = begin_error
+        self.strips: list[object] = []
+        outer = self
+
+        class PixelStrip:
+            def __init__(self, num: int, pin: int, **kwargs: object) -> None:
+                self.num, self.pin, self.kwargs = num, pin, kwargs
+                self.begun = False
+                self.pixels = [0] * num
+                self.frames: list[list[int]] = []
+                self._leds = object()
+                outer.strips.append(self)
+
+            def begin(self) -> None:
+                if outer.begin_error:
+                    raise RuntimeError(outer.begin_error)
+                self.begun = True
+
+            def setPixelColor(self, n: int, color: int) -> None:  # noqa: N802 - the library's name
+                assert self.begun, "a pixel call before begin() segfaults the real library"
+                self.pixels[n] = color
+
+            def show(self) -> None:
+                assert self.begun
+                self.frames.append(list(self.pixels))
+
+        self.PixelStrip = PixelStrip
+        self.Color = lambda r, g, b: (r << 16) | (g << 8) | b
+
+    def module(self) -> types.SimpleNamespace:
+        return types.SimpleNamespace(PixelStrip=self.PixelStrip, Color=self.Color)
+
+
+def test_ws281x_strip_sets_shaped_pixels_then_shows() -> None:
+    fake = FakeWs281x()
+    strip = Ws281xStrip(2, pin=18, shaper=Shaper(brightness=0.5, gamma=1.0), module=fake.module())
+    strip.show([(255, 128, 0)])
+    (pixel_strip,) = fake.strips
+    assert pixel_strip.kwargs["brightness"] == 255 and pixel_strip.kwargs["channel"] == 0
+    assert pixel_strip.frames == [[(127 << 16) | (64 << 8), 0]]
+
+
+def test_ws281x_channel_follows_the_pin() -> None:
+    fake = FakeWs281x()
+    Ws281xStrip(1, pin=13, module=fake.module())
+    Ws281xStrip(1, pin=10, module=fake.module())
+    assert [s.kwargs["channel"] for s in fake.strips] == [1, 0]
+
+
+def test_ws281x_failed_begin_is_a_clear_error_and_the_strip_is_never_touched() -> None:
+    fake = FakeWs281x(begin_error="ws2811_init failed with code -5 (mmap() failed)")
+    with pytest.raises(LedError) as info:
+        Ws281xStrip(4, pin=18, module=fake.module())
+    assert info.value.code == "led_init_failed" and "root" in info.value.message
+    (pixel_strip,) = fake.strips
+    assert pixel_strip.frames == [] and pixel_strip._leds is None
+
+
+def test_ws281x_refuses_a_pin_that_cannot_drive_leds() -> None:
+    with pytest.raises(LedError) as info:
+        Ws281xStrip(4, pin=4, module=FakeWs281x().module())
+    assert info.value.code == "led_bad_pin"

@@ -1,0 +1,254 @@
+"""The MFRC522 driver against the register-level fake chip: SPI budget, UIDs, presence, health."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.hal.mfrc522 import (
+    Mfrc522, ReaderError, ScanStatus, bcc, classify_version, crc_a,
+)
+from companion.hal.readers import Debouncer
+from companion.hal.testing.fake_mfrc522 import (
+    DeadBus, FakeIrqLine, FakeMfrc522, FakeTag, TagState, VirtualClock,
+)
+
+UID4 = bytes.fromhex("deadbeef")
+UID7 = bytes.fromhex("04a1b2c3d4e5f6")
+
+
+def make(version: int = 0x92, irq: bool = False) -> tuple[FakeMfrc522, Mfrc522]:
+    clock = VirtualClock()
+    chip = FakeMfrc522(clock=clock, version=version)
+    driver = Mfrc522(chip, irq=FakeIrqLine(chip) if irq else None, sleep=clock.sleep, monotonic=clock.monotonic)
+    driver.init()
+    return chip, driver
+
+
+def transfers_of(chip: FakeMfrc522, driver: Mfrc522) -> tuple[object, int]:
+    before = chip.transfers
+    scan = driver.scan()
+    return scan, chip.transfers - before
+
+
+def test_crc_a_matches_the_standard_examples() -> None:
+    # ISO 14443-3 annex: HLTA is 50 00 57 CD; REQ-style check on the empty frame is the preset
+    assert crc_a([0x50, 0x00]) == bytes((0x57, 0xCD))
+    assert crc_a([]) == bytes((0x63, 0x63))
+    assert bcc([0x88, 0x04, 0xA1, 0xB2]) == 0x88 ^ 0x04 ^ 0xA1 ^ 0xB2
+
+
+@pytest.mark.parametrize("irq", [False, True])
+def test_empty_poll_stays_within_25_transfers_and_ends_on_the_timer(irq: bool) -> None:
+    chip, driver = make(irq=irq)
+    counts = []
+    for _ in range(5):
+        scan, n = transfers_of(chip, driver)
+        assert scan.status is ScanStatus.EMPTY
+        counts.append(n)
+    assert max(counts) <= 25
+    assert chip.regs[0x04] & 0x01, "the wait ended on the chip's timer interrupt"
+
+
+def test_empty_poll_count_does_not_grow_with_a_slow_bus() -> None:
+    """The wait is bounded by the chip's timer, not a loop counter: slower transfers mean fewer status reads."""
+    clock = VirtualClock()
+    chip = FakeMfrc522(clock=clock, transfer_s=200e-6)
+    driver = Mfrc522(chip, sleep=clock.sleep, monotonic=clock.monotonic)
+    driver.init()
+    _, slow = transfers_of(chip, driver)
+    fast_chip, fast_driver = make()
+    _, fast = transfers_of(fast_chip, fast_driver)
+    assert slow <= fast <= 25
+
+
+@pytest.mark.parametrize("uid, budget", [(UID4, 50), (UID7, 110)])
+def test_reads_4_and_7_byte_uids_within_budget(uid: bytes, budget: int) -> None:
+    chip, driver = make()
+    chip.place(uid)
+    scan, n = transfers_of(chip, driver)
+    assert scan.status is ScanStatus.TAG and scan.uid == uid
+    assert n <= budget
+    assert driver.poll() == uid
+
+
+def test_distinct_7_byte_uids_sharing_cascade_level_1_stay_distinct() -> None:
+    chip, driver = make()
+    seen = set()
+    for last in range(8):
+        uid = bytes.fromhex("04a1b2c3d4e5") + bytes((last,))
+        chip.remove()
+        chip.place(uid)
+        assert driver.poll() == uid
+        seen.add(driver.poll())
+    assert len(seen) == 8
+
+
+def test_a_resting_tag_answers_every_wupa_poll_but_every_other_reqa_poll() -> None:
+    chip, driver = make()
+    (tag,) = chip.place(UID7)
+    assert [driver.poll() for _ in range(6)] == [UID7] * 6
+    assert tag.state is TagState.HALT
+
+
+def test_a_resting_tag_polled_with_reqa_answers_only_every_other_time() -> None:
+    """The ISO 14443-3 state machine: after REQA + select the tag is ACTIVE; the next REQA sends it to IDLE."""
+    chip, driver = make()
+    chip.place(UID7)
+    answers = []
+    for _ in range(6):
+        atqa = driver.request(wake=False)
+        if atqa is not None:
+            assert driver._read_uid().uid == UID7  # noqa: SLF001 - the naive library's read, without HLTA
+        answers.append(atqa is not None)
+    assert answers == [True, False, True, False, True, False]
+
+
+class Presence:
+    """The driver's polls at 50 ms intervals through the shared Debouncer (removal window 150 ms = 3 misses)."""
+
+    def __init__(self, driver: Mfrc522) -> None:
+        self.driver = driver
+        self.debounce = Debouncer(removal_s=0.15)
+        self.now = 0.0
+
+    def poll(self) -> list[tuple[str, str]]:
+        self.now += 0.05
+        uid = self.driver.poll()
+        events = self.debounce.observe("r", uid.hex().upper() if uid else None, self.now)
+        return [(type(e).__name__, e.uid) for e in events]
+
+
+def test_removal_is_reported_only_after_several_clean_misses() -> None:
+    chip, driver = make()
+    presence = Presence(driver)
+    chip.place(UID4)
+    assert presence.poll() == [("TagPlaced", "DEADBEEF")]
+    assert presence.poll() == []
+    chip.remove()
+    assert presence.poll() == []
+    assert presence.poll() == []
+    assert presence.poll() == [("TagRemoved", "DEADBEEF")]
+    assert presence.poll() == []
+
+
+def test_a_brief_dropout_is_not_a_removal() -> None:
+    chip, driver = make()
+    presence = Presence(driver)
+    (tag,) = chip.place(UID4)
+    presence.poll()
+    chip.remove(tag)
+    presence.poll()
+    presence.poll()
+    chip.place(tag)
+    assert presence.poll() == []
+    assert presence.debounce.present("r") == "DEADBEEF"
+
+
+def test_swapping_cards_reports_removal_then_placement() -> None:
+    chip, driver = make()
+    presence = Presence(driver)
+    chip.place(UID4)
+    presence.poll()
+    chip.remove()
+    chip.place(UID7)
+    assert presence.poll() == [("TagRemoved", "DEADBEEF"), ("TagPlaced", "04A1B2C3D4E5F6")]
+
+
+def test_collision_is_reported_as_something_unreadable() -> None:
+    chip, driver = make()
+    chip.place(bytes.fromhex("04a1b2c3d4e5f7"), bytes.fromhex("04ffb2c3d4e5f7"))
+    scan = driver.scan()
+    assert scan.status is ScanStatus.UNREADABLE and "collision" in scan.detail
+
+
+def test_a_crc_error_means_something_is_present_and_the_next_poll_reads_it() -> None:
+    chip, driver = make()
+    chip.place(UID4)
+    chip.corrupt_next = 1
+    scan = driver.scan()
+    assert scan.status is ScanStatus.UNREADABLE
+    assert driver.scan().uid == UID4, "the tag was halted after the error, so WUPA wakes it at once"
+
+
+def test_corrupted_sak_crc_is_caught() -> None:
+    chip, driver = make()
+    chip.place(UID4)
+    # let WUPA and anticollision through, corrupt the SAK
+    original = FakeTag.receive
+
+    def receive(self: FakeTag, frame: bytes, last_bits: int) -> bytes | None:
+        answer = original(self, frame, last_bits)
+        if answer is not None and len(answer) == 3:
+            return answer[:2] + bytes((answer[2] ^ 1,))
+        return answer
+
+    FakeTag.receive = receive  # type: ignore[method-assign]
+    try:
+        scan = driver.scan()
+    finally:
+        FakeTag.receive = original  # type: ignore[method-assign]
+    assert scan.status is ScanStatus.UNREADABLE and scan.detail == "SAK CRC error"
+
+
+@pytest.mark.parametrize("version, verdict", [(0x91, "genuine"), (0x92, "genuine"), (0x88, "clone"), (0x00, "absent"),
+                                              (0xFF, "absent"), (0x42, "unknown")])
+def test_version_register_health(version: int, verdict: str) -> None:
+    assert classify_version(version).verdict == verdict
+    assert classify_version(version).ok is (verdict in ("genuine", "clone"))
+
+
+def test_the_driver_reads_version_over_spi() -> None:
+    _, driver = make(version=0x88)
+    assert driver.version() == 0x88
+    assert driver.health().verdict == "clone"
+
+
+@pytest.mark.parametrize("fill", [0x00, 0xFF])
+def test_init_refuses_a_chip_select_where_nothing_answers(fill: int) -> None:
+    driver = Mfrc522(DeadBus(fill), sleep=lambda s: None)
+    with pytest.raises(ReaderError) as info:
+        driver.init()
+    assert info.value.code == "reader_absent"
+
+
+def test_a_chip_that_never_raises_an_interrupt_is_a_reader_error_not_a_hang() -> None:
+    clock = VirtualClock()
+    chip = FakeMfrc522(clock=clock)
+    driver = Mfrc522(chip, sleep=clock.sleep, monotonic=clock.monotonic)
+    driver.init()
+    chip.regs[0x2A] = 0  # timer no longer automatic: nothing will ever end the wait
+    with pytest.raises(ReaderError) as info:
+        driver.scan()
+    assert info.value.code == "reader_stuck"
+
+
+def test_antenna_off_means_no_tag_and_on_again_reads_it() -> None:
+    chip, driver = make()
+    chip.place(UID4)
+    driver.antenna_off()
+    assert not chip.antenna_on and not driver.antenna_is_on()
+    assert driver.poll() is None
+    driver.antenna_on()
+    assert driver.poll() == UID4
+
+
+def test_coprocessor_crc_matches_software_crc() -> None:
+    _, driver = make()
+    assert driver.self_test()
+    assert driver.calc_crc([0x93, 0x70, 1, 2, 3, 4, 4]) == crc_a([0x93, 0x70, 1, 2, 3, 4, 4])
+
+
+def test_reset_line_is_pulsed_when_given() -> None:
+    clock = VirtualClock()
+    chip = FakeMfrc522(clock=clock)
+    calls: list[str] = []
+
+    class Line:
+        def on(self) -> None:
+            calls.append("on")
+
+        def off(self) -> None:
+            calls.append("off")
+
+    Mfrc522(chip, reset=Line(), sleep=clock.sleep, monotonic=clock.monotonic).init()
+    assert calls == ["off", "on"]
