@@ -7,6 +7,7 @@ import importlib
 from companion.games.rules import Rules
 
 GAMES: dict[str, str] = {
+    "gangsters_dilemma": "companion.games.gangsters_dilemma",
 }
 """Game id -> module exposing `RULES` (a Rules instance); read-only."""
 
