@@ -54,7 +54,7 @@ def bank_flows(state: Any, entries: list[Any]) -> tuple[list[int], int]:
 @pytest.mark.parametrize("seats", SEATS)
 def test_nothing_negative_and_conservation(seats: int) -> None:
     rng = random.Random(seats)
-    for _ in range(12):
+    for _ in range(8):
         playout = random_playout(RULES, seats, rng)
         state = RULES.initial_state(seats)
         for action in playout.actions:
@@ -90,7 +90,7 @@ def test_public_views_ignore_unrevealed_choices(seats: int) -> None:
         for a in actions:
             states.append(RULES.apply(states[-1], a))
         # A sample of positions: each check replays the game's prefix with views at every step.
-        for i in sorted(rng.sample(range(len(actions)), min(len(actions), 15))):
+        for i in sorted(rng.sample(range(len(actions)), min(len(actions), 12))):
             a, before = actions[i], states[i]
             if before.phase not in ("plan", "respond") or a["seat"] == CHANCE or a["type"] == "peek":
                 continue
