@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ class Runtime:
         self.host_pin = config.web.host_pin or f"{secrets.randbelow(10**6):06d}"
         self.handle = TableHandle(self.loop, self.host_pin)
         self._server: Any = None
+        self._stop_requested = threading.Event()
 
     def start(self) -> "Runtime":
         """Start renderer, hardware and loop (boot replays an unfinished game and scans the zones)."""
@@ -64,11 +66,17 @@ class Runtime:
         return self._server
 
     def serve(self, host: str, port: int, **web_config: Any) -> None:
-        """Serve the web app with waitress (blocks until `close_server`)."""
-        self.make_server(host, port, **web_config).run()
+        """Serve the web app with waitress (blocks until `close_server`; returns at once if it came first)."""
+        server = self.make_server(host, port, **web_config)
+        if self._stop_requested.is_set():  # a stop (SIGTERM) arrived before the server existed
+            self._server = None
+            server.close()
+            return
+        server.run()
 
     def close_server(self) -> None:
         """Stop serving: end the SSE streams, stop listening, close open connections, stop the workers."""
+        self._stop_requested.set()
         server, self._server = self._server, None
         if server is None:
             return

@@ -36,3 +36,24 @@ def test_eight_sse_clients_and_the_state_endpoint_together(runtime: Runtime) -> 
             c.close()
         runtime.close_server()
         thread.join(timeout=5)
+
+
+def test_a_stop_before_the_server_exists_is_not_lost(runtime: Runtime) -> None:
+    """SIGTERM can arrive before `serve` has built its server: `serve` must then return, not serve forever."""
+    runtime.close_server()
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (runtime.serve("127.0.0.1", 0), done.set()), daemon=True)
+    thread.start()
+    assert done.wait(timeout=10), "serve() kept serving after a stop was requested"
+
+
+def test_a_stop_while_serving_ends_serve(runtime: Runtime) -> None:
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (runtime.serve("127.0.0.1", 0), done.set()), daemon=True)
+    thread.start()
+    for _ in range(200):
+        if runtime._server is not None:
+            break
+        done.wait(0.01)
+    runtime.close_server()
+    assert done.wait(timeout=10), "serve() did not return after close_server()"
