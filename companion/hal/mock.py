@@ -170,6 +170,9 @@ class MockHardware(Hardware):
             while self.poller.present().get(reader) is not None and time.monotonic() < deadline:
                 self.poller.wake()
                 time.sleep(self.interval_s / 2)
+            # The debouncer clears `present` before the poll that saw the absence delivers TagRemoved:
+            # one more finished cycle guarantees the event has reached the sink.
+            self.poller.wait_cycles(1)
 
     def tap(self, reader: str, uid: str) -> None:
         """Place a tag and take it away again."""
