@@ -12,7 +12,7 @@ import pytest
 
 from companion.games import CHANCE, IllegalAction, LogEntry, Outcome, Rules, get_rules
 from companion.games.playout import random_playout
-from companion.games.secret_hitler.state import POWERS, ROLE_MIX, Phase, Power, State
+from companion.games.secret_hitler.state import POWERS, ROLE_MIX, Phase, Power, State, evolve
 from companion.games.secret_hitler.views import LOG_WINDOW
 
 RULES = get_rules("secret_hitler")
@@ -206,8 +206,6 @@ def test_view_fields_and_types() -> None:
 
 
 def test_evolve_refuses_unknown_fields() -> None:
-    from companion.games.secret_hitler.state import evolve
-
     state = RULES.initial_state(5)
     with pytest.raises(TypeError):
         evolve(state, no_such_field=1)
