@@ -123,7 +123,8 @@ class State:
     result: Outcome | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        """Every value a State holds is immutable (see `note`), so a deep copy shares them."""
+        """Every value a State holds is immutable (tuples, frozensets, read-only log params; a test walks them),
+        so a deep copy is a new State sharing them."""
         return evolve(self)
 
 
@@ -151,6 +152,7 @@ class Entry(LogEntry):
 
 
 def _entry(code: str, params: dict[str, Any], to: frozenset[int] | None) -> Entry:
+    """An Entry over a read-only view of `params` (a dict nobody else holds)."""
     lists = tuple(k for k, v in params.items() if type(v) is tuple)
     return Entry(code, MappingProxyType(params), to, lists)
 
