@@ -9,6 +9,7 @@ from companion.games.rules import Rules
 GAMES: dict[str, str] = {
     "secret_hitler": "companion.games.secret_hitler",
     "boss_wallet": "companion.games.boss_wallet",
+    "gangsters_dilemma": "companion.games.gangsters_dilemma",
 }
 """Game id -> module exposing `RULES` (a Rules instance); read-only."""
 
