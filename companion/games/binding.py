@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 from dataclasses import dataclass
-from typing import Any, Mapping, Union
+from typing import Any, Iterable, Mapping, Union
 
 from companion.games.contract import CHANCE, IllegalAction
 from companion.games.registry import GAMES, get_rules
@@ -34,6 +35,9 @@ BINDING_CODES: dict[str, str] = {
     "wrong_game": "That card belongs to another game.",
     "already_tapped": "That tile was already tapped.",
     "unknown_key": "That button means nothing in this game.",
+    "wrong_reader": "That card is read at another reader.",
+    "not_enrolled": "That card is not part of this game's enrolled set.",
+    "nothing_tapped": "Tap the cards at your reader first.",
 }
 """Refusal codes a binding may raise (as IllegalAction) before the engine is asked."""
 
@@ -96,6 +100,28 @@ class Light:
 Scene = dict[str, Light]
 
 
+class ValuePattern(tuple):
+    """Card values given by a pattern rather than a list (enrolled values with numbers in them).
+
+    A tuple of human-readable forms (so `", ".join(...)` names them) whose `in` matches the regex; the
+    card registry checks `value in card_kinds[kind]`, which therefore works for lists and patterns alike.
+    """
+
+    regex: "re.Pattern[str]"
+
+    def __new__(cls, regex: str, *forms: str) -> "ValuePattern":
+        """`regex` must match a whole value; `forms` describe it for error messages."""
+        made = super().__new__(cls, forms)
+        made.regex = re.compile(regex)
+        return made
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, str) and self.regex.fullmatch(value) is not None
+
+    def __reduce__(self) -> Any:
+        return (ValuePattern, (self.regex.pattern, *self))
+
+
 class Binding:
     """The generic binding: seat zones, choices as actions, no cards; games subclass and extend it."""
 
@@ -122,6 +148,19 @@ class Binding:
                 raise IllegalAction("wrong_game", BINDING_CODES["wrong_game"])
             raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
         raise IllegalAction("unknown_key", BINDING_CODES["unknown_key"])
+
+    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: str) -> dict[str, Any]:
+        """The engine options for a new game, given the host's options and every enrolled card (a game whose
+        card list is unpublished builds it from the enrolled cards here); ValueError when they do not fit."""
+        return dict(options)
+
+    def choices(self, state: Any, seat: int, mode: str) -> list[dict[str, Any]]:
+        """Table-side choices offered to a seat besides its legal actions (e.g. "my hand is scanned")."""
+        return []
+
+    def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """Public table information drawn from the public view only (e.g. what the bank pays out)."""
+        return {}
 
     def chance_is_physical(self, state: Any, mode: str) -> bool:
         """Whether the table must read this chance outcome from components (else it samples it)."""
