@@ -42,6 +42,11 @@ BINDING_CODES: dict[str, str] = {
 """Refusal codes a binding may raise (as IllegalAction) before the engine is asked."""
 
 
+def refuse(code: str, message: str | None = None) -> IllegalAction:
+    """A binding's refusal: a stable code and its English text (BINDING_CODES' unless a message is given)."""
+    return IllegalAction(code, message or BINDING_CODES.get(code, code.replace("_", " ")))
+
+
 @dataclass(frozen=True)
 class Card:
     """An enrolled component: its tag UID and what it is."""
@@ -90,11 +95,13 @@ TableInput = Union[Placed, Removed, Pressed, Chosen]
 
 @dataclass(frozen=True)
 class Light:
-    """What one zone's LEDs show: a colour, an effect, and optionally a level (filled of total pixels)."""
+    """What one zone's LEDs show: a colour, an effect, and optionally a level (filled of total pixels) or an
+    explicit pixel pattern (`pixels`, painted from the zone's first LED, the rest off; the effect applies)."""
 
     colour: RGB
     effect: str = "solid"
     level: tuple[int, int] | None = None
+    pixels: tuple[RGB, ...] | None = None
 
 
 Scene = dict[str, Light]
@@ -128,6 +135,8 @@ class Binding:
     game: str = ""
     card_kinds: Mapping[str, tuple[str, ...]] = {}
     """Card kind -> allowed values, for enrollment."""
+    codes: Mapping[str, str] = BINDING_CODES
+    """Every refusal code the binding itself may raise, with English text (engine codes it reuses included)."""
 
     def rules(self) -> Rules:
         """The engine this binding feeds."""

@@ -16,12 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
-from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card,
-                                     Chosen, Light, Placed, Pressed, Removed, Scene, TableInput, ValuePattern)
+from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
+                                     Light, Placed, Pressed, refuse, Removed, Scene, TableInput, ValuePattern)
 from companion.games.boss_wallet.cards import PERSONS, Kind
 from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.state import Phase, State
-from companion.games.contract import CHANCE, IllegalAction
+from companion.games.contract import CHANCE
 
 _PERSON_RE = "|".join(sorted(PERSONS))
 _MARK = "(?::[2-7])?"
@@ -48,6 +48,7 @@ CODES: Mapping[str, str] = {
     "card_in_two_hands": "That card was already scanned in another hand.",
     "already_scanned": "That hand was already scanned this round.",
     "not_your_turn": "It is not this seat's turn.",
+    "bad_coins": "Each seat takes a different coin.",
 }
 """Engine codes the binding raises itself, early, when a tap already breaks that rule."""
 
@@ -116,6 +117,7 @@ class BossWalletBinding(Binding):
 
     game = "boss_wallet"
     card_kinds = CARD_KINDS
+    codes = {**BINDING_CODES, **CODES}
 
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, `center` (a shared reader reads nothing in this game: it stays itself, so a card put
@@ -162,7 +164,7 @@ class BossWalletBinding(Binding):
             return self._confirm(state, taps, seat)
         if key == "clear":
             return [], taps.clear(seat)
-        raise IllegalAction("unknown_key", BINDING_CODES["unknown_key"])
+        raise refuse("unknown_key", BINDING_CODES["unknown_key"])
 
     def _chosen(self, state: State, taps: Taps, seat: int, action: Mapping[str, Any],
                 mode: str) -> tuple[list[dict[str, Any]], Any]:
@@ -174,7 +176,7 @@ class BossWalletBinding(Binding):
         if kind == "buy_id" and mode == "physical":
             paid = taps.of(seat)
             if not paid:
-                raise IllegalAction("nothing_tapped", "Tap the bills and jewellery you pay with at your reader, "
+                raise refuse("nothing_tapped", "Tap the bills and jewellery you pay with at your reader, "
                                                       "then choose the extra ID.")
             return [{**dict(action), "seat": seat, "paid": paid}], taps
         return [{**dict(action), "seat": seat}], taps
@@ -183,68 +185,68 @@ class BossWalletBinding(Binding):
         """A seat says its scan (or its credit draw, the wallet having run out) is complete."""
         if state.phase is Phase.SCAN:
             if state.hands[seat] is not None:
-                raise IllegalAction("already_scanned", CODES["already_scanned"])
+                raise refuse("already_scanned", CODES["already_scanned"])
             # the taps stay until the scan is accepted: a missed card is tapped and confirmed again
             return [{"type": "reveal_hand", "seat": CHANCE, "target": seat, "cards": taps.of(seat)}], taps
         if state.phase is Phase.CREDIT_DRAW and state.queue and state.queue[0] == seat:
             return [{"type": "credit_draw", "seat": CHANCE, "target": seat, "cards": taps.of(seat)}], taps
-        raise IllegalAction("unexpected_card", "There is nothing to confirm now.")
+        raise refuse("unexpected_card", "There is nothing to confirm now.")
 
     def _placed(self, state: State, taps: Taps, event: Placed, mode: str) -> tuple[list[dict[str, Any]], Any]:
         card = event.card
         if card.game != self.game:
-            raise IllegalAction("wrong_game", BINDING_CODES["wrong_game"])
+            raise refuse("wrong_game", BINDING_CODES["wrong_game"])
         seat = _seat_of(event.zone)
         if seat is None or seat >= state.seats:
-            raise IllegalAction("wrong_reader", "Boss's Wallet cards are read at a seat's own reader.")
+            raise refuse("wrong_reader", "Boss's Wallet cards are read at a seat's own reader.")
         if card.kind == "coin":
             return self._coin(state, taps, seat, card)
         if card.uid not in state.cfg.cards and card.uid not in state.cfg.specials:
-            raise IllegalAction("not_enrolled", "That card was not enrolled when this game started "
+            raise refuse("not_enrolled", "That card was not enrolled when this game started "
                                                 "(digital games use no cards).")
         if card.uid in state.cfg.specials:
             return [{"type": "special", "seat": seat, "card": card.uid}], taps
         entry = state.cfg.cards[card.uid]
         if not entry.extra and card.uid not in state.cfg.usable:
-            raise IllegalAction("card_not_in_use", CODES["card_not_in_use"])
+            raise refuse("card_not_in_use", CODES["card_not_in_use"])
         if card.uid in taps.of(seat):
-            raise IllegalAction("already_tapped", "That card was already tapped.")
+            raise refuse("already_tapped", "That card was already tapped.")
         if state.phase is Phase.SCAN:
             if state.hands[seat] is not None:
-                raise IllegalAction("already_scanned", CODES["already_scanned"])
+                raise refuse("already_scanned", CODES["already_scanned"])
             elsewhere = {c for hand in state.hands if hand for c in hand} | {u for _, u, _ in taps.taps}
             if card.uid in elsewhere:
-                raise IllegalAction("card_in_two_hands", CODES["card_in_two_hands"])
+                raise refuse("card_in_two_hands", CODES["card_in_two_hands"])
             return [], taps.add(seat, card.uid)
         if state.phase is Phase.TURNS:
             if seat != state.turn:
-                raise IllegalAction("not_your_turn", "Pay at your own reader, on your own turn.")
+                raise refuse("not_your_turn", "Pay at your own reader, on your own turn.")
             if entry.extra:
                 paid = taps.of(seat)
                 if not paid:
-                    raise IllegalAction("nothing_tapped", "Tap the bills and jewellery you pay with first, "
+                    raise refuse("nothing_tapped", "Tap the bills and jewellery you pay with first, "
                                                           "then the extra ID.")
                 return [{"type": "buy_id", "seat": seat, "paid": paid, "id_card": card.uid}], taps
             if not entry.payable:
-                raise IllegalAction("not_payable", CODES["not_payable"])
+                raise refuse("not_payable", CODES["not_payable"])
             return [], taps.add(seat, card.uid)
         if state.phase is Phase.CREDIT_DRAW:
             if not state.queue or seat != state.queue[0]:
-                raise IllegalAction("wrong_reader", "The credit card draw is tapped at its user's reader.")
+                raise refuse("wrong_reader", "The credit card draw is tapped at its user's reader.")
             drawn = taps.add(seat, card.uid)
             if entry.kind is Kind.BILL:
                 return [{"type": "credit_draw", "seat": CHANCE, "target": seat, "cards": drawn.of(seat)}], drawn
             return [], drawn
-        raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
+        raise refuse("unexpected_card", BINDING_CODES["unexpected_card"])
 
     def _coin(self, state: State, taps: Taps, seat: int, card: Card) -> tuple[list[dict[str, Any]], Any]:
         """Each seat taps the coin it took blind; the last one deals the round (chance `setup`)."""
         if state.phase is not Phase.SETUP:
-            raise IllegalAction("unexpected_card", "Coins are tapped when a round is dealt.")
+            raise refuse("unexpected_card", "Coins are tapped when a round is dealt.")
         if taps.of(seat):
-            raise IllegalAction("already_tapped", "This seat has already tapped its coin.")
+            raise refuse("already_tapped", "This seat has already tapped its coin.")
         if any(uid == card.uid or value == card.value for _, uid, value in taps.taps):
-            raise IllegalAction("bad_coins", "Another seat took that coin.")
+            raise refuse("bad_coins", "Another seat took that coin.")
         taps = taps.add(seat, card.uid, card.value)
         if any(not taps.of(s) for s in range(state.seats)):
             return [], taps

@@ -17,8 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
-                                     Chosen, Light, Placed, Pressed, Removed, Scene, TableInput, ValuePattern)
-from companion.games.contract import IllegalAction
+                                     Chosen, Light, Placed, Pressed, refuse, Removed, Scene, TableInput, ValuePattern)
 from companion.games.gangsters_dilemma.vocab import LOOT, TRADES
 
 CARD_KINDS: Mapping[str, tuple[str, ...]] = {
@@ -29,6 +28,16 @@ CARD_KINDS: Mapping[str, tuple[str, ...]] = {
 """Enrollment: kind -> value forms."""
 
 KEYS = ("inform", "silence", "bribe", "pass")
+CODES: Mapping[str, str] = {
+    "choose_payment": "Choose on your terminal or page how this demand is paid.",
+    "wrong_phase": "That card means nothing at this point of the round.",
+    "not_your_turn": "Another seat is acting now.",
+    "not_police": "Only the police seat patrols, at its own reader.",
+    "no_such_location": "There is no such location in this game.",
+    "closed_location": "That location is closed this round.",
+    "missing_loot": "The loot this demand needs is not held.",
+}
+"""Codes the binding raises itself (engine codes raised early, and its own)."""
 MONEY_LEVEL = 10
 """Dollars that fill a location's LED segment."""
 
@@ -56,6 +65,7 @@ class GangstersDilemmaBinding(Binding):
 
     game = "gangsters_dilemma"
     card_kinds = CARD_KINDS
+    codes = {**BINDING_CODES, **CODES}
 
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, the centre reader and one LED segment per location."""
@@ -81,16 +91,16 @@ class GangstersDilemmaBinding(Binding):
         assert isinstance(event, Placed)
         card = event.card
         if card.game != self.game:
-            raise IllegalAction("wrong_game", BINDING_CODES["wrong_game"])
+            raise refuse("wrong_game", BINDING_CODES["wrong_game"])
         seat = _seat_of(event.zone)
         if card.kind == "demand":
             return self._demand(state, seat, card, mode), taps
         if seat is None or seat >= state.seats:
-            raise IllegalAction("wrong_reader", "Gangster and police cards are tapped at a seat's own reader.")
+            raise refuse("wrong_reader", "Gangster and police cards are tapped at a seat's own reader.")
         if card.kind == "gangster":
             owner, _, location = card.value.partition(":")
             if int(owner) != seat:
-                raise IllegalAction("wrong_reader", "That gangster belongs to another seat: tap your own at "
+                raise refuse("wrong_reader", "That gangster belongs to another seat: tap your own at "
                                                     "your own reader.")
             return [{"type": "choose", "seat": seat, "location": int(location)}], taps
         return self._police(state, taps, seat, int(card.value))
@@ -105,20 +115,20 @@ class GangstersDilemmaBinding(Binding):
         if key == "pass":
             kind = {"abilities": "skip", "trade": "trade"}.get(state.phase, "pass")
             return {"type": kind, "seat": seat, **({"trade": "none"} if kind == "trade" else {})}
-        raise IllegalAction("unknown_key", BINDING_CODES["unknown_key"])
+        raise refuse("unknown_key", BINDING_CODES["unknown_key"])
 
     def _police(self, state: Any, taps: PoliceTaps, seat: int, location: int) -> tuple[list[dict[str, Any]], Any]:
         """The police taps two patrol cards at its own reader; the second one commits the patrol."""
         if state.phase != "plan":
-            raise IllegalAction("wrong_phase", "Patrols are tapped while the round is being planned.")
+            raise refuse("wrong_phase", "Patrols are tapped while the round is being planned.")
         if seat != state.police:
-            raise IllegalAction("not_police", "Only the police seat patrols, at its own reader.")
+            raise refuse("not_police", "Only the police seat patrols, at its own reader.")
         if not 1 <= location <= state.locations:
-            raise IllegalAction("no_such_location", f"There is no location {location} in this game.")
+            raise refuse("no_such_location", f"There is no location {location} in this game.")
         if location in state.closed:
-            raise IllegalAction("closed_location", "That location is closed this round.")
+            raise refuse("closed_location", "That location is closed this round.")
         if location in taps.locations:
-            raise IllegalAction("already_tapped", "That patrol card was already tapped.")
+            raise refuse("already_tapped", "That patrol card was already tapped.")
         taps = replace(taps, locations=taps.locations + (location,))
         if len(taps.locations) < 2:
             return [], taps
@@ -128,23 +138,23 @@ class GangstersDilemmaBinding(Binding):
         """A demand card: fulfilled when its seat taps it in the fulfil step; revealed from the deck in physical
         play."""
         if card.uid not in state.config.by_id:
-            raise IllegalAction("not_enrolled", "That demand card was not enrolled when this game started.")
+            raise refuse("not_enrolled", "That demand card was not enrolled when this game started.")
         if state.phase == "reveal_demand" and mode == "physical":
             return [{"type": "reveal_demand", "seat": -1, "demand": card.uid}]
         if seat is None or seat >= state.seats:
-            raise IllegalAction("wrong_reader", "Tap the demand you fulfil at your own reader.")
+            raise refuse("wrong_reader", "Tap the demand you fulfil at your own reader.")
         if state.phase != "fulfil":
-            raise IllegalAction("wrong_phase", "Demands are fulfilled after a successful visit.")
+            raise refuse("wrong_phase", "Demands are fulfilled after a successful visit.")
         options = [a for a in self.rules().legal_actions(state, seat)
                    if a.get("type") == "fulfil" and a.get("demand") == card.uid]
         if not options:
             if seat not in state.acting:
-                raise IllegalAction("not_your_turn", "Another seat is fulfilling now.")
-            raise IllegalAction("missing_loot", "The loot this demand needs is not held.")
+                raise refuse("not_your_turn", "Another seat is fulfilling now.")
+            raise refuse("missing_loot", "The loot this demand needs is not held.")
         plain = [a for a in options if a.get("substitute") is None]
         if plain or len(options) == 1:
             return [dict((plain or options)[0])]
-        raise IllegalAction("choose_payment", "Choose on your terminal or page which token $ (or liquor) replaces.")
+        raise refuse("choose_payment", "Choose on your terminal or page which token $ (or liquor) replaces.")
 
     def chance_is_physical(self, state: Any, mode: str) -> bool:
         """A replacement demand is read from the card drawn (physical); setup and the lookout's peek are sampled."""
