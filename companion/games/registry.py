@@ -7,6 +7,7 @@ import importlib
 from companion.games.rules import Rules
 
 GAMES: dict[str, str] = {
+    "thief_of_baghdad": "companion.games.thief_of_baghdad",
 }
 """Game id -> module exposing `RULES` (a Rules instance); read-only."""
 
