@@ -10,6 +10,7 @@ import importlib
 import random
 import re
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Union
 
 from companion.games.contract import CHANCE, IllegalAction
@@ -133,7 +134,7 @@ class Binding:
     """The generic binding: seat zones, choices as actions, no cards; games subclass and extend it."""
 
     game: str = ""
-    card_kinds: Mapping[str, tuple[str, ...]] = {}
+    card_kinds: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     """Card kind -> allowed values, for enrollment."""
     codes: Mapping[str, str] = BINDING_CODES
     """Every refusal code the binding itself may raise, with English text (engine codes it reuses included)."""

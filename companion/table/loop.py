@@ -5,14 +5,15 @@ from __future__ import annotations
 import logging
 import queue
 import random
+import sqlite3
 import threading
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from companion.config import TableConfig
-from companion.games.binding import Card, Chosen, Placed, Pressed, Removed, TableInput
+from companion.games.binding import ORANGE, Card, Chosen, Light, Placed, Pressed, Removed, TableInput
 from companion.games.contract import IllegalAction
 from companion.hal import (ButtonPressed, Hardware, ReaderFault, TagPlaced, TagRemoved, TerminalChoice,
                            TerminalGone, TerminalHello)
@@ -78,7 +79,6 @@ class TableLoop:
         self._prompts: dict[int, dict[str, Any]] = {}
         self._ballots = 0
         self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
-        self.on_commit: Callable[[], None] | None = None
 
     # --- other threads ------------------------------------------------------------------------
 
@@ -96,7 +96,7 @@ class TableLoop:
         """Where the hardware delivers its events."""
         self.inbox.put(event)
 
-    def call(self, name: str, **args: Any) -> Any:
+    def call(self, name: str, /, **args: Any) -> Any:
         """Run a command on the loop thread and wait for its answer."""
         cmd = Command(name, args)
         self.inbox.put(cmd)
@@ -220,6 +220,7 @@ class TableLoop:
         if self.status == "resume_check":
             self._rescan()
             self._publish_scan()
+            self._publish()
             return
         if card is None:
             if placed:
@@ -288,14 +289,20 @@ class TableLoop:
             for action in actions:
                 state = session.rules.apply(state, action)
                 rows.append((action, source))
-            state, sampled = auto_chance(session, state, self.rng)
+            state, sampled, reserve = auto_chance(session, state, self.rng)
         except IllegalAction as exc:
             self.session = replace(session, pending=pending)  # a refused tile set must be tapped again
             return self._reject(zone, exc)
         rows += [(a, "chance") for a in sampled]
         if rows:
-            self.journal.append(session.game_id, rows)  # committed before anything shows it
-        self.session = session.with_actions(state, [a for a, _ in rows], pending)
+            try:
+                self.journal.append(session.game_id, rows)  # committed before anything shows it
+            except sqlite3.Error as exc:  # nothing committed: nothing changes, nothing is shown
+                log.error("journal write failed: %s", exc)
+                self.counters.errors += 1
+                return self._reject(zone, IllegalAction("journal_error", f"The journal could not be written: {exc}"))
+        self.session = replace(session.with_actions(state, [a for a, _ in rows], pending),
+                               reserved_chance=reserve)
         self.counters.accepted += len(rows)
         outcome = session.rules.outcome(state)
         if outcome is not None and session.ended is None:
@@ -304,9 +311,9 @@ class TableLoop:
             self.session = replace(self.session, ended="finished")
             self.status = "over"
         if rows:
-            if self.on_commit:
-                self.on_commit()
             self._publish()
+        elif pending:  # part of a multi-tile input (how many tiles were tapped is public)
+            self.bus.publish("collected", {"zone": zone, "count": len(pending)})
         return {"accepted": len(rows), "pending": pending is not None and bool(pending)}
 
     def _reject(self, zone: str, exc: IllegalAction) -> Refusal:
@@ -379,7 +386,10 @@ class TableLoop:
                     "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
                                                              "reason": outcome.reason},
                     "view": view, "table_info": session.binding.info(view, session.seats)}
-            self.renderer.set_scene(session.binding.scene(view, session.seats))
+            scene = session.binding.scene(view, session.seats)
+            if self.status == "resume_check":  # zones that differ from what the game expects blink orange
+                scene.update({d["zone"]: Light(ORANGE, "blink") for d in self.scan})
+            self.renderer.set_scene(scene)
             time.sleep(0)  # let the renderer take the GIL now rather than after the prompts are built
         seats = [{"name": s.name, "colour": s.colour} for s in self.config.seats[: session.seats if session else 0]]
         self.snapshot = {"table": table, "game": game, "seats": seats}
@@ -393,11 +403,12 @@ class TableLoop:
         running = self.status in ("running", "over") and not self.enrolling
         public = session.rules.view(session.state, None)
         names = [s.name for s in self.config.seats]
-        for seat in range(session.seats):
-            message = self.prompt_for(seat, session, public, names, running)
-            terminal = self.config.seats[seat].terminal if seat < len(self.config.seats) else None
-            if terminal and self._prompts.get(seat) != message:
-                self.hw.terminals.send(terminal, message)
+        idle: dict[str, Any] = {"v": 1, "type": "idle", "ballot": None, "info": {}}
+        for seat, seat_cfg in enumerate(self.config.seats):
+            # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
+            message = self.prompt_for(seat, session, public, names, running) if seat < session.seats else idle
+            if seat_cfg.terminal and self._prompts.get(seat) != message:
+                self.hw.terminals.send(seat_cfg.terminal, message)
             self._prompts[seat] = message
 
     def prompt_for(self, seat: int, session: Session, public: Mapping[str, Any], names: list[str],

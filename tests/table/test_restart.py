@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.binding import ORANGE
 from companion.table.runtime import Runtime
 from companion.web.facade import Refusal
 from tests.table.conftest import table_config
@@ -50,6 +51,7 @@ def test_restart_replays_scans_and_waits_for_the_host(tmp_path: Path) -> None:
         assert scan == [{"zone": "seat:0", "expected": [], "seen": [["ballot", "ja"]]}]
         public = rt.handle.public_state()
         assert public["table"]["mismatched_zones"] == ["seat:0"]
+        assert hw(rt).mock_strip.wait_for(lambda f: f[0] == ORANGE, timeout=2) is not None  # seat 0 blinks
         assert "ballot" not in str(public["table"])  # which card rests there is for the host only
         hw(rt).press(2, "ja")  # paused: refused, nothing journaled
         rt.loop.wait_idle()

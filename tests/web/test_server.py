@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import http.client
 import threading
-import time
 
 from companion.table.runtime import Runtime
 
@@ -23,11 +22,9 @@ def test_eight_sse_clients_and_the_state_endpoint_together(runtime: Runtime) -> 
             assert resp.status == 200 and resp.getheader("Content-Type", "").startswith("text/event-stream")
             assert resp.readline() == b"retry: 2000\n"
             streams.append((conn, resp))
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        t0 = time.monotonic()
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)  # a starved request would time out
         conn.request("GET", "/healthz")
         assert conn.getresponse().status == 200
-        assert time.monotonic() - t0 < 2, "a request stalled behind the SSE clients"
         runtime.hardware.press(0, "ja")  # type: ignore[attr-defined]
         for _, resp in streams:  # every client sees the new state with an id line
             lines = []
