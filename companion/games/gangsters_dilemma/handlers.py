@@ -18,6 +18,7 @@ Action = dict[str, Any]
 
 
 def _refuse(code: str, message: str | None = None) -> IllegalAction:
+    """The refusal to raise: a game code and, when the code's text is not enough, a message."""
     return IllegalAction(code, message)
 
 
@@ -55,6 +56,7 @@ def setup(state: State, a: Action) -> State:
 
 
 def _check_location(state: State, loc: int) -> None:
+    """Refuse a location this game does not have or that is closed this round."""
     if not 1 <= loc <= state.locations:
         raise _refuse("no_such_location", f"there is no location {loc} in this game (1..{state.locations})")
     if loc in state.closed:
@@ -133,6 +135,7 @@ def reveal_patrol(state: State, a: Action) -> State:
 
 
 def _same_place_target(state: State, seat: int, target: int) -> None:
+    """Refuse a hitman/flapper target that is not another gangster at the same location."""
     if target == seat or state.choices[target] != state.choices[seat] or target == state.police:
         raise _refuse("bad_target")
 
@@ -204,6 +207,7 @@ def respond(state: State, a: Action) -> State:
 
 
 def _record_response(state: State, seat: int, answer: tuple[str, str | None]) -> State:
+    """Hold a response hidden; the last one in reveals them all and resolves the location."""
     w = Work(state)
     responses = list(state.responses)
     responses[seat] = answer

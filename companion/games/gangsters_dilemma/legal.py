@@ -5,7 +5,10 @@ from __future__ import annotations
 from itertools import combinations
 
 from companion.games.gangsters_dilemma.options import Config, Demand
-from companion.games.gangsters_dilemma.state import Player, State
+from companion.games.gangsters_dilemma.state import Player, State, Work
+
+AnyState = State | Work
+"""Legal checks read a finished state or the working copy inside an apply alike."""
 from companion.games.gangsters_dilemma.vocab import (
     BLACK_MARKET_TRADES, LADY_BRIBE, LIQUOR, LOOKOUT_FEE, LOOT, MARKET, RIGHT_HAND_COST, SPEAKEASY,
     SPEAKEASY_TRADES, SUBSTITUTE_COST, TRADES,
@@ -15,22 +18,22 @@ FulfilChoice = tuple[str, str | None, str | None]
 """(demand id, substitute loot or None, pay "dollars"/"liquor" or None)."""
 
 
-def open_locations(state: State) -> list[int]:
+def open_locations(state: AnyState) -> list[int]:
     """Location ids open this round."""
     return [loc for loc in range(1, state.locations + 1) if loc not in state.closed]
 
 
-def patrol_choices(state: State) -> list[tuple[int, int]]:
+def patrol_choices(state: AnyState) -> list[tuple[int, int]]:
     """Every pair of distinct open locations."""
     return list(combinations(open_locations(state), 2))
 
 
-def visitors(state: State, loc: int) -> list[int]:
+def visitors(state: AnyState, loc: int) -> list[int]:
     """Seats whose gangster is at this location (known once revealed)."""
     return [s for s, c in enumerate(state.choices) if c == loc]
 
 
-def can_peek(state: State, seat: int) -> bool:
+def can_peek(state: AnyState, seat: int) -> bool:
     """The lookout may pay to peek: police committed, not yet chosen or peeked, $1 in hand."""
     p = state.players[seat]
     return (
@@ -39,11 +42,11 @@ def can_peek(state: State, seat: int) -> bool:
     )
 
 
-def swap_choices(state: State, seat: int) -> list[tuple[int, str, str]]:
+def swap_choices(state: AnyState, seat: int) -> list[tuple[int, str, str]]:
     """The hitman's possible swaps: (target, give, take) with two different kinds of loot."""
     mine = state.players[seat].loot
     out = []
-    for target in visitors(state, state.choices[seat]):  # type: ignore[arg-type]
+    for target in visitors(state, state.choices[seat]):
         if target == seat:
             continue
         theirs = state.players[target].loot
@@ -55,13 +58,13 @@ def swap_choices(state: State, seat: int) -> list[tuple[int, str, str]]:
     return out
 
 
-def steal_targets(state: State, seat: int) -> list[int]:
+def steal_targets(state: AnyState, seat: int) -> list[int]:
     """The flapper's possible victims: other gangsters at the same location holding $1."""
-    return [t for t in visitors(state, state.choices[seat])  # type: ignore[arg-type]
+    return [t for t in visitors(state, state.choices[seat])
             if t != seat and state.players[t].money >= 1]
 
 
-def ability_choices(state: State, seat: int) -> bool:
+def ability_choices(state: AnyState, seat: int) -> bool:
     """Whether this seat has a hitman or flapper move to make right after the reveal."""
     if seat == state.police or state.choices[seat] is None:
         return False
@@ -81,7 +84,7 @@ def bribe_pays(player: Player) -> list[str]:
     return pays
 
 
-def market_trades(state: State, loc: int) -> tuple[str, ...]:
+def market_trades(state: AnyState, loc: int) -> tuple[str, ...]:
     """The trades a market location offers (both markets when 5 and 6 are merged)."""
     if loc == MARKET:
         return BLACK_MARKET_TRADES + (SPEAKEASY_TRADES if state.locations == MARKET else ())
@@ -90,7 +93,7 @@ def market_trades(state: State, loc: int) -> tuple[str, ...]:
     return ()
 
 
-def trade_choices(state: State, loc: int, player: Player) -> list[str]:
+def trade_choices(state: AnyState, loc: int, player: Player) -> list[str]:
     """Trades this player can afford at this market."""
     price = state.config.market_price
     return [
@@ -104,7 +107,7 @@ def substitute_cost(player: Player) -> int:
     return RIGHT_HAND_COST if player.character == "right_hand" else SUBSTITUTE_COST
 
 
-def available_demands(state: State, seat: int) -> tuple[str, ...]:
+def available_demands(state: AnyState, seat: int) -> tuple[str, ...]:
     """Demands this seat may fulfil: the revealed row, plus the elite's private ones."""
     return state.row + state.players[seat].private
 
@@ -112,14 +115,13 @@ def available_demands(state: State, seat: int) -> tuple[str, ...]:
 def demand_choices(config: Config, player: Player, demand: Demand) -> list[FulfilChoice]:
     """Every distinct way this player can pay for this demand."""
     loot, needs = player.loot, demand.needs
+    short = [i for i in range(4) if loot[i] < needs[i]]
+    if len(short) > 1 or (short and loot[short[0]] < needs[short[0]] - 1):
+        return []  # more than one token missing: even a substitute cannot cover it
     out: list[FulfilChoice] = []
-    if all(h >= n for h, n in zip(loot, needs)):
+    if not short:
         out.append((demand.id, None, None))
-    for sub in range(4):
-        if not needs[sub]:
-            continue
-        if not all(h >= n - (i == sub) for i, (h, n) in enumerate(zip(loot, needs))):
-            continue
+    for sub in short or [i for i in range(4) if needs[i]]:
         if player.money >= substitute_cost(player):
             out.append((demand.id, LOOT[sub], "dollars"))
         if player.character == "bootlegger" and sub != LIQUOR and loot[LIQUOR] >= needs[LIQUOR] + 1:
@@ -127,7 +129,7 @@ def demand_choices(config: Config, player: Player, demand: Demand) -> list[Fulfi
     return out
 
 
-def fulfil_choices(state: State, seat: int, first_only: bool = False) -> list[FulfilChoice]:
+def fulfil_choices(state: AnyState, seat: int, first_only: bool = False) -> list[FulfilChoice]:
     """Every way this seat can fulfil a demand now (just the first found with `first_only`)."""
     player = state.players[seat]
     out: list[FulfilChoice] = []

@@ -33,7 +33,7 @@ def after_plan_choice(w: Work, seat: int) -> None:
         return
     w.set(revealed=True, log_from=w.log_length())
     w.note("revealed", {"patrols": sorted(w.patrols), "choices": list(w.choices)})
-    able = frozenset(s for s in range(w.seats) if ability_choices(w, s))  # type: ignore[arg-type]
+    able = frozenset(s for s in range(w.seats) if ability_choices(w, s))
     if able:
         w.set(phase="abilities", acting=able)
     else:
@@ -56,7 +56,7 @@ def next_location(w: Work) -> None:
         if loc > w.locations:
             end_round(w)
             return
-        there = visitors(w, loc)  # type: ignore[arg-type]
+        there = visitors(w, loc)
         if not there:
             continue
         w.set(current=loc)
@@ -75,9 +75,9 @@ def arrest(w: Work, loc: int, seats: list[int]) -> None:
     """Arrested gangsters hand every loot token to the police seat and keep their money."""
     for seat in seats:
         loot = w.players[seat].loot
-        w.gain(seat, loot=tuple(-x for x in loot))  # type: ignore[arg-type]
+        w.gain(seat, loot=tuple(-x for x in loot))
         w.gain(w.police, loot=loot)
-        w.note("arrested", {"seat": seat, "location": loc, "police": w.police, "loot": dict(zip(LOOT, loot))})
+        w.note("arrested", {"seat": seat, "location": loc, "police": w.police, **dict(zip(LOOT, loot))})
     w.set(arrests=w.arrests | {loc})
 
 
@@ -89,11 +89,11 @@ def succeed(w: Work, loc: int, winners: list[int]) -> bool:
     kind = LOCATION_LOOT.get(loc)
     gained = tuple(int(i == kind) for i in range(4)) if kind is not None else NO_LOOT
     for seat in winners:
-        w.gain(seat, money=share, loot=gained)  # type: ignore[arg-type]
+        w.gain(seat, money=share, loot=gained)
     w.note("success", {"location": loc, "seats": winners, "share": share,
                        "left": w.money[loc - 1], "loot": LOOT[kind] if kind is not None else None})
     w.set(successes=tuple(winners))
-    traders = frozenset(s for s in winners if trade_choices(w, loc, w.players[s]))  # type: ignore[arg-type]
+    traders = frozenset(s for s in winners if trade_choices(w, loc, w.players[s]))
     if traders:
         w.set(phase="trade", acting=traders)
         return True
@@ -103,7 +103,7 @@ def succeed(w: Work, loc: int, winners: list[int]) -> bool:
 def resolve_responses(w: Work) -> None:
     """All responses at the current location are in: reveal them and settle bribes, arrests, success."""
     loc, police = w.current, w.police
-    there = visitors(w, loc)  # type: ignore[arg-type]
+    there = visitors(w, loc)
     w.note("responses", {"location": loc, "responses": [w.responses[s][0] for s in there], "seats": there})
     stay: list[int] = []
     bribed = False
@@ -155,7 +155,7 @@ def next_fulfil(w: Work) -> bool:
     queue = list(w.queue)
     while queue:
         seat = queue.pop(0)
-        if fulfil_choices(w, seat, first_only=True):  # type: ignore[arg-type]
+        if fulfil_choices(w, seat, first_only=True):
             w.set(queue=tuple(queue), phase="fulfil", acting=frozenset({seat}))
             return True
     w.set(queue=())

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Iterator
 
@@ -38,51 +37,72 @@ class Player:
 _EMPTY: MappingProxyType[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
 class Entry(LogEntry):
-    """A log entry whose params are a read-only mapping of immutable values, with its JSON rendering."""
-
-    text: str = ""
-    """`{"code", "params"}` as JSON, rendered once when logged (views parse it back in one call)."""
+    """A log entry whose params are a read-only mapping of scalars and tuples of scalars."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Entry:
         return self
 
 
-@dataclass(frozen=True, slots=True)
 class Log:
-    """The game's log: an immutable sequence of entries (copied by reference, never mutated)."""
+    """The game's log: an immutable chain of the entries each apply added (appending is O(1))."""
 
-    entries: tuple[Entry, ...] = ()
+    __slots__ = ("_prev", "_items", "_length")
+
+    def __init__(self, prev: Log | None = None, items: tuple[Entry, ...] = ()) -> None:
+        self._prev = prev
+        self._items = items
+        self._length = (len(prev) if prev is not None else 0) + len(items)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Log:
-        return self
-
-    def __iter__(self) -> Iterator[Entry]:
-        return iter(self.entries)
+        return self  # immutable: nothing in it can change
 
     def __len__(self) -> int:
-        return len(self.entries)
+        return self._length
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Log) and len(self) == len(other) and self.entries == other.entries
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Log({len(self)} entries)"
+
+    def tail(self, start: int) -> list[Entry]:
+        """Entries from index `start` to the end (walks back only as far as needed)."""
+        chunks: list[tuple[Entry, ...]] = []
+        node: Log | None = self
+        while node is not None and node._length > start:
+            chunks.append(node._items)
+            node = node._prev
+        skip = start - (node._length if node is not None else 0)
+        out = [e for chunk in reversed(chunks) for e in chunk]
+        return out[skip:] if skip > 0 else out
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        """Every entry, oldest first."""
+        return tuple(self.tail(0))
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self.tail(0))
 
     def extended(self, more: list[Entry]) -> Log:
         """A new log with `more` appended."""
-        return Log(self.entries + tuple(more)) if more else self
+        return Log(self, tuple(more)) if more else self
 
 
 _SCALARS = (int, str, bool, type(None))
-_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-"""One configured encoder (stateless between calls): `json.dumps` with options builds one per call."""
 
 
 def _frozen(value: Any) -> Any:
+    """A log param made immutable: scalars as they are, lists as tuples."""
     kind = type(value)
     if kind in _SCALARS:
         return value
-    if kind is list or kind is tuple:
-        return tuple(_frozen(v) for v in value)
-    if kind is dict:
-        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
-    raise TypeError(f"log params hold JSON values only, got {kind.__name__}")
+    if (kind is list or kind is tuple) and all(type(v) in _SCALARS for v in value):
+        return tuple(value)
+    raise TypeError(f"log params hold scalars and lists of scalars only, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -116,7 +136,7 @@ class State:
     deck: tuple[str, ...] = ()
     arrests: frozenset[int] = frozenset()
     enforcer_paid: bool = False
-    log: Log = Log()
+    log: Log = field(default_factory=Log)
     log_from: int = 0
     """Index of the first log entry views show: the latest reveal (so what just happened stays in view)."""
     winners: frozenset[int] | None = None
@@ -148,13 +168,8 @@ class Work:
 
     def note(self, code: str, params: dict[str, Any] | None = None, to: frozenset[int] | None = None) -> None:
         """Append a log entry (private when `to` is given)."""
-        params = params or {}
-        text = _ENCODE({"code": code, "params": params})
-        if all(type(v) in _SCALARS for v in params.values()):
-            frozen: Any = MappingProxyType(params)  # a fresh dict of scalars nobody else holds
-        else:
-            frozen = _frozen(params)
-        self.log.append(Entry(code, frozen, to, text))
+        frozen = MappingProxyType({k: _frozen(v) for k, v in params.items()}) if params else _EMPTY
+        self.log.append(Entry(code, frozen, to))
 
     def log_length(self) -> int:
         """Entries in the log including this apply's new ones."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from companion.games.gangsters_dilemma.state import Log, State
@@ -11,11 +10,15 @@ from companion.games.gangsters_dilemma.vocab import LOCATION_NAMES
 
 def log_view(log: Log, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
     """The log from `start` as this viewer may read it: `{code, params}`, others' private entries dropped."""
-    texts = [e.text for e in log.entries[start:] if e.to is None or (seat is not None and seat in e.to)]
-    return json.loads("[" + ",".join(texts) + "]")  # type: ignore[no-any-return]
+    return [
+        {"code": e.code, "params": {k: list(v) if type(v) is tuple else v for k, v in e.params.items()}}
+        for e in log.tail(start)
+        if e.to is None or (seat is not None and seat in e.to)
+    ]
 
 
 def _chosen(state: State) -> list[bool]:
+    """Per seat: whether its plan choice (patrols, or location) is in — never what it is."""
     if state.revealed:
         return [True] * state.seats
     if not state.choices:

@@ -12,7 +12,7 @@ from companion.games import CHANCE
 from companion.games.gangsters_dilemma.vocab import LOOT, TRADES
 from companion.games.playout import random_playout
 from tests.games.gangsters_dilemma.helpers import HARD, RULES, play, setup_action
-from tests.games.harness import assert_same_public_views
+from tests.games.harness import assert_same_public_views, check_playout
 
 SEATS = range(3, 8)
 
@@ -54,7 +54,7 @@ def bank_flows(state: Any, entries: list[Any]) -> tuple[list[int], int]:
 @pytest.mark.parametrize("seats", SEATS)
 def test_nothing_negative_and_conservation(seats: int) -> None:
     rng = random.Random(seats)
-    for _ in range(12):
+    for _ in range(8):
         playout = random_playout(RULES, seats, rng)
         state = RULES.initial_state(seats)
         for action in playout.actions:
@@ -90,7 +90,7 @@ def test_public_views_ignore_unrevealed_choices(seats: int) -> None:
         for a in actions:
             states.append(RULES.apply(states[-1], a))
         # A sample of positions: each check replays the game's prefix with views at every step.
-        for i in sorted(rng.sample(range(len(actions)), min(len(actions), 15))):
+        for i in sorted(rng.sample(range(len(actions)), min(len(actions), 12))):
             a, before = actions[i], states[i]
             if before.phase not in ("plan", "respond") or a["seat"] == CHANCE or a["type"] == "peek":
                 continue
@@ -159,3 +159,20 @@ def test_private_log_entries_reach_their_seat_only() -> None:
     assert "patrolled" in codes(0) and "chose" not in codes(0)
     assert [e for e in RULES.view(state, 1)["log"] if e["code"] == "chose"] == [
         {"code": "chose", "params": {"seat": 1, "location": 4}}]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"characters": [], "lone_gangster_may_bribe": True, "market_price": 2},
+        {"characters": ["elite", "lookout", "hitman", "flapper", "lady", "bootlegger", "right_hand"]},
+        {"demands": HARD + [{"id": f"e{i}", "vp": 4 + 3 * (i % 3), "needs": {"liquor": 1, "art": i % 2}}
+                            for i in range(8)], "lone_gangster_may_bribe": True},
+    ],
+    ids=["no-characters", "seven-characters", "enrolled-deck"],
+)
+def test_playouts_with_house_rules(options: dict) -> None:
+    """The shared harness over non-default options (the default options run in test_playouts)."""
+    for seats in (3, 7):
+        for seed in range(4):
+            check_playout(RULES, seats, seed, options=options, try_every_legal=seed == 0)
