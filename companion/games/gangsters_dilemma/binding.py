@@ -217,7 +217,8 @@ def bank(public_view: Mapping[str, Any]) -> list[dict[str, Any]]:
             out += [{"location": p["location"], "seat": s, "takes": takes, "hands_over": {}, "to": "bank"}
                     for s in p["seats"]]
         elif code == "arrested":
-            loot = {k: n for k, n in p["loot"].items() if n}
+            held = p["loot"] if isinstance(p.get("loot"), dict) else p  # nested or flat loot counts
+            loot = {k: int(held.get(k, 0)) for k in LOOT if held.get(k, 0)}
             out.append({"location": p["location"], "seat": p["seat"], "takes": {}, "hands_over": loot,
                         "to": p["police"]})
         elif code == "bribed":

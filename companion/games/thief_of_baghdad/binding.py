@@ -135,6 +135,9 @@ class ThiefOfBaghdadBinding(Binding):
     def _chance(self, template: Mapping[str, Any], taps: Taps, seat: int,
                 card: Card) -> tuple[list[dict[str, Any]], Any]:
         """The deal (every seat taps its hand) or a draw (the seat that ended its turn taps what it drew)."""
+        if card.kind == "dancer":
+            raise refuse("unexpected_card", "Dancers come from their supply, never from the pile: tap only the "
+                                            "palace cards dealt or drawn.")
         if template.get("type") == "deal":
             wanted = [len(h) for h in template["hands"]]
             if len(taps.of(seat)) >= wanted[seat]:
@@ -147,9 +150,6 @@ class ThiefOfBaghdadBinding(Binding):
             target = template.get("target")
             if target is not None and seat != target:
                 raise refuse("wrong_reader", "The cards drawn are tapped at the reader of the seat that drew.")
-            if card.kind == "dancer":
-                raise refuse("unexpected_card", "A dancer is taken from its supply, not drawn: tap only the "
-                                                       "palace cards drawn.")
             taps = taps.add(seat, card)
             if len(taps.of(seat)) < len(template["cards"]):
                 return [], taps
