@@ -164,3 +164,12 @@ def test_a_payment_that_does_not_cover_the_cost_is_refused_by_the_engine() -> No
     assert BINDING.choices(state, 0, "physical") == [{"type": "clear_taps", "seat": 0}]
     assert BINDING.choices(state, 1, "physical") == [] and BINDING.choices(state, 0, "digital") == []
     assert BINDING.expected(state) == {"seat:0": (), "seat:1": ()}
+
+
+def test_a_pixel_pattern_blinks_and_pulses_as_a_whole() -> None:
+    from companion.games.binding import Light
+    light = Light(WHITE, "blink", pixels=((10, 20, 30), (40, 50, 60)))
+    assert render_zone(light, 3, 0.0) == [(10, 20, 30), (40, 50, 60), OFF]
+    assert render_zone(light, 3, 0.3) == [OFF, OFF, OFF]
+    pulsing = render_zone(Light(WHITE, "pulse", pixels=((100, 200, 0),)), 1, 0.9)[0]
+    assert 0 < pulsing[0] < 100 and abs(pulsing[1] - 2 * pulsing[0]) <= 1 and pulsing[2] == 0
