@@ -7,8 +7,7 @@ from typing import Any, ClassVar, Mapping
 
 from companion.games.contract import Outcome
 from companion.games.rules import Rules
-from companion.games.schema import ActionSpec, boolean, list_of, one_of, opt, seat
-from companion.games.schema import is_int
+from companion.games.schema import ActionSpec, boolean, is_int, list_of, one_of, opt, seat
 from companion.games.thief_of_baghdad import deck, legal, moves, turns, views
 from companion.games.thief_of_baghdad.board import CARD_NAMES, COLORS, hand_sizes
 from companion.games.thief_of_baghdad.codes import CODES, PHASES
@@ -17,7 +16,7 @@ from companion.games.thief_of_baghdad.state import State
 _palace = one_of(*COLORS)
 _cards = list_of(one_of(*CARD_NAMES), max_len=32)
 
-ACTIONS: Mapping[str, ActionSpec] = {
+ACTIONS: Mapping[str, ActionSpec] = {  # RULES.md section 4 "Actions"; read-only
     "deal": ActionSpec({"hands": list_of(list_of(one_of(*CARD_NAMES), max_len=32), per_seat=True)}, chance=True),
     "place_guard": ActionSpec({"palace": _palace}),
     "infiltrate": ActionSpec({"palace": _palace, "cards": _cards}),
@@ -27,7 +26,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
     "draw": ActionSpec({"cards": _cards, "target": opt(seat())}, chance=True),
 }
 
-_ALLOWED: Mapping[str, frozenset[str]] = {
+_ALLOWED: Mapping[str, frozenset[str]] = {  # phase -> action types; anything else is wrong_phase
     "deal": frozenset({"deal"}),
     "place": frozenset({"place_guard"}),
     "turn": frozenset({"infiltrate", "move_guard", "move_neutral", "end_turn"}),

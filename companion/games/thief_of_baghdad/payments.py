@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import permutations, product
-from typing import Final, Sequence
+from typing import Callable, Final, Sequence
 
 from companion.games.contract import IllegalAction
 from companion.games.thief_of_baghdad.board import CARD_INDEX, CARD_NAMES, DANCER_INDEX, PALACES
@@ -84,8 +84,9 @@ def move_neutral_slots(origin: int, destination: int) -> Slots:
     return (frozenset({origin}), frozenset({destination}))
 
 
-def _table(slots_of: object, size: int) -> tuple[tuple[tuple[Payment, ...], ...], ...]:
-    return tuple(tuple(payment_options(slots_of(a, b)) for b in range(size)) for a in range(PALACES))  # type: ignore[operator]
+def _table(slots_of: Callable[[int, int], Slots], size: int) -> tuple[tuple[tuple[Payment, ...], ...], ...]:
+    """payment_options for every (palace, second argument) pair, computed once at import."""
+    return tuple(tuple(payment_options(slots_of(a, b)) for b in range(size)) for a in range(PALACES))
 
 
 INFILTRATE_OPTIONS: Final = _table(infiltrate_slots, 4)

@@ -13,6 +13,9 @@ from tests.games.thief_of_baghdad.helpers import RULES, palace_cards
 
 SEEDS = (0,)
 MAX_STEPS = 20_000
+MAX_LEGAL = 6 * 4 + 4 * 5 * 3 * 2 + 6 * 5 * 4 + 2
+"""Infiltrate (6 palaces x 4 payments) + own guards (<=4 origins x 5 x 3 payments x thief or not)
++ neutral guards (6 x 5 x 4 payments) + end_turn twice."""
 
 
 def check_invariants(state) -> None:
@@ -44,6 +47,8 @@ def test_random_games_keep_every_invariant_and_end(seats: int) -> None:
         steps, acted, ended_with = 0, False, None
         while RULES.to_act(state):
             assert steps < MAX_STEPS, f"{seats} seats seed {seed} did not end"
+            for seat in RULES.to_act(state) - {CHANCE}:
+                assert len(RULES.legal_actions(state, seat)) <= MAX_LEGAL
             action = choose_action(RULES, state, rng)
             if action["type"] == "draw":
                 # 3 cards after a turn with an action or a dancer taken, else 4 (fewer only when the cards run out).
