@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from companion.games.binding import BLUE, GOLD, GREEN, WHITE
 from companion.table.runtime import Runtime
