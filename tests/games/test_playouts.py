@@ -47,6 +47,7 @@ SOAK_CASES = [
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(1800)  # a block of long games on a busy machine can outlast the suite's 300 s default
 @pytest.mark.parametrize(("game", "seats", "first"), SOAK_CASES, ids=[f"{g}-{s}-{f}" for g, s, f in SOAK_CASES])
 def test_random_playouts_remaining_seeds(game: str, seats: int, first: int) -> None:
     _play(game, seats, SEEDS[first:first + SOAK_BLOCK])
