@@ -1,4 +1,5 @@
-"""`companion run [--config FILE] [--host H] [--port P] [--data DIR]`: the table with its web page."""
+"""`companion run [--config FILE] [--game G] [--seats N] [--components C] [--host H] [--port P] [--data DIR]`:
+the table with its web page."""
 
 from __future__ import annotations
 
@@ -7,12 +8,18 @@ import logging
 import signal
 import sys
 import threading
+from dataclasses import replace
 from typing import Any
 
 from companion.commands._config import add_config_arguments, config_from_args
+from companion.config import GameConfig, TableConfig
+from companion.games.registry import get_rules
 from companion.hal import BackendError
 
 HELP = "run the table: hardware (mock by default), rules, journal and the web page"
+
+DEMO_SEATS = {"secret_hitler": 7, "gangsters_dilemma": 5, "boss_wallet": 4, "thief_of_baghdad": 3}
+"""Seats a `--game` demo starts with when neither --seats nor a config says otherwise."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,12 +27,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
     parser.add_argument("--host", default=None, help="address to serve on (overrides the config)")
     parser.add_argument("--port", type=int, default=None, help="port to serve on (overrides the config)")
+    parser.add_argument("--game", default=None, help="the game a fresh table starts with (overrides the "
+                                                     "config), e.g. gangsters_dilemma")
+    parser.add_argument("--seats", type=int, default=None, help="seats of that game (default: a demo count)")
+    parser.add_argument("--components", choices=("digital", "physical"), default=None,
+                        help="digital (the table deals and draws) or physical (tagged components are read)")
+
+
+def with_game(cfg: TableConfig, args: argparse.Namespace) -> TableConfig | None:
+    """The config with --game/--seats/--components applied, or None after printing the error."""
+    game = args.game or cfg.game.name
+    try:
+        rules = get_rules(game)
+    except ValueError as exc:
+        print(f"error: --game: {exc}", file=sys.stderr)
+        return None
+    seats = args.seats
+    if seats is None:
+        seats = cfg.game.seats if args.game is None else DEMO_SEATS.get(game, rules.min_seats)
+        seats = min(max(seats, rules.min_seats), rules.max_seats, max(len(cfg.seats), rules.min_seats))
+    if not rules.min_seats <= seats <= rules.max_seats:
+        print(f"error: --seats: {rules.title} takes {rules.min_seats}..{rules.max_seats} seats", file=sys.stderr)
+        return None
+    return replace(cfg, game=GameConfig(game, seats, args.components or cfg.game.components))
 
 
 def run(args: argparse.Namespace) -> int:
     """Start the table and serve until SIGINT/SIGTERM."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     cfg = config_from_args(args)
+    if cfg is not None:
+        cfg = with_game(cfg, args)
     if cfg is None:
         return 2
     from companion.table.runtime import Runtime

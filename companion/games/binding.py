@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping, Union
+from typing import Any, Iterable, Mapping, Union
 
 from companion.games.contract import CHANCE, IllegalAction
 from companion.games.registry import GAMES, get_rules
@@ -35,8 +36,16 @@ BINDING_CODES: dict[str, str] = {
     "wrong_game": "That card belongs to another game.",
     "already_tapped": "That tile was already tapped.",
     "unknown_key": "That button means nothing in this game.",
+    "wrong_reader": "That card is read at another reader.",
+    "not_enrolled": "That card is not part of this game's enrolled set.",
+    "nothing_tapped": "Tap the cards at your reader first.",
 }
 """Refusal codes a binding may raise (as IllegalAction) before the engine is asked."""
+
+
+def refuse(code: str, message: str | None = None) -> IllegalAction:
+    """A binding's refusal: a stable code and its English text (BINDING_CODES' unless a message is given)."""
+    return IllegalAction(code, message or BINDING_CODES.get(code, code.replace("_", " ")))
 
 
 @dataclass(frozen=True)
@@ -87,14 +96,38 @@ TableInput = Union[Placed, Removed, Pressed, Chosen]
 
 @dataclass(frozen=True)
 class Light:
-    """What one zone's LEDs show: a colour, an effect, and optionally a level (filled of total pixels)."""
+    """What one zone's LEDs show: a colour, an effect, and optionally a level (filled of total pixels) or an
+    explicit pixel pattern (`pixels`, painted from the zone's first LED, the rest off; the effect applies)."""
 
     colour: RGB
     effect: str = "solid"
     level: tuple[int, int] | None = None
+    pixels: tuple[RGB, ...] | None = None
 
 
 Scene = dict[str, Light]
+
+
+class ValuePattern(tuple):
+    """Card values given by a pattern rather than a list (enrolled values with numbers in them).
+
+    A tuple of human-readable forms (so `", ".join(...)` names them) whose `in` matches the regex; the
+    card registry checks `value in card_kinds[kind]`, which therefore works for lists and patterns alike.
+    """
+
+    regex: "re.Pattern[str]"
+
+    def __new__(cls, regex: str, *forms: str) -> "ValuePattern":
+        """`regex` must match a whole value; `forms` describe it for error messages."""
+        made = super().__new__(cls, forms)
+        made.regex = re.compile(regex)
+        return made
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, str) and self.regex.fullmatch(value) is not None
+
+    def __reduce__(self) -> Any:
+        return (ValuePattern, (self.regex.pattern, *self))
 
 
 class Binding:
@@ -103,6 +136,8 @@ class Binding:
     game: str = ""
     card_kinds: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     """Card kind -> allowed values, for enrollment."""
+    codes: Mapping[str, str] = BINDING_CODES
+    """Every refusal code the binding itself may raise, with English text (engine codes it reuses included)."""
 
     def rules(self) -> Rules:
         """The engine this binding feeds."""
@@ -123,6 +158,19 @@ class Binding:
                 raise IllegalAction("wrong_game", BINDING_CODES["wrong_game"])
             raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
         raise IllegalAction("unknown_key", BINDING_CODES["unknown_key"])
+
+    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: str) -> dict[str, Any]:
+        """The engine options for a new game, given the host's options and every enrolled card (a game whose
+        card list is unpublished builds it from the enrolled cards here); ValueError when they do not fit."""
+        return dict(options)
+
+    def choices(self, state: Any, seat: int, mode: str) -> list[dict[str, Any]]:
+        """Table-side choices offered to a seat besides its legal actions (e.g. "my hand is scanned")."""
+        return []
+
+    def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """Public table information drawn from the public view only (e.g. what the bank pays out)."""
+        return {}
 
     def chance_is_physical(self, state: Any, mode: str) -> bool:
         """Whether the table must read this chance outcome from components (else it samples it)."""

@@ -24,11 +24,15 @@ def render_zone(light: Light, count: int, now: float) -> list[RGB]:
     """The pixels of one zone at time `now`."""
     if light.effect == "off":
         return [(0, 0, 0)] * count
-    colour = light.colour
+    k = 1.0
     if light.effect == "pulse":
-        colour = _scale(colour, 0.35 + 0.65 * (0.5 + 0.5 * math.sin(2 * math.pi * now / 1.2)))
+        k = 0.35 + 0.65 * (0.5 + 0.5 * math.sin(2 * math.pi * now / 1.2))
     elif light.effect == "blink" and int(now * 4) % 2:
-        colour = (0, 0, 0)
+        k = 0.0
+    if light.pixels is not None:  # a pattern (e.g. guards in their owners' colours), with the zone's effect
+        pattern = [p if k == 1.0 else _scale(p, k) for p in light.pixels[:count]]
+        return pattern + [(0, 0, 0)] * (count - len(pattern))
+    colour = light.colour if k == 1.0 else _scale(light.colour, k)
     if light.level is None:
         return [colour] * count
     filled, total = light.level

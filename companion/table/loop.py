@@ -22,7 +22,7 @@ from companion.table.cards import CardRegistry
 from companion.table.journal import Journal
 from companion.table.leds import LedRenderer
 from companion.table.prompts import private_part, prompt
-from companion.table.session import Session, auto_chance, check_setup, from_record, new_tokens
+from companion.table.session import Session, auto_chance, check_setup, from_record, new_tokens, table_options
 from companion.web.facade import Refusal
 
 log = logging.getLogger("companion.table")
@@ -329,13 +329,14 @@ class TableLoop:
         return commands.run(self, name, args)
 
     def _new_game(self, game: Any, seats: Any, options: Any, mode: Any) -> dict[str, Any] | Refusal:
+        from companion.games.binding import get_binding
         try:
+            options = table_options(game, options, self.cards.all(), mode)
             rules, state = check_setup(game, seats, options, mode, len(self.config.seats))
         except IllegalAction as exc:
             return Refusal(exc.code, exc.message)
         if self.session is not None and self.session.ended is None:
             self.journal.end_game(self.session.game_id, "replaced", None)
-        from companion.games.binding import get_binding
         tokens = new_tokens(seats)
         game_id = self.journal.new_game(rules.name, seats, options or {}, mode, tokens)
         self.session = Session(game_id, rules, get_binding(rules.name), seats, options or {}, mode, tokens, (), state)
@@ -384,7 +385,7 @@ class TableLoop:
                     "actions": len(session.actions), "to_act": sorted(session.rules.to_act(session.state)),
                     "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
                                                              "reason": outcome.reason},
-                    "view": view}
+                    "view": view, "table_info": session.binding.info(view, session.seats)}
             scene = session.binding.scene(view, session.seats)
             if self.status == "resume_check":  # zones that differ from what the game expects blink orange
                 scene.update({d["zone"]: Light(ORANGE, "blink") for d in self.scan})
@@ -414,6 +415,8 @@ class TableLoop:
                    running: bool) -> dict[str, Any]:
         """A seat's prompt; the ballot id stays the same while its choices do."""
         legal = session.rules.legal_actions(session.state, seat) if running else []
+        if running:
+            legal += session.binding.choices(session.state, seat, session.mode)
         private = private_part(session.rules.view(session.state, seat), public)
         old = self._prompts.get(seat)
         if old and old.get("type") == "prompt" and [o["action"] for o in old["options"]] == legal:

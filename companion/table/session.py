@@ -7,9 +7,9 @@ import secrets
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.binding import Binding, get_binding
+from companion.games.binding import Binding, Card, get_binding
 from companion.games.contract import CHANCE, IllegalAction
-from companion.games.registry import get_rules
+from companion.games.registry import GAMES, get_rules
 from companion.games.rules import Rules
 from companion.table.journal import GameRecord
 
@@ -63,6 +63,16 @@ def check_setup(game: Any, seats: Any, options: Any, mode: Any, table_seats: int
         raise IllegalAction("bad_setup", f"this table has {table_seats} seats, not {seats}")
     try:
         return rules, rules.initial_state(seats, options or {})
+    except ValueError as exc:
+        raise IllegalAction("bad_setup", str(exc)) from None
+
+
+def table_options(game: Any, options: Any, cards: list[Card], mode: Any) -> Any:
+    """The host's options completed by the game's binding from the enrolled cards (IllegalAction bad_setup)."""
+    if not isinstance(game, str) or game not in GAMES or (options is not None and not isinstance(options, dict)):
+        return options  # check_setup names the problem
+    try:
+        return get_binding(game).table_options(options or {}, [c for c in cards if c.game == game], mode)
     except ValueError as exc:
         raise IllegalAction("bad_setup", str(exc)) from None
 

@@ -1,0 +1,324 @@
+"""Boss's Wallet at the table: enrolled play cards, turn buttons, hand scans at round end, a public LED scene.
+
+Zones: `seat:N` (each seat's reader, terminal, buttons and LEDs), `center`, and the LED-only `hourglass` (flips left) and
+`round` (rounds played). With physical components every play card is enrolled (kind = its type; the value
+spells the printed facts, see `card_kinds`) and the enrolled set becomes the engine's `cards` option, keyed
+by tag UID. Turns: the seat to act presses `draw`, `put` or `flip` (or picks it on its terminal or page);
+`buy_id` is paid by tapping bills and jewellery at the seat's reader, then tapping the extra ID taken (or
+choosing `buy_id` on the terminal). At round end each seat taps its hand at its own reader card by card and
+confirms (`ok` button or `confirm_scan` choice) -> chance `reveal_hand`. A John Smith's credit-card draw is
+tapped the same way and ends at the first bill. Each round starts when every seat has tapped the coin it took
+blind (enrolled coins); chip draws are sampled by the table. Digital games sample every chance action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Mapping
+
+from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
+                                     Light, Placed, Pressed, refuse, Removed, Scene, TableInput, ValuePattern)
+from companion.games.boss_wallet.cards import PERSONS, Kind
+from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS
+from companion.games.boss_wallet.state import Phase, State
+from companion.games.contract import CHANCE
+
+_PERSON_RE = "|".join(sorted(PERSONS))
+_MARK = "(?::[2-7])?"
+
+CARD_KINDS: Mapping[str, tuple[str, ...]] = {
+    Kind.BILL.value: ValuePattern(rf"[1-9][0-9]{{0,4}}:[a-z][a-z0-9_]{{0,19}}{_MARK}", "VALUE:CURRENCY[:MARK]"),
+    Kind.JEWEL.value: ValuePattern(rf"[1-9][0-9]{{0,4}}{_MARK}", "VALUE[:MARK]"),
+    Kind.ID.value: ValuePattern(rf"(?:{_PERSON_RE})(?::[2-7]|:extra)?", "PERSON[:MARK]", "PERSON:extra"),
+    Kind.CREDIT.value: ValuePattern("[2-7]", "MARK (2..7)"),
+    Kind.BADGE.value: ValuePattern("[2-7]", "MARK (2..7)"),
+    "coin": ("1", "2", "5", "7", "10", "20", "50"),
+    "special": ValuePattern("(?:turn_start|round_end)(?::replaces)?", "turn_start[:replaces]",
+                            "round_end[:replaces]"),
+}
+"""Enrollment: kind -> value forms. VALUE is whole CU, MARK the printed player-count mark (min seats, default
+2), PERSON one of the five identities; a coin's value is its cents; a special card's label is its name."""
+
+KEYS = ("draw", "put", "flip", "ok", "clear")
+"""Buttons: the three turn actions, confirm (a scan, or a credit draw that ran out of wallet), clear taps."""
+
+CODES: Mapping[str, str] = {
+    "not_payable": "Only bills and jewellery pay for an extra ID.",
+    "card_not_in_use": "That card is not in use at this seat count.",
+    "card_in_two_hands": "That card was already scanned in another hand.",
+    "already_scanned": "That hand was already scanned this round.",
+    "not_your_turn": "It is not this seat's turn.",
+    "bad_coins": "Each seat takes a different coin.",
+}
+"""Engine codes the binding raises itself, early, when a tap already breaks that rule."""
+
+
+def entry_of(card: Card) -> dict[str, Any]:
+    """The engine's catalogue entry for an enrolled play card (ValueError if its value does not parse)."""
+    parts = card.value.split(":")
+    kind = card.kind
+    if kind == Kind.BILL.value:
+        out: dict[str, Any] = {"type": kind, "value": int(parts[0]), "currency": parts[1]}
+        rest = parts[2:]
+    elif kind == Kind.JEWEL.value:
+        out, rest = {"type": kind, "value": int(parts[0])}, parts[1:]
+    elif kind == Kind.ID.value:
+        out, rest = {"type": kind, "person": parts[0]}, parts[1:]
+        if rest == ["extra"]:
+            out["extra"], rest = True, []
+    elif kind in (Kind.CREDIT.value, Kind.BADGE.value):
+        out, rest = {"type": kind}, parts
+    else:
+        raise ValueError(f"card {card.uid}: {kind!r} is not a play card")
+    if rest:
+        out["min_seats"] = int(rest[0])
+    return out
+
+
+@dataclass(frozen=True)
+class Taps:
+    """Cards tapped so far at seat readers for the step `key` (a new step forgets them)."""
+
+    key: tuple[Any, ...]
+    taps: tuple[tuple[int, str, str], ...] = ()
+    """(seat, uid, value) per tap."""
+
+    def __len__(self) -> int:
+        return len(self.taps)
+
+    def of(self, seat: int) -> list[str]:
+        """The UIDs this seat tapped, in order."""
+        return [uid for s, uid, _ in self.taps if s == seat]
+
+    def values(self, seat: int) -> list[str]:
+        """The card values this seat tapped, in order."""
+        return [value for s, _, value in self.taps if s == seat]
+
+    def add(self, seat: int, uid: str, value: str = "") -> "Taps":
+        """One more tap."""
+        return replace(self, taps=self.taps + ((seat, uid, value),))
+
+    def clear(self, seat: int) -> "Taps":
+        """Forget one seat's taps."""
+        return replace(self, taps=tuple(t for t in self.taps if t[0] != seat))
+
+
+def step_key(state: State) -> tuple[Any, ...]:
+    """What a set of taps belongs to: a turn, the round's scan, one credit draw."""
+    if state.phase is Phase.TURNS:
+        return (state.round, "turns", state.turns_taken)
+    if state.phase is Phase.CREDIT_DRAW:
+        return (state.round, "credit_draw", state.queue[0] if state.queue else None)
+    return (state.round, state.phase.value)
+
+
+class BossWalletBinding(Binding):
+    """Inputs -> actions and the LED scene for Boss's Wallet."""
+
+    game = "boss_wallet"
+    card_kinds = CARD_KINDS
+    codes = {**BINDING_CODES, **CODES}
+
+    def zones(self, seats: int) -> tuple[str, ...]:
+        """Seat zones, `center` (a shared reader reads nothing in this game: it stays itself, so a card put
+        there is refused there) and the LED-only hourglass and round tracks."""
+        return super().zones(seats) + ("center", "hourglass", "round")
+
+    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: str) -> dict[str, Any]:
+        """Physical games read the enrolled cards: play cards become `cards`, special cards `specials`."""
+        out = dict(options)
+        if mode != "physical":
+            return out
+        mine = list(cards)
+        if "cards" not in out:
+            play = {c.uid: entry_of(c) for c in mine if c.kind not in ("special", "coin")}
+            if not play:
+                raise ValueError("Boss's Wallet with physical cards reads the enrolled play cards, and none are "
+                                 "enrolled: enroll them on the host page (or play with digital components)")
+            out["cards"] = play
+        if "specials" not in out:
+            specials = {c.uid: {"name": c.label, "timing": c.value.split(":")[0],
+                                "replaces_action": c.value.endswith(":replaces")}
+                        for c in mine if c.kind == "special"}
+            if specials:
+                out["specials"] = specials
+        return out
+
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
+        """Buttons and choices act; taps collect a payment, a hand or a credit draw in `pending`."""
+        key = step_key(state)
+        taps: Taps = pending if isinstance(pending, Taps) and pending.key == key else Taps(key)
+        if isinstance(event, Removed):
+            return [], taps
+        if isinstance(event, Pressed):
+            return self._pressed(state, taps, event.seat, event.key, mode)
+        if isinstance(event, Chosen):
+            return self._chosen(state, taps, event.seat, event.action, mode)
+        assert isinstance(event, Placed)
+        return self._placed(state, taps, event, mode)
+
+    def _pressed(self, state: State, taps: Taps, seat: int, key: str, mode: str) -> tuple[list[dict[str, Any]], Any]:
+        if key in ("draw", "put", "flip"):
+            return [{"type": key, "seat": seat}], taps
+        if key == "ok":
+            return self._confirm(state, taps, seat)
+        if key == "clear":
+            return [], taps.clear(seat)
+        raise refuse("unknown_key", BINDING_CODES["unknown_key"])
+
+    def _chosen(self, state: State, taps: Taps, seat: int, action: Mapping[str, Any],
+                mode: str) -> tuple[list[dict[str, Any]], Any]:
+        kind = action.get("type")
+        if kind in ("confirm_scan", "confirm_draw"):
+            return self._confirm(state, taps, seat)
+        if kind == "clear_scan":
+            return [], taps.clear(seat)
+        if kind == "buy_id" and mode == "physical":
+            paid = taps.of(seat)
+            if not paid:
+                raise refuse("nothing_tapped", "Tap the bills and jewellery you pay with at your reader, "
+                                                      "then choose the extra ID.")
+            return [{**dict(action), "seat": seat, "paid": paid}], taps
+        return [{**dict(action), "seat": seat}], taps
+
+    def _confirm(self, state: State, taps: Taps, seat: int) -> tuple[list[dict[str, Any]], Any]:
+        """A seat says its scan (or its credit draw, the wallet having run out) is complete."""
+        if state.phase is Phase.SCAN:
+            if state.hands[seat] is not None:
+                raise refuse("already_scanned", CODES["already_scanned"])
+            # the taps stay until the scan is accepted: a missed card is tapped and confirmed again
+            return [{"type": "reveal_hand", "seat": CHANCE, "target": seat, "cards": taps.of(seat)}], taps
+        if state.phase is Phase.CREDIT_DRAW and state.queue and state.queue[0] == seat:
+            return [{"type": "credit_draw", "seat": CHANCE, "target": seat, "cards": taps.of(seat)}], taps
+        raise refuse("unexpected_card", "There is nothing to confirm now.")
+
+    def _placed(self, state: State, taps: Taps, event: Placed, mode: str) -> tuple[list[dict[str, Any]], Any]:
+        card = event.card
+        if card.game != self.game:
+            raise refuse("wrong_game", BINDING_CODES["wrong_game"])
+        seat = _seat_of(event.zone)
+        if seat is None or seat >= state.seats:
+            raise refuse("wrong_reader", "Boss's Wallet cards are read at a seat's own reader.")
+        if card.kind == "coin":
+            return self._coin(state, taps, seat, card)
+        if card.uid not in state.cfg.cards and card.uid not in state.cfg.specials:
+            raise refuse("not_enrolled", "That card was not enrolled when this game started "
+                                                "(digital games use no cards).")
+        if card.uid in state.cfg.specials:
+            return [{"type": "special", "seat": seat, "card": card.uid}], taps
+        entry = state.cfg.cards[card.uid]
+        if not entry.extra and card.uid not in state.cfg.usable:
+            raise refuse("card_not_in_use", CODES["card_not_in_use"])
+        if card.uid in taps.of(seat):
+            raise refuse("already_tapped", "That card was already tapped.")
+        if state.phase is Phase.SCAN:
+            if state.hands[seat] is not None:
+                raise refuse("already_scanned", CODES["already_scanned"])
+            elsewhere = {c for hand in state.hands if hand for c in hand} | {u for _, u, _ in taps.taps}
+            if card.uid in elsewhere:
+                raise refuse("card_in_two_hands", CODES["card_in_two_hands"])
+            return [], taps.add(seat, card.uid)
+        if state.phase is Phase.TURNS:
+            if seat != state.turn:
+                raise refuse("not_your_turn", "Pay at your own reader, on your own turn.")
+            if entry.extra:
+                paid = taps.of(seat)
+                if not paid:
+                    raise refuse("nothing_tapped", "Tap the bills and jewellery you pay with first, "
+                                                          "then the extra ID.")
+                return [{"type": "buy_id", "seat": seat, "paid": paid, "id_card": card.uid}], taps
+            if not entry.payable:
+                raise refuse("not_payable", CODES["not_payable"])
+            return [], taps.add(seat, card.uid)
+        if state.phase is Phase.CREDIT_DRAW:
+            if not state.queue or seat != state.queue[0]:
+                raise refuse("wrong_reader", "The credit card draw is tapped at its user's reader.")
+            drawn = taps.add(seat, card.uid)
+            if entry.kind is Kind.BILL:
+                return [{"type": "credit_draw", "seat": CHANCE, "target": seat, "cards": drawn.of(seat)}], drawn
+            return [], drawn
+        raise refuse("unexpected_card", BINDING_CODES["unexpected_card"])
+
+    def _coin(self, state: State, taps: Taps, seat: int, card: Card) -> tuple[list[dict[str, Any]], Any]:
+        """Each seat taps the coin it took blind; the last one deals the round (chance `setup`)."""
+        if state.phase is not Phase.SETUP:
+            raise refuse("unexpected_card", "Coins are tapped when a round is dealt.")
+        if taps.of(seat):
+            raise refuse("already_tapped", "This seat has already tapped its coin.")
+        if any(uid == card.uid or value == card.value for _, uid, value in taps.taps):
+            raise refuse("bad_coins", "Another seat took that coin.")
+        taps = taps.add(seat, card.uid, card.value)
+        if any(not taps.of(s) for s in range(state.seats)):
+            return [], taps
+        coins = [int(taps.values(s)[0]) for s in range(state.seats)]
+        return [{"type": "setup", "seat": CHANCE, "coins": coins}], taps
+
+    def choices(self, state: Any, seat: int, mode: str) -> list[dict[str, Any]]:
+        """While hands are scanned by tapping: confirm or restart the seat's scan; end a credit draw."""
+        if mode != "physical":
+            return []
+        if state.phase is Phase.SCAN and state.hands[seat] is None:
+            return [{"type": "confirm_scan", "seat": seat}, {"type": "clear_scan", "seat": seat}]
+        if state.phase is Phase.CREDIT_DRAW and state.queue and state.queue[0] == seat:
+            return [{"type": "confirm_draw", "seat": seat}]
+        return []
+
+    def chance_is_physical(self, state: Any, mode: str) -> bool:
+        """Physical games read the coins, hands and credit draws from tags; chip draws are sampled. Waiting for
+        the coins also keeps the last round's verdicts on show until the players deal the next round."""
+        return mode == "physical" and state.phase in (Phase.SETUP, Phase.SCAN, Phase.CREDIT_DRAW)
+
+    def scene(self, public_view: Mapping[str, Any], seats: int) -> Scene:
+        """Seats: verdict green/red once shown; else whose turn (gold), asked (orange), scanned (white), to scan
+        (blue). Tracks: hourglasses left, rounds played."""
+        view = public_view
+        players = view.get("players") or [{}] * seats
+        phase = view.get("phase")
+        asked = set(view.get("asked") or ())
+        scene: Scene = {}
+        for i in range(seats):
+            p = players[i] if i < len(players) else {}
+            if "verdict" in p:
+                light = Light(GREEN if p["verdict"] == "innocent" else RED)
+            elif phase == "turns" and view.get("turn") == i:
+                light = Light(GOLD)
+            elif i in asked:
+                light = Light(ORANGE)
+            elif phase == "scan":
+                light = Light(WHITE) if p.get("scanned") else Light(BLUE)
+            else:
+                light = Light(DIM)
+            scene[f"seat:{i}"] = light
+        left = HOURGLASSES - int(view.get("hourglasses", 0) or 0)
+        scene["hourglass"] = Light(GOLD, level=(max(0, left), HOURGLASSES))
+        played = int(view.get("round", 1) or 1) - (0 if phase == "game_over" else 1)
+        scene["round"] = Light(BLUE, level=(played, ROUNDS))
+        return scene
+
+    def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Nothing rests on a seat reader (a card left there would be read as a tap)."""
+        return {f"seat:{i}": () for i in range(state.seats)}
+
+    def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """Once verdicts are shown: each seat's verdict with reasons, the investigations, the award order."""
+        players = public_view.get("players") or []
+        if not players or "verdict" not in players[0]:
+            return {}
+        ranking: list[int] = []
+        for entry in public_view.get("log") or ():
+            if entry.get("code") == "ranking":
+                ranking = list(entry["params"].get("seats", ()))
+        return {
+            "verdicts": [{"seat": i, "verdict": p["verdict"], "reasons": p["reasons"], "identity": p["identity"],
+                          "wealth_cents": p["wealth_cents"]} for i, p in enumerate(players)],
+            "investigations": list(public_view.get("investigations") or ()),
+            "award_order": ranking,
+        }
+
+
+def _seat_of(zone: str) -> int | None:
+    kind, _, index = zone.partition(":")
+    return int(index) if kind == "seat" and index.isdigit() else None
+
+
+BINDING = BossWalletBinding()

@@ -1,0 +1,259 @@
+"""Gangster's Dilemma at the table: gangster and police cards tapped in secret at seat readers, responses by
+buttons or terminals, demand cards tapped to fulfil; the companion is the bank; a public LED scene (pure).
+
+Zones: `seat:N` (each seat's reader, terminal, buttons and LEDs), `center` (a shared reader: revealed demand
+cards in physical play) and LED-only `location:1`..`location:5|6`. Cards: `gangster` "SEAT:LOCATION" (each
+seat's own set, seats counted from 0), `police` "LOCATION", `demand` "VP:CRATE,ART,JEWEL,LIQUOR" (the printed
+recipe). A seat sends its gangster by tapping that card at its own reader; the police taps two police cards
+at its own reader; both stay secret (only *that* a seat has chosen is public). Buttons: `inform`, `silence`,
+`bribe`, `pass`; everything else (peek, swap, steal, trade, a fulfil paid with a substitute) is chosen on the
+seat's terminal or page. In physical play the enrolled demand cards become the `demands` option (ids are tag
+UIDs) and the card that replaces a fulfilled one is tapped at the centre reader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Mapping
+
+from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
+                                     Chosen, Light, Placed, Pressed, refuse, Removed, Scene, TableInput, ValuePattern)
+from companion.games.gangsters_dilemma.vocab import LOOT, TRADES
+
+CARD_KINDS: Mapping[str, tuple[str, ...]] = {
+    "gangster": ValuePattern("[0-6]:[1-6]", "SEAT:LOCATION"),
+    "police": ("1", "2", "3", "4", "5", "6"),
+    "demand": ValuePattern("[1-9][0-9]?:[0-9]{1,2},[0-9]{1,2},[0-9]{1,2},[0-9]{1,2}", "VP:CRATE,ART,JEWEL,LIQUOR"),
+}
+"""Enrollment: kind -> value forms."""
+
+KEYS = ("inform", "silence", "bribe", "pass")
+CODES: Mapping[str, str] = {
+    "choose_payment": "Choose on your terminal or page how this demand is paid.",
+    "wrong_phase": "That card means nothing at this point of the round.",
+    "not_your_turn": "Another seat is acting now.",
+    "not_police": "Only the police seat patrols, at its own reader.",
+    "no_such_location": "There is no such location in this game.",
+    "closed_location": "That location is closed this round.",
+    "missing_loot": "The loot this demand needs is not held.",
+}
+"""Codes the binding raises itself (engine codes raised early, and its own)."""
+MONEY_LEVEL = 10
+"""Dollars that fill a location's LED segment."""
+
+
+def demand_of(card: Card) -> dict[str, Any]:
+    """The `demands` option entry for an enrolled demand card."""
+    vp, _, recipe = card.value.partition(":")
+    counts = [int(n) for n in recipe.split(",")]
+    return {"id": card.uid, "vp": int(vp), "needs": {k: n for k, n in zip(LOOT, counts) if n}}
+
+
+@dataclass(frozen=True)
+class PoliceTaps:
+    """The police cards tapped so far this round (secret, held by the table until the second one)."""
+
+    key: tuple[Any, ...]
+    locations: tuple[int, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.locations)
+
+
+class GangstersDilemmaBinding(Binding):
+    """Inputs -> actions, the LED scene and the bank's instructions for Gangster's Dilemma."""
+
+    game = "gangsters_dilemma"
+    card_kinds = CARD_KINDS
+    codes = {**BINDING_CODES, **CODES}
+
+    def zones(self, seats: int) -> tuple[str, ...]:
+        """Seat zones, the centre reader and one LED segment per location."""
+        locations = 5 if seats <= 5 else 6
+        return super().zones(seats) + ("center",) + tuple(f"location:{i}" for i in range(1, locations + 1))
+
+    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: str) -> dict[str, Any]:
+        """Physical games use the enrolled demand cards as the `demands` deck (else the labelled sample)."""
+        out = dict(options)
+        demands = [demand_of(c) for c in cards if c.kind == "demand"]
+        if mode == "physical" and "demands" not in out and demands:
+            out["demands"] = demands
+        return out
+
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
+        """Taps choose, patrol, fulfil or reveal; buttons respond or pass; terminal choices are actions."""
+        key = (state.round, state.phase)
+        taps: PoliceTaps = pending if isinstance(pending, PoliceTaps) and pending.key == key else PoliceTaps(key)
+        if isinstance(event, (Chosen, Removed)):
+            return super().on_input(state, taps, event, mode)
+        if isinstance(event, Pressed):
+            return [self._button(state, event.seat, event.key)], taps
+        assert isinstance(event, Placed)
+        card = event.card
+        if card.game != self.game:
+            raise refuse("wrong_game", BINDING_CODES["wrong_game"])
+        seat = _seat_of(event.zone)
+        if card.kind == "demand":
+            return self._demand(state, seat, card, mode), taps
+        if seat is None or seat >= state.seats:
+            raise refuse("wrong_reader", "Gangster and police cards are tapped at a seat's own reader.")
+        if card.kind == "gangster":
+            owner, _, location = card.value.partition(":")
+            if int(owner) != seat:
+                raise refuse("wrong_reader", "That gangster belongs to another seat: tap your own at "
+                                                    "your own reader.")
+            return [{"type": "choose", "seat": seat, "location": int(location)}], taps
+        return self._police(state, taps, seat, int(card.value))
+
+    def _button(self, state: Any, seat: int, key: str) -> dict[str, Any]:
+        if key in ("inform", "silence"):
+            return {"type": "respond", "seat": seat, "response": key}
+        if key == "bribe":
+            player = state.players[seat]
+            pay = "dollars" if player.character == "lady" and player.loot[3] == 0 else "liquor"
+            return {"type": "respond", "seat": seat, "response": "bribe", "pay": pay}
+        if key == "pass":
+            kind = {"abilities": "skip", "trade": "trade"}.get(state.phase, "pass")
+            return {"type": kind, "seat": seat, **({"trade": "none"} if kind == "trade" else {})}
+        raise refuse("unknown_key", BINDING_CODES["unknown_key"])
+
+    def _police(self, state: Any, taps: PoliceTaps, seat: int, location: int) -> tuple[list[dict[str, Any]], Any]:
+        """The police taps two patrol cards at its own reader; the second one commits the patrol."""
+        if state.phase != "plan":
+            raise refuse("wrong_phase", "Patrols are tapped while the round is being planned.")
+        if seat != state.police:
+            raise refuse("not_police", "Only the police seat patrols, at its own reader.")
+        if not 1 <= location <= state.locations:
+            raise refuse("no_such_location", f"There is no location {location} in this game.")
+        if location in state.closed:
+            raise refuse("closed_location", "That location is closed this round.")
+        if location in taps.locations:
+            raise refuse("already_tapped", "That patrol card was already tapped.")
+        taps = replace(taps, locations=taps.locations + (location,))
+        if len(taps.locations) < 2:
+            return [], taps
+        return [{"type": "patrol", "seat": seat, "locations": list(taps.locations)}], replace(taps, locations=())
+
+    def _demand(self, state: Any, seat: int | None, card: Card, mode: str) -> list[dict[str, Any]]:
+        """A demand card: fulfilled when its seat taps it in the fulfil step; revealed from the deck in physical
+        play."""
+        if card.uid not in state.config.by_id:
+            raise refuse("not_enrolled", "That demand card was not enrolled when this game started.")
+        if state.phase == "reveal_demand" and mode == "physical":
+            return [{"type": "reveal_demand", "seat": -1, "demand": card.uid}]
+        if seat is None or seat >= state.seats:
+            raise refuse("wrong_reader", "Tap the demand you fulfil at your own reader.")
+        if state.phase != "fulfil":
+            raise refuse("wrong_phase", "Demands are fulfilled after a successful visit.")
+        options = [a for a in self.rules().legal_actions(state, seat)
+                   if a.get("type") == "fulfil" and a.get("demand") == card.uid]
+        if not options:
+            if seat not in state.acting:
+                raise refuse("not_your_turn", "Another seat is fulfilling now.")
+            raise refuse("missing_loot", "The loot this demand needs is not held.")
+        plain = [a for a in options if a.get("substitute") is None]
+        if plain or len(options) == 1:
+            return [dict((plain or options)[0])]
+        raise refuse("choose_payment", "Choose on your terminal or page which token $ (or liquor) replaces.")
+
+    def chance_is_physical(self, state: Any, mode: str) -> bool:
+        """A replacement demand is read from the card drawn (physical); setup and the lookout's peek are sampled."""
+        return mode == "physical" and state.phase == "reveal_demand"
+
+    def scene(self, public_view: Mapping[str, Any], seats: int) -> Scene:
+        """Seats: to act gold, committed white, police blue. Locations: money as a level, closed purple, after
+        the reveal police blue / visitors green / arrests red; nothing before the reveal but money and closed."""
+        view = public_view
+        to_act = set(view.get("to_act") or ())
+        chosen = view.get("chosen") or [False] * seats
+        scene: Scene = {}
+        for i in range(seats):
+            if i in to_act:
+                light = Light(GOLD)
+            elif view.get("phase") == "plan" and i < len(chosen) and chosen[i]:
+                light = Light(WHITE)
+            elif view.get("police") == i:
+                light = Light(BLUE)
+            else:
+                light = Light(DIM)
+            scene[f"seat:{i}"] = light
+        arrests = {e["params"].get("location") for e in view.get("log") or () if e.get("code") == "arrested"}
+        patrols = set(view.get("patrols") or ())
+        for loc in view.get("locations") or ():
+            level = (min(int(loc["money"]), MONEY_LEVEL), MONEY_LEVEL)
+            if loc["id"] in arrests:
+                light = Light(RED, "blink", level)
+            elif loc["id"] in patrols:
+                light = Light(BLUE, "solid", level)
+            elif loc["visitors"]:
+                light = Light(GREEN, "solid", level)
+            elif loc["closed"]:
+                light = Light(PURPLE, "solid", level)
+            else:
+                light = Light(GOLD, "solid", level) if loc["money"] else Light(OFF, "off")
+            scene[f"location:{loc['id']}"] = light
+        return scene
+
+    def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Nothing rests on a seat reader (a card left there would be read as a choice)."""
+        return {f"seat:{i}": () for i in range(state.seats)}
+
+    def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """The bank: what each seat takes or hands over since the last reveal, drawn from the public log."""
+        return {"bank": bank(public_view)}
+
+
+def bank(public_view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Money and loot movements the players make by hand, in log order: {location?, seat, takes, hands_over, to}."""
+    cards = public_view.get("demand_cards") or {}
+    police = public_view.get("police")
+    out: list[dict[str, Any]] = []
+    for entry in public_view.get("log") or ():
+        code, p = entry.get("code"), entry.get("params") or {}
+        if code == "success":
+            takes = {"money": p["share"]} if p["share"] else {}
+            if p.get("loot"):
+                takes[p["loot"]] = 1
+            out += [{"location": p["location"], "seat": s, "takes": takes, "hands_over": {}, "to": "bank"}
+                    for s in p["seats"]]
+        elif code == "arrested":
+            held = p["loot"] if isinstance(p.get("loot"), dict) else p  # nested or flat loot counts
+            loot = {k: int(held.get(k, 0)) for k in LOOT if held.get(k, 0)}
+            out.append({"location": p["location"], "seat": p["seat"], "takes": {}, "hands_over": loot,
+                        "to": p["police"]})
+        elif code == "bribed":
+            paid = {"money": 2} if p["pay"] == "dollars" else {"liquor": 1}
+            out.append({"location": p["location"], "seat": p["seat"], "takes": {}, "hands_over": paid, "to": police})
+        elif code == "enforcer_paid":
+            out.append({"seat": p["seat"], "takes": {"money": p["money"]}, "hands_over": {}, "to": "bank"})
+        elif code == "peeked":
+            out.append({"seat": p["seat"], "takes": {}, "hands_over": {"money": p["money"]}, "to": p["police"]})
+        elif code == "stole":
+            out.append({"seat": p["target"], "takes": {}, "hands_over": {"money": p["money"]}, "to": p["seat"]})
+        elif code == "swapped":
+            out.append({"seat": p["seat"], "takes": {p["take"]: 1}, "hands_over": {p["give"]: 1}, "to": p["target"]})
+        elif code == "traded":
+            kind, gained = TRADES[p["trade"]]
+            loot, money = {LOOT[kind]: 1}, {"money": p["price"]}
+            takes, gives = (loot, money) if gained > 0 else (money, loot)
+            out.append({"seat": p["seat"], "takes": takes, "hands_over": gives, "to": "bank"})
+        elif code == "fulfilled" and p["demand"] in cards:
+            needs = dict(cards[p["demand"]]["needs"])
+            sub = p.get("substitute")
+            if sub:
+                needs[sub] -= 1
+                if p.get("pay") == "liquor":
+                    needs["liquor"] = needs.get("liquor", 0) + 1
+                else:
+                    needs["money"] = 2 if public_view["players"][p["seat"]]["character"] == "right_hand" else 3
+            out.append({"seat": p["seat"], "takes": {"demand": p["demand"]},
+                        "hands_over": {k: n for k, n in needs.items() if n}, "to": "bank"})
+    return out
+
+
+def _seat_of(zone: str) -> int | None:
+    kind, _, index = zone.partition(":")
+    return int(index) if kind == "seat" and index.isdigit() else None
+
+
+BINDING = GangstersDilemmaBinding()

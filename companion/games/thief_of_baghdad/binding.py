@@ -1,0 +1,216 @@
+"""Thief of Baghdad at the table: palace cards and dancers tapped at seat readers (hands dealt and drawn,
+payments), actions chosen on terminals or pages, turn ends by button; a public LED scene (pure).
+
+Zones: `seat:N` (each seat's reader, terminal, buttons and LEDs), `center` (nothing is read there) and the
+LED-only `palace:<colour>` per palace and `moves` (thief moves left this turn). Cards: kind `palace` with its
+colour, kind `dancer` ("dancer"). The binding reads only the engine's views (RULES.md section 4) and the
+shape of the chance action due, so it holds no engine internals.
+
+Physical play: the starting hands are tapped at each seat's reader (the deal is applied once every seat has
+tapped as many cards as it is dealt); after `end_turn` the seat taps the cards it drew (`draw`); a payment is
+tapped card by card and then the action (infiltrate / move guard / move neutral) is chosen on the terminal or
+page: the tapped cards replace the listed example payment. Buttons: `end` ends the turn, `dancer` ends a turn
+without action taking a dancer. Digital play samples deals and draws and takes the listed payments.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, Light, Placed, Pressed,
+                                     refuse, Removed, Scene, TableInput)
+from companion.games.contract import CHANCE
+
+COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
+"""Palace colours in view order."""
+CARD_KINDS: Mapping[str, tuple[str, ...]] = {"palace": COLOURS, "dancer": ("dancer",)}
+"""Enrollment: palace cards by colour, dancers."""
+KEYS = ("end", "dancer")
+CODES: Mapping[str, str] = {
+    "hand_full": "This seat has tapped every card it is dealt.",
+    "not_in_hand": "Your hand holds no more cards of that colour.",
+    "not_your_turn": "Pay at your own reader, on your own turn.",
+}
+"""Codes the binding raises itself besides the generic ones."""
+PAID_ACTIONS = ("infiltrate", "move_guard", "move_neutral")
+MOVES = 3
+"""Thief moves per turn."""
+
+PALACE_RGB: Mapping[str, tuple[int, int, int]] = {
+    "red": (255, 0, 0), "blue": (0, 60, 255), "green": (0, 255, 0), "yellow": (255, 200, 0),
+    "purple": (150, 0, 255), "white": (200, 200, 200),
+}
+SEAT_RGB: tuple[tuple[int, int, int], ...] = ((230, 25, 75), (60, 180, 75), (255, 225, 25), (67, 99, 216))
+"""Guard and thief colours per seat (the demo table's seat colours)."""
+NEUTRAL_RGB = (60, 60, 60)
+CHEST_RGB = GOLD
+GUARD_SPACES = 4
+THIEF_PIXELS = 4
+CHEST_PIXELS = 4
+
+
+@dataclass(frozen=True)
+class Taps:
+    """Cards tapped since the last accepted action (`key` names that moment): per seat, in order."""
+
+    key: str
+    taps: tuple[tuple[int, str, str], ...] = ()
+    """(seat, uid, colour or "dancer")."""
+
+    def __len__(self) -> int:
+        return len(self.taps)
+
+    def of(self, seat: int) -> list[str]:
+        """The card values this seat tapped."""
+        return [value for s, _, value in self.taps if s == seat]
+
+    def add(self, seat: int, card: Card) -> "Taps":
+        """One more tap (the same tag twice is refused)."""
+        if any(uid == card.uid for _, uid, _ in self.taps):
+            raise refuse("already_tapped", "That card was already tapped.")
+        return replace(self, taps=self.taps + ((seat, card.uid, card.value),))
+
+    def clear(self, seat: int) -> "Taps":
+        """Forget one seat's taps."""
+        return replace(self, taps=tuple(t for t in self.taps if t[0] != seat))
+
+
+class ThiefOfBaghdadBinding(Binding):
+    """Inputs -> actions and the LED scene for Thief of Baghdad."""
+
+    game = "thief_of_baghdad"
+    card_kinds = CARD_KINDS
+    codes = {**BINDING_CODES, **CODES}
+
+    def zones(self, seats: int) -> tuple[str, ...]:
+        """Seat zones, the centre, a segment per palace and the thief-moves track."""
+        return super().zones(seats) + ("center",) + tuple(f"palace:{c}" for c in COLOURS) + ("moves",)
+
+    def _key(self, state: Any) -> str:
+        """A fingerprint of the moment: any accepted action changes a hand size, the deck, a turn or a phase."""
+        view = self.rules().view(state, None)
+        return json.dumps([view.get("phase"), view.get("turn"), view.get("deck"), view.get("thief_moves"),
+                           [p.get("hand_size") for p in view.get("players") or ()]])
+
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
+        """Taps collect hands, draws and payments; choices act (with the tapped payment); buttons end turns."""
+        key = self._key(state)
+        taps: Taps = pending if isinstance(pending, Taps) and pending.key == key else Taps(key)
+        if isinstance(event, Removed):
+            return [], taps
+        if isinstance(event, Pressed):
+            if event.key not in KEYS:
+                raise refuse("unknown_key", BINDING_CODES["unknown_key"])
+            return [{"type": "end_turn", "seat": event.seat, "take_dancer": event.key == "dancer"}], taps
+        if isinstance(event, Chosen):
+            return self._chosen(taps, event.seat, event.action, mode)
+        assert isinstance(event, Placed)
+        card = event.card
+        if card.game != self.game:
+            raise refuse("wrong_game", BINDING_CODES["wrong_game"])
+        seat = _seat_of(event.zone)
+        if seat is None or seat >= self.rules().seat_count(state):
+            raise refuse("wrong_reader", "Palace cards and dancers are tapped at a seat's own reader.")
+        if mode != "physical":
+            raise refuse("unexpected_card", "This game deals and draws digitally: choose on the terminal.")
+        template = self.chance_template(state)
+        if template is not None:
+            return self._chance(template, taps, seat, card)
+        return self._payment(state, taps, seat, card)
+
+    def _chosen(self, taps: Taps, seat: int, action: Mapping[str, Any], mode: str) -> tuple[list[dict[str, Any]], Any]:
+        if action.get("type") == "clear_taps":
+            return [], taps.clear(seat)
+        out = {**dict(action), "seat": seat}
+        if mode == "physical" and out.get("type") in PAID_ACTIONS:
+            paid = taps.of(seat)
+            if not paid:
+                raise refuse("nothing_tapped", "Tap the cards you pay with at your reader, then choose.")
+            out["cards"] = paid
+            return [out], taps.clear(seat)
+        return [out], taps
+
+    def _chance(self, template: Mapping[str, Any], taps: Taps, seat: int,
+                card: Card) -> tuple[list[dict[str, Any]], Any]:
+        """The deal (every seat taps its hand) or a draw (the seat that ended its turn taps what it drew)."""
+        if card.kind == "dancer":
+            raise refuse("unexpected_card", "Dancers come from their supply, never from the pile: tap only the "
+                                            "palace cards dealt or drawn.")
+        if template.get("type") == "deal":
+            wanted = [len(h) for h in template["hands"]]
+            if len(taps.of(seat)) >= wanted[seat]:
+                raise refuse("hand_full", f"This seat is dealt {wanted[seat]} cards and has tapped them all.")
+            taps = taps.add(seat, card)
+            if all(len(taps.of(s)) == n for s, n in enumerate(wanted)):
+                return [{"type": "deal", "seat": CHANCE, "hands": [taps.of(s) for s in range(len(wanted))]}], taps
+            return [], taps
+        if template.get("type") == "draw":
+            target = template.get("target")
+            if target is not None and seat != target:
+                raise refuse("wrong_reader", "The cards drawn are tapped at the reader of the seat that drew.")
+            taps = taps.add(seat, card)
+            if len(taps.of(seat)) < len(template["cards"]):
+                return [], taps
+            action: dict[str, Any] = {"type": "draw", "seat": CHANCE, "cards": taps.of(seat)}
+            if target is not None:
+                action["target"] = target
+            return [action], taps
+        raise refuse("unexpected_card", BINDING_CODES["unexpected_card"])
+
+    def _payment(self, state: Any, taps: Taps, seat: int, card: Card) -> tuple[list[dict[str, Any]], Any]:
+        """A card of the acting seat's hand, held for the action chosen next."""
+        rules = self.rules()
+        if seat not in rules.to_act(state):
+            raise refuse("not_your_turn", "Pay at your own reader, on your own turn.")
+        hand = list(rules.view(state, seat).get("hand") or ())
+        if taps.of(seat).count(card.value) >= hand.count(card.value):
+            raise refuse("not_in_hand", f"Your hand holds no more {card.value} cards.")
+        return [], taps.add(seat, card)
+
+    def chance_is_physical(self, state: Any, mode: str) -> bool:
+        """Physical games read the deal and every draw from the cards tapped."""
+        if mode != "physical":
+            return False
+        template = self.chance_template(state)
+        return template is not None and template.get("type") in ("deal", "draw")
+
+    def choices(self, state: Any, seat: int, mode: str) -> list[dict[str, Any]]:
+        """The acting seat may forget the cards it tapped (a payment it no longer means)."""
+        if mode == "physical" and seat in self.rules().to_act(state):
+            return [{"type": "clear_taps", "seat": seat}]
+        return []
+
+    def scene(self, public_view: Mapping[str, Any], seats: int) -> Scene:
+        """Seats: whose turn gold. Palaces: guards in their owners' colours (neutral grey, free off), thieves
+        in their seats' colours, then the chests left in gold. Moves: thief moves left this turn."""
+        view = public_view
+        scene: Scene = {f"seat:{i}": Light(GOLD if view.get("turn") == i else DIM) for i in range(seats)}
+        for palace in view.get("palaces") or ():
+            guards = [NEUTRAL_RGB if g == "neutral" else SEAT_RGB[int(g) % len(SEAT_RGB)]
+                      for g in palace.get("guards") or ()][:GUARD_SPACES]
+            guards += [(0, 0, 0)] * (GUARD_SPACES - len(guards))
+            thieves = [SEAT_RGB[s % len(SEAT_RGB)] for s, n in enumerate(palace.get("thieves") or ())
+                       for _ in range(int(n))][:THIEF_PIXELS]
+            thieves += [(0, 0, 0)] * (THIEF_PIXELS - len(thieves))
+            chests = len(palace.get("chests") or ())
+            chest_px = [CHEST_RGB] * min(chests, CHEST_PIXELS) + [(0, 0, 0)] * (CHEST_PIXELS - min(chests, CHEST_PIXELS))
+            colour = palace.get("color", "white")
+            scene[f"palace:{colour}"] = Light(PALACE_RGB.get(colour, WHITE),
+                                              pixels=tuple(guards + thieves + chest_px))
+        used = int(view.get("thief_moves") or 0)
+        scene["moves"] = Light(WHITE, level=(max(0, MOVES - used), MOVES))
+        return scene
+
+    def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Nothing rests on a seat reader (a card left there would be read as a tap)."""
+        return {f"seat:{i}": () for i in range(self.rules().seat_count(state))}
+
+
+def _seat_of(zone: str) -> int | None:
+    kind, _, index = zone.partition(":")
+    return int(index) if kind == "seat" and index.isdigit() else None
+
+
+BINDING = ThiefOfBaghdadBinding()
