@@ -105,13 +105,14 @@ class Rules(ABC, Generic[S]):
 
     # --- what each engine provides ----------------------------------------------------------
 
-    @abstractmethod
     def seat_count(self, state: S) -> int:
-        """How many seats the game has."""
+        """How many seats the game has (by convention the state's `seats`)."""
+        return state.seats  # type: ignore[attr-defined]
 
-    @abstractmethod
     def phase(self, state: S) -> str:
-        """The current phase id."""
+        """The current phase id (by convention the state's `phase`, a str or a str-valued enum)."""
+        phase = state.phase  # type: ignore[attr-defined]
+        return getattr(phase, "value", phase)
 
     @abstractmethod
     def allowed(self, state: S, seat: int) -> frozenset[str]:

@@ -36,14 +36,6 @@ class GangstersDilemma(Rules[State]):
     own_codes: ClassVar[Mapping[str, str]] = OWN_CODES
     option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
 
-    def seat_count(self, state: State) -> int:
-        """How many seats the game has."""
-        return state.seats
-
-    def phase(self, state: State) -> str:
-        """The current phase id (see `phases`)."""
-        return state.phase
-
     def allowed(self, state: State, seat: int) -> frozenset[str]:
         """Action types the current phase takes."""
         return PHASE_ACTIONS[state.phase]

@@ -157,14 +157,6 @@ class SecretHitler(Rules[State]):
                         return apply_tile(state, policy)
         return super().apply(state, action)
 
-    def seat_count(self, state: State) -> int:
-        """How many seats the game has."""
-        return state.seats
-
-    def phase(self, state: State) -> str:
-        """The current phase id."""
-        return state.phase.value
-
     def allowed(self, state: State, seat: int) -> frozenset[str]:
         """Action types of the current phase."""
         return _ALLOWED_BY_ID[state.phase._value_]

@@ -55,12 +55,6 @@ class ThiefOfBaghdad(Rules[State]):
             raise ValueError(f"option 'first_hand' must be an integer 1..12, got {first!r}")
         return options
 
-    def seat_count(self, state: State) -> int:
-        return state.seats
-
-    def phase(self, state: State) -> str:
-        return state.phase
-
     def allowed(self, state: State, seat: int) -> frozenset[str]:
         return _ALLOWED[state.phase]
 
