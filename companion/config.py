@@ -1,0 +1,291 @@
+"""The table's configuration: TOML (tomllib) into frozen dataclasses; unknown keys are errors with a did-you-mean."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from dataclasses import MISSING, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+BACKEND_NAMES = ("mock", "pi")
+COMPONENT_MODES = ("digital", "physical")
+ZONE_RE = re.compile(r"^[a-z_]+(:[a-z0-9_]+)?$")
+COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+class ConfigError(ValueError):
+    """A bad config: `code` is stable, `where` names the key (dotted path), message says what to do."""
+
+    def __init__(self, code: str, where: str, message: str) -> None:
+        self.code, self.where, self.message = code, where, message
+        super().__init__(f"{code}: {where}: {message}" if where else f"{code}: {message}")
+
+
+@dataclass(frozen=True)
+class SeatConfig:
+    """A seat position at the table: its name, LED colour and the terminal bound to it."""
+
+    name: str
+    colour: str = "#ffffff"
+    terminal: str | None = None
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """An RFID reader: which logical zone it serves and where it is wired (pi backend)."""
+
+    name: str
+    zone: str
+    bus: int = 1
+    device: int = 0
+    cs: int | None = None
+    rst: int | None = None
+    irq: int | None = None
+
+
+@dataclass(frozen=True)
+class LedZone:
+    """A run of pixels lighting one zone."""
+
+    zone: str
+    start: int
+    count: int
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    """The WS281x strip: length, wiring and which pixels light which zone."""
+
+    pixels: int = 0
+    pin: int = 10
+    mode: str = "spi"
+    brightness: int = 64
+    zones: tuple[LedZone, ...] = ()
+
+
+@dataclass(frozen=True)
+class ButtonConfig:
+    """A push button on a GPIO pin that means `key` for `seat`."""
+
+    pin: int
+    seat: int
+    key: str
+
+
+@dataclass(frozen=True)
+class PollingConfig:
+    """Reader polling timing."""
+
+    interval_ms: int = 20
+    removal_ms: int = 150
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The local page: address, host PIN (None: a random one is printed at start), server threads."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    host_pin: str | None = None
+    threads: int = 16
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """The game a fresh table starts with."""
+
+    name: str = "secret_hitler"
+    seats: int = 7
+    components: str = "digital"
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """A whole table: backend, seats, readers, LEDs, buttons, web, data directory."""
+
+    name: str = "table"
+    backend: str = "mock"
+    data_dir: str | None = None
+    game: GameConfig = field(default_factory=GameConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    polling: PollingConfig = field(default_factory=PollingConfig)
+    leds: LedConfig = field(default_factory=LedConfig)
+    seats: tuple[SeatConfig, ...] = ()
+    readers: tuple[ReaderConfig, ...] = ()
+    buttons: tuple[ButtonConfig, ...] = ()
+
+    def reader_zones(self) -> dict[str, str]:
+        """Reader name -> zone."""
+        return {r.name: r.zone for r in self.readers}
+
+    def terminal_seats(self) -> dict[str, int]:
+        """Terminal id -> seat index."""
+        return {s.terminal: i for i, s in enumerate(self.seats) if s.terminal}
+
+
+_LISTS: dict[str, type] = {"seats": SeatConfig, "readers": ReaderConfig, "buttons": ButtonConfig}
+_TABLES: dict[str, type] = {"game": GameConfig, "web": WebConfig, "polling": PollingConfig, "leds": LedConfig}
+
+
+def _did_you_mean(key: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(known))})"
+
+
+def _check_type(value: Any, annotation: str, where: str) -> Any:
+    wants_none = "None" in annotation
+    if value is None and wants_none:
+        return None
+    if annotation.startswith("int"):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ConfigError("config_type", where, f"expected an integer, got {value!r}")
+    elif annotation.startswith("str"):
+        if not isinstance(value, str):
+            raise ConfigError("config_type", where, f"expected a string, got {value!r}")
+    return value
+
+
+def _build(cls: type, raw: Any, where: str) -> Any:
+    if not isinstance(raw, dict):
+        raise ConfigError("config_type", where, f"expected a table, got {type(raw).__name__}")
+    known = {f.name: f for f in fields(cls)}
+    for key in raw:
+        if key not in known:
+            raise ConfigError("config_unknown_key", f"{where}.{key}".lstrip("."),
+                              f"unknown key{_did_you_mean(key, list(known))}")
+    values: dict[str, Any] = {}
+    for name, value in raw.items():
+        path = f"{where}.{name}".lstrip(".")
+        annotation = str(known[name].type)
+        if cls is LedConfig and name == "zones":
+            if not isinstance(value, list):
+                raise ConfigError("config_type", path, "expected an array of tables [[leds.zones]]")
+            values[name] = tuple(_build(LedZone, item, f"{path}[{i}]") for i, item in enumerate(value))
+        elif cls is TableConfig and name in _LISTS:
+            if not isinstance(value, list):
+                raise ConfigError("config_type", path, f"expected an array of tables [[{name}]]")
+            values[name] = tuple(_build(_LISTS[name], item, f"{path}[{i}]") for i, item in enumerate(value))
+        elif cls is TableConfig and name in _TABLES:
+            values[name] = _build(_TABLES[name], value, path)
+        else:
+            values[name] = _check_type(value, annotation, path)
+    missing = [f.name for f in fields(cls) if f.name not in raw and _required(f)]
+    if missing:
+        raise ConfigError("config_missing_key", where or "(top)", f"missing {', '.join(missing)}")
+    return cls(**values)
+
+
+def _required(f: Any) -> bool:
+    return f.default is MISSING and f.default_factory is MISSING
+
+
+def _validate(cfg: TableConfig) -> TableConfig:
+    if cfg.backend not in BACKEND_NAMES:
+        raise ConfigError("config_bad_value", "backend",
+                          f"unknown backend {cfg.backend!r}{_did_you_mean(cfg.backend, list(BACKEND_NAMES))}")
+    if cfg.game.components not in COMPONENT_MODES:
+        raise ConfigError("config_bad_value", "game.components", f"expected one of {', '.join(COMPONENT_MODES)}")
+    if not 1 <= cfg.web.port <= 65535:
+        raise ConfigError("config_bad_value", "web.port", f"port {cfg.web.port} out of range 1..65535")
+    if cfg.web.threads < 16:
+        raise ConfigError("config_bad_value", "web.threads", "use at least 16 threads (SSE clients hold one each)")
+    if cfg.web.host_pin is not None and not re.fullmatch(r"\d{4,12}", cfg.web.host_pin):
+        raise ConfigError("config_bad_value", "web.host_pin", "the host PIN is 4 to 12 digits")
+    for i, s in enumerate(cfg.seats):
+        if not COLOUR_RE.match(s.colour):
+            raise ConfigError("config_bad_value", f"seats[{i}].colour", f"expected #rrggbb, got {s.colour!r}")
+    terminals = [s.terminal for s in cfg.seats if s.terminal]
+    if len(set(terminals)) != len(terminals):
+        raise ConfigError("config_duplicate", "seats", "a terminal id is bound to two seats")
+    names = [r.name for r in cfg.readers]
+    if len(set(names)) != len(names):
+        raise ConfigError("config_duplicate", "readers", "two readers share a name")
+    for i, r in enumerate(cfg.readers):
+        if not ZONE_RE.match(r.zone):
+            raise ConfigError("config_bad_value", f"readers[{i}].zone", f"bad zone name {r.zone!r} (e.g. 'seat:3', 'board')")
+    if not 0 <= cfg.leds.brightness <= 255:
+        raise ConfigError("config_bad_value", "leds.brightness", "brightness is 0..255")
+    for i, z in enumerate(cfg.leds.zones):
+        if z.start < 0 or z.count < 1 or z.start + z.count > cfg.leds.pixels:
+            raise ConfigError("config_bad_value", f"leds.zones[{i}]",
+                              f"pixels {z.start}..{z.start + z.count - 1} do not fit a {cfg.leds.pixels}-pixel strip")
+    for i, b in enumerate(cfg.buttons):
+        if not 0 <= b.seat < max(1, len(cfg.seats)):
+            raise ConfigError("config_bad_value", f"buttons[{i}].seat", f"no seat {b.seat} in this table")
+    pins = [b.pin for b in cfg.buttons]
+    if len(set(pins)) != len(pins):
+        raise ConfigError("config_duplicate", "buttons", "two buttons share a pin")
+    if cfg.polling.interval_ms < 1 or cfg.polling.removal_ms < cfg.polling.interval_ms:
+        raise ConfigError("config_bad_value", "polling", "interval_ms >= 1 and removal_ms >= interval_ms")
+    return cfg
+
+
+def parse_config(data: Mapping[str, Any]) -> TableConfig:
+    """A validated TableConfig from parsed TOML; raises ConfigError."""
+    return _validate(_build(TableConfig, dict(data), ""))
+
+
+def load_config(path: str | Path) -> TableConfig:
+    """Read and validate a TOML config file; raises ConfigError (never OSError or TOMLDecodeError)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("config_unreadable", str(path), exc.strerror or str(exc)) from None
+    except UnicodeDecodeError:
+        raise ConfigError("config_unreadable", str(path), "not UTF-8 text") from None
+    return loads_config(text)
+
+
+def loads_config(text: str) -> TableConfig:
+    """Parse TOML text into a validated TableConfig."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("config_syntax", "", str(exc)) from None
+    return parse_config(data)
+
+
+def demo_config() -> TableConfig:
+    """The embedded default: mock hardware, 10 seats with readers, terminals and LEDs, plus shared zones."""
+    palette = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231",
+               "#911eb4", "#46f0f0", "#f032e6", "#bcf60c", "#fabebe"]
+    seats = tuple(SeatConfig(f"Seat {i + 1}", palette[i], f"T{i}") for i in range(10))
+    readers = tuple(ReaderConfig(f"r{i}", f"seat:{i}", 1, 0, cs=None, rst=None) for i in range(10)) + (
+        ReaderConfig("board", "board"), ReaderConfig("center", "center"))
+    led_zones = [LedZone(f"seat:{i}", i * 6, 6) for i in range(10)]
+    led_zones += [LedZone("board", 60, 4), LedZone("track:liberal", 64, 5),
+                  LedZone("track:fascist", 69, 6), LedZone("track:election", 75, 3), LedZone("center", 78, 2)]
+    buttons = tuple(ButtonConfig(pin=4 + 2 * i, seat=i, key="ja") for i in range(10)) + tuple(
+        ButtonConfig(pin=5 + 2 * i, seat=i, key="nein") for i in range(10))
+    return _validate(TableConfig(
+        name="demo table", backend="mock", game=GameConfig("secret_hitler", 7, "digital"),
+        leds=LedConfig(pixels=80, zones=tuple(led_zones)), seats=seats, readers=readers, buttons=buttons))
+
+
+def with_overrides(cfg: TableConfig, host: str | None = None, port: int | None = None,
+                   data_dir: str | None = None) -> TableConfig:
+    """The config with command-line flags applied."""
+    web = replace(cfg.web, host=host or cfg.web.host, port=port if port is not None else cfg.web.port)
+    return _validate(replace(cfg, web=web, data_dir=data_dir if data_dir is not None else cfg.data_dir))
+
+
+def describe(cfg: TableConfig) -> str:
+    """A readable summary of what the table is (for `companion check-config`)."""
+    lines = [f"table {cfg.name!r}: backend {cfg.backend}, {len(cfg.seats)} seats, {len(cfg.readers)} readers, "
+             f"{cfg.leds.pixels} LEDs, {len(cfg.buttons)} buttons",
+             f"game: {cfg.game.name}, {cfg.game.seats} seats, {cfg.game.components} components",
+             f"web: http://{cfg.web.host}:{cfg.web.port}/ ({cfg.web.threads} threads, host PIN "
+             f"{'set' if cfg.web.host_pin else 'random at start'})",
+             f"data: {cfg.data_dir or 'user data directory'}"]
+    for i, s in enumerate(cfg.seats):
+        lines.append(f"  seat {i}: {s.name} {s.colour} terminal={s.terminal or '-'}")
+    for r in cfg.readers:
+        lines.append(f"  reader {r.name}: zone {r.zone} (bus {r.bus}, device {r.device}, cs {r.cs}, rst {r.rst})")
+    for z in cfg.leds.zones:
+        lines.append(f"  leds {z.zone}: pixels {z.start}..{z.start + z.count - 1}")
+    for b in cfg.buttons:
+        lines.append(f"  button GPIO{b.pin}: seat {b.seat} key {b.key}")
+    return "\n".join(lines)
+

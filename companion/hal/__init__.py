@@ -1,0 +1,46 @@
+"""Hardware abstraction: device interfaces, events, and backends chosen by name and imported lazily.
+
+A backend module exposes `open_hardware(config: TableConfig) -> Hardware`. `mock` is in memory and
+scriptable; `pi` drives MFRC522 readers, a WS281x strip, gpiozero buttons and serial terminals.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from companion.hal.events import (ButtonPressed, HalEvent, ReaderFault, Sink, TagPlaced, TagRemoved,
+                                  TerminalChoice, TerminalGone, TerminalHello)
+from companion.hal.hardware import Hardware
+from companion.hal.interfaces import RGB, LedStrip, ReaderError, TagReader, TerminalHub
+
+BACKENDS: dict[str, str] = {
+    "mock": "companion.hal.mock",
+    "pi": "companion.hal.pi",
+}
+"""Backend name -> module; read-only."""
+
+
+class BackendError(ValueError):
+    """An unknown backend name, or a backend that cannot load here; `code` is stable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code, self.message = code, message
+        super().__init__(f"{code}: {message}")
+
+
+def load_backend(name: str) -> ModuleType:
+    """The backend module for a name; unknown or unloadable -> BackendError, never a silent fallback."""
+    if name not in BACKENDS:
+        raise BackendError("unknown_backend", f"unknown hardware backend {name!r} (known: {', '.join(BACKENDS)})")
+    try:
+        return importlib.import_module(BACKENDS[name])
+    except ImportError as exc:
+        raise BackendError("backend_unavailable", f"backend {name!r} cannot load here: {exc}") from None
+
+
+__all__ = [
+    "BACKENDS", "BackendError", "load_backend", "Hardware", "HalEvent", "Sink", "TagPlaced", "TagRemoved",
+    "ButtonPressed", "TerminalHello", "TerminalChoice", "TerminalGone", "ReaderFault", "RGB", "LedStrip",
+    "ReaderError", "TagReader", "TerminalHub",
+]

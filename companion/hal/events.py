@@ -1,0 +1,70 @@
+"""Events the hardware reports to the table; frozen values, one per physical happening."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Union
+
+
+@dataclass(frozen=True)
+class TagPlaced:
+    """A tag arrived on a reader (reported once while it rests there)."""
+
+    reader: str
+    uid: str
+
+
+@dataclass(frozen=True)
+class TagRemoved:
+    """A tag left a reader (reported after it has been absent for the removal window)."""
+
+    reader: str
+    uid: str
+
+
+@dataclass(frozen=True)
+class ButtonPressed:
+    """A physical button was pressed; `seat` and `key` come from the button's config."""
+
+    seat: int
+    key: str
+
+
+@dataclass(frozen=True)
+class TerminalHello:
+    """A seat terminal introduced itself (on connect or reconnect)."""
+
+    terminal: str
+    firmware: str = ""
+
+
+@dataclass(frozen=True)
+class TerminalChoice:
+    """A seat terminal answered a prompt: `ballot` names the prompt, `seq` is the terminal's message number."""
+
+    terminal: str
+    ballot: str
+    seq: int
+    value: Any
+
+
+@dataclass(frozen=True)
+class TerminalGone:
+    """A seat terminal disconnected (unplugged, or heartbeat stale)."""
+
+    terminal: str
+
+
+@dataclass(frozen=True)
+class ReaderFault:
+    """A reader raised an error; the poller keeps going with backoff."""
+
+    reader: str
+    error: str
+
+
+HalEvent = Union[TagPlaced, TagRemoved, ButtonPressed, TerminalHello, TerminalChoice, TerminalGone, ReaderFault]
+"""Every event a backend may emit."""
+
+Sink = Callable[[HalEvent], None]
+"""Where a backend delivers its events (the table's input queue); must be thread-safe and never block long."""

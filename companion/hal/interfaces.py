@@ -1,0 +1,68 @@
+"""The device interfaces every backend implements; the shared machinery (polling, debounce) is backend-free."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Mapping, Sequence
+
+from companion.hal.events import Sink
+
+RGB = tuple[int, int, int]
+"""One pixel: red, green, blue, 0..255 each."""
+
+
+class ReaderError(Exception):
+    """A tag reader failed to answer (SPI error, chip not responding)."""
+
+
+class TagReader(ABC):
+    """One RFID reader: answers whether a tag is in its field right now."""
+
+    name: str
+
+    @abstractmethod
+    def poll(self) -> str | None:
+        """The UID (upper-case hex) of the tag in the field now, or None; raises ReaderError on failure."""
+
+    def version(self) -> int | None:
+        """The chip's version register (0x91/0x92 genuine, 0x88 clone), or None when unknown."""
+        return None
+
+    def close(self) -> None:
+        """Release the device."""
+
+
+class LedStrip(ABC):
+    """An addressable LED strip."""
+
+    pixel_count: int
+
+    @abstractmethod
+    def show(self, frame: Sequence[RGB]) -> None:
+        """Display one whole frame (len == pixel_count)."""
+
+    def close(self) -> None:
+        """Switch off and release the device."""
+
+
+class TerminalHub(ABC):
+    """The links to every seat terminal; incoming messages become events on the sink."""
+
+    @abstractmethod
+    def start(self, sink: Sink) -> None:
+        """Begin delivering TerminalHello / TerminalChoice / TerminalGone events."""
+
+    @abstractmethod
+    def send(self, terminal: str, message: Mapping[str, Any]) -> bool:
+        """Send one protocol message to a terminal; False when it is not connected (never raises)."""
+
+    @abstractmethod
+    def connected(self) -> frozenset[str]:
+        """Terminal ids connected now."""
+
+    def health(self) -> dict[str, Any]:
+        """JSON-able status for the host page."""
+        return {"connected": sorted(self.connected())}
+
+    def close(self) -> None:
+        """Stop and release the links."""

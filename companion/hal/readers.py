@@ -1,0 +1,180 @@
+"""Reader polling shared by every backend: presence debounce, per-reader fault counting and backoff."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from companion.hal.events import HalEvent, ReaderFault, Sink, TagPlaced, TagRemoved
+from companion.hal.interfaces import ReaderError, TagReader
+
+BACKOFF_MIN_S = 0.05
+BACKOFF_MAX_S = 2.0
+
+
+@dataclass
+class _Presence:
+    uid: str | None = None
+    last_seen: float = 0.0
+
+
+class Debouncer:
+    """Turns raw poll results into placements and removals: a resting tag is one placement,
+    removal is reported only after `removal_s` without seeing it. Pure apart from its own memory."""
+
+    def __init__(self, removal_s: float) -> None:
+        self.removal_s = removal_s
+        self._readers: dict[str, _Presence] = {}
+
+    def observe(self, reader: str, uid: str | None, now: float) -> list[HalEvent]:
+        """Feed one poll result; returns the events it implies."""
+        p = self._readers.setdefault(reader, _Presence())
+        events: list[HalEvent] = []
+        if uid is not None:
+            if p.uid != uid:
+                if p.uid is not None:
+                    events.append(TagRemoved(reader, p.uid))
+                events.append(TagPlaced(reader, uid))
+                p.uid = uid
+            p.last_seen = now
+        elif p.uid is not None and now - p.last_seen >= self.removal_s:
+            events.append(TagRemoved(reader, p.uid))
+            p.uid = None
+        return events
+
+    def present(self, reader: str) -> str | None:
+        """The tag currently considered resting on a reader."""
+        p = self._readers.get(reader)
+        return p.uid if p else None
+
+
+@dataclass
+class ReaderHealth:
+    """Per-reader counters shown on the host page."""
+
+    name: str
+    version: int | None = None
+    polls: int = 0
+    errors: int = 0
+    consecutive_errors: int = 0
+    last_error: str | None = None
+    retry_at: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {
+            "name": self.name,
+            "ok": self.consecutive_errors == 0,
+            "version": None if self.version is None else f"0x{self.version:02X}",
+            "polls": self.polls,
+            "errors": self.errors,
+            "consecutive_errors": self.consecutive_errors,
+            "last_error": self.last_error,
+        }
+
+
+@dataclass
+class ReaderPoller:
+    """One thread polling every reader in turn; a failing reader is retried with backoff, never fatal."""
+
+    readers: Sequence[TagReader]
+    sink: Sink
+    interval_s: float = 0.02
+    removal_s: float = 0.15
+    clock: Callable[[], float] = time.monotonic
+    _wake: threading.Event = field(default_factory=threading.Event)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+    _health: dict[str, ReaderHealth] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._debounce = Debouncer(self.removal_s)
+        self._lock = threading.Lock()
+        self._cycles = 0
+        self._cycle_cond = threading.Condition()
+        for reader in self.readers:
+            self._health[reader.name] = ReaderHealth(reader.name)
+
+    def start(self) -> None:
+        """Check every chip's version, then poll in a daemon thread."""
+        for reader in self.readers:
+            try:
+                self._health[reader.name].version = reader.version()
+            except ReaderError as exc:
+                self._fault(reader, exc, self.clock())
+        self._thread = threading.Thread(target=self._run, name="reader-poller", daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        """Poll again now instead of after the interval (the mock calls this after a scripted change)."""
+        self._wake.set()
+
+    def wait_cycles(self, n: int, timeout: float = 5.0) -> bool:
+        """Wake the thread and wait until `n` more full poll cycles have run (n=2: one began after now)."""
+        with self._cycle_cond:
+            target = self._cycles + n
+            self._wake.set()
+            return self._cycle_cond.wait_for(lambda: self._cycles >= target or self._stop.is_set(), timeout)
+
+    def stop(self) -> None:
+        """End the thread and close the readers."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread:
+            self._thread.join(timeout=2)
+        for reader in self.readers:
+            reader.close()
+
+    def present(self) -> dict[str, str | None]:
+        """What rests on each reader now, as debounced (for the expected-vs-seen scan)."""
+        with self._lock:
+            return {r.name: self._debounce.present(r.name) for r in self.readers}
+
+    def health(self) -> list[dict[str, Any]]:
+        """Per-reader status."""
+        with self._lock:
+            return [self._health[r.name].as_dict() for r in self.readers]
+
+    def poll_once(self) -> None:
+        """Poll every reader that is not backing off and deliver the resulting events."""
+        for reader in self.readers:
+            now = self.clock()
+            h = self._health[reader.name]
+            if h.retry_at > now:
+                continue
+            try:
+                uid = reader.poll()
+            except ReaderError as exc:
+                self._fault(reader, exc, now)
+                continue
+            except Exception as exc:  # a driver bug must not kill the poller: count it like a fault
+                self._fault(reader, exc, now)
+                continue
+            with self._lock:
+                h.polls += 1
+                h.consecutive_errors = 0
+                events = self._debounce.observe(reader.name, uid, now)
+            for event in events:
+                self.sink(event)
+
+    def _fault(self, reader: TagReader, exc: BaseException, now: float) -> None:
+        with self._lock:
+            h = self._health[reader.name]
+            h.errors += 1
+            h.consecutive_errors += 1
+            h.last_error = f"{type(exc).__name__}: {exc}"
+            h.retry_at = now + min(BACKOFF_MAX_S, BACKOFF_MIN_S * 2 ** (h.consecutive_errors - 1))
+            first = h.consecutive_errors == 1
+        if first:
+            self.sink(ReaderFault(reader.name, h.last_error or ""))
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.clear()  # before polling, so a change scripted mid-poll is not lost
+            self.poll_once()
+            with self._cycle_cond:
+                self._cycles += 1
+                self._cycle_cond.notify_all()
+            self._wake.wait(self.interval_s)

@@ -1,0 +1,44 @@
+"""The Flask app factory: one blueprint per concern, talking to the table only through `facade.TableFacade`."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, Mapping
+
+from flask import Flask, jsonify
+
+from companion.web import api, errors, host_api, sim_api
+from companion.web.auth import PinGuard
+from companion.web.facade import TableFacade
+
+DEFAULTS: dict[str, Any] = {
+    "SSE_HEARTBEAT_S": 15.0,
+    "SSE_MAX_EVENTS": None,
+    "MAX_CONTENT_LENGTH": 1 << 20,
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Strict",
+}
+
+
+def create_app(config: Mapping[str, Any] | None, table: TableFacade) -> Flask:
+    """A Flask app serving the API for `table`; `config` overrides DEFAULTS (e.g. SSE_HEARTBEAT_S)."""
+    app = Flask(__name__, static_folder=None)
+    app.config.update(DEFAULTS)
+    # A fresh key per process: host sessions end with the process, which is what a table wants.
+    app.config["SECRET_KEY"] = secrets.token_bytes(32)
+    app.config["SESSION_EPOCH"] = secrets.token_hex(8)
+    app.config.update(dict(config or {}))
+    app.extensions["table"] = table
+    app.extensions["pin_guard"] = PinGuard()
+    errors.install(app)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(host_api.bp)
+    app.register_blueprint(sim_api.bp)
+
+    @app.get("/healthz")
+    def healthz() -> Any:
+        """200 once the table is up (the app is only served after the table started)."""
+        state = table.public_state()
+        return jsonify(ok=True, status=state.get("table", {}).get("status"))
+
+    return app

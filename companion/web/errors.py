@@ -1,0 +1,82 @@
+"""JSON errors with stable codes for every API failure (4xx; a 500 is a bug and still answers JSON)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.web.facade import Refusal
+
+STATUS_BY_CODE: dict[str, int] = {
+    "bad_json": 400, "malformed": 400, "bad_field": 400, "unknown_reader": 400, "unknown_button": 400,
+    "unknown_terminal": 400, "bad_request": 400, "unknown_command": 400, "bad_deck": 400,
+    "unauthorised": 401, "bad_pin": 401, "pin_locked": 429,
+    "csrf": 403, "not_your_seat": 403, "forbidden": 403,
+    "not_found": 404, "no_sim": 404,
+    "method_not_allowed": 405, "too_large": 413, "unsupported_media_type": 415,
+}
+"""HTTP status per refusal code; any other code (the rules' own: not_your_turn, term_limited...) is 409."""
+
+
+class ApiError(Exception):
+    """Abort a request with a refusal code; turned into a JSON error response."""
+
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+        self.status = status or STATUS_BY_CODE.get(code, 409)
+
+
+def refusal_response(refusal: Refusal) -> tuple[Response, int]:
+    """A refusal from the table as an HTTP error."""
+    return jsonify(ok=False, code=refusal.code, message=refusal.message), STATUS_BY_CODE.get(refusal.code, 409)
+
+
+def reply(result: Any) -> Any:
+    """A table result (dict or Refusal) as an HTTP answer."""
+    if isinstance(result, Refusal):
+        return refusal_response(result)
+    return jsonify({"ok": True, **result})
+
+
+def json_body(required: dict[str, type | tuple[type, ...]] | None = None) -> dict[str, Any]:
+    """The request's JSON object, with required fields type-checked; anything else raises ApiError (400)."""
+    if request.mimetype != "application/json":
+        raise ApiError("unsupported_media_type", "send a JSON body with Content-Type: application/json")
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw.decode("utf-8") if raw else "")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ApiError("bad_json", f"the body is not valid JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise ApiError("bad_json", "the body must be a JSON object")
+    for name, kind in (required or {}).items():
+        value = body.get(name)
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if value is None or isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            names = " or ".join(k.__name__ for k in kinds)
+            raise ApiError("bad_field", f"field {name!r} must be a {names}")
+    return body
+
+
+def install(app: Flask) -> None:
+    """Register the JSON error handlers."""
+
+    @app.errorhandler(ApiError)
+    def _api_error(exc: ApiError) -> tuple[Response, int]:
+        return jsonify(ok=False, code=exc.code, message=exc.message), exc.status
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException) -> tuple[Response, int]:
+        status = exc.code or 400
+        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 415: "unsupported_media_type"}.get(
+            status, "bad_request")
+        return jsonify(ok=False, code=code, message=exc.description or code), status
+
+    @app.errorhandler(Exception)
+    def _bug(exc: Exception) -> tuple[Response, int]:
+        app.logger.exception("unhandled error")
+        return jsonify(ok=False, code="internal", message="internal error (logged)"), 500

@@ -1,0 +1,95 @@
+"""The boundary between the web and the running table: the only things a blueprint may ask of the table.
+
+The table (companion.table.TableHandle) implements these protocols; the web never imports companion.hal.
+Every method is thread-safe and returns JSON-able data; refusals come back as `Refusal`, never as exceptions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refused request: stable snake_case `code`, English `message`; the page translates by code."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Event:
+    """One server-sent event: `id` (for Last-Event-ID), `type` (SSE event name), JSON-able public `data`."""
+
+    id: str
+    type: str
+    data: Mapping[str, Any]
+
+
+class Subscription(Protocol):
+    """A live feed of public events for one SSE client."""
+
+    def get(self, timeout: float) -> Event | None:
+        """The next event, or None after `timeout` seconds with nothing (time for a heartbeat)."""
+
+    def close(self) -> None:
+        """Stop receiving."""
+
+
+class SimFacade(Protocol):
+    """Drive the mock hardware (only present with the mock backend)."""
+
+    def readers(self) -> list[dict[str, Any]]:
+        """Every reader with its zone and the tag resting on it."""
+
+    def place(self, reader: str, uid: str) -> Refusal | None:
+        """Put a tag on a reader."""
+
+    def remove(self, reader: str) -> Refusal | None:
+        """Take the tag off a reader."""
+
+    def press(self, seat: int, key: str) -> Refusal | None:
+        """Press a configured button."""
+
+    def terminal(self, terminal: str, op: str, ballot: str | None, value: Any, seq: int | None) -> Refusal | None:
+        """`connect`, `disconnect` or `choose` on a mock terminal."""
+
+    def fail_reader(self, reader: str, times: int) -> Refusal | None:
+        """Script a reader failure (0 heals it)."""
+
+    def leds(self) -> dict[str, Any]:
+        """The LED frame showing now and the zone layout."""
+
+    def terminal_messages(self, terminal: str) -> list[dict[str, Any]] | Refusal:
+        """Messages sent to a mock terminal (its screen); the sim page is for testing without hardware."""
+
+
+class TableFacade(Protocol):
+    """What the web may ask of the table."""
+
+    sim: SimFacade | None
+
+    def public_state(self) -> dict[str, Any]:
+        """Public view of the game, table status and hardware health: never seat data."""
+
+    def subscribe(self, last_event_id: str | None) -> Subscription:
+        """Public events after `last_event_id` (or a fresh snapshot first when it is unknown)."""
+
+    def seat_for_token(self, token: str) -> int | None:
+        """The seat a seat token belongs to in the current game, or None."""
+
+    def seat_state(self, seat: int) -> dict[str, Any]:
+        """That seat's view and its prompt (legal actions as choices)."""
+
+    def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | Refusal:
+        """Judge an action from a seat (None: host acting for whoever the action names); journaled if accepted."""
+
+    def host_state(self) -> dict[str, Any]:
+        """Everything the host console shows: seat tokens, health, history, expected vs seen, enrollment."""
+
+    def host_command(self, command: str, args: Mapping[str, Any]) -> dict[str, Any] | Refusal:
+        """new_game, undo, end_game, resume, enroll_mode, enroll, forget_card, export_cards, import_cards."""
+
+    def check_pin(self, pin: str) -> bool:
+        """Whether `pin` is the host PIN (constant-time)."""

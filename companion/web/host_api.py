@@ -1,0 +1,54 @@
+"""Host console API (PIN session + CSRF): login, state, new game, undo, end, resume, enrollment, deck files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, session
+
+from companion.web.api import table
+from companion.web.auth import login_host, require_host
+from companion.web.errors import ApiError, json_body, reply
+
+bp = Blueprint("host_api", __name__)
+
+COMMANDS = ("new_game", "undo", "end_game", "resume", "enroll_mode", "enroll", "forget_card", "import_cards")
+
+
+@bp.post("/api/host/login")
+def login() -> Any:
+    """Exchange the host PIN for a session; answers the CSRF token to send with every host POST."""
+    body = json_body({"pin": str})
+    current_app.extensions["pin_guard"].attempt(table(), body["pin"])
+    return jsonify(ok=True, csrf=login_host())
+
+
+@bp.post("/api/host/logout")
+def logout() -> Any:
+    """End the host session."""
+    require_host(post=True)
+    session.clear()
+    return jsonify(ok=True)
+
+
+@bp.get("/api/host/state")
+def host_state() -> Any:
+    """Seat tokens, health, history, expected-vs-seen and enrollment status."""
+    require_host(post=False)
+    return jsonify(table().host_state())
+
+
+@bp.get("/api/host/cards")
+def export_cards() -> Any:
+    """The card registry as a deck file."""
+    require_host(post=False)
+    return reply(table().host_command("export_cards", {}))
+
+
+@bp.post("/api/host/<command>")
+def command(command: str) -> Any:
+    """Run one host command with the JSON body as its arguments."""
+    require_host(post=True)
+    if command not in COMMANDS:
+        raise ApiError("unknown_command", f"unknown host command {command!r} (known: {', '.join(COMMANDS)})")
+    return reply(table().host_command(command, json_body()))

@@ -1,0 +1,89 @@
+"""Simulated hardware (mock backend only): place/remove tags, press buttons, answer terminals, see the LEDs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify
+
+from companion.web.api import table
+from companion.web.errors import ApiError, json_body, refusal_response, reply
+from companion.web.facade import Refusal, SimFacade
+
+bp = Blueprint("sim_api", __name__)
+
+
+def sim() -> SimFacade:
+    """The simulator; 404 unless the table runs on the mock backend."""
+    s = table().sim
+    if s is None:
+        raise ApiError("no_sim", "the simulator exists only with the mock backend")
+    return s
+
+
+def done(result: Refusal | None) -> Any:
+    """OK, or the refusal as an error."""
+    return refusal_response(result) if result else jsonify(ok=True)
+
+
+@bp.get("/api/sim/readers")
+def readers() -> Any:
+    """Every reader, its zone and what rests on it."""
+    return jsonify(ok=True, readers=sim().readers())
+
+
+@bp.get("/api/sim/leds")
+def leds() -> Any:
+    """The frame showing now and the zone layout."""
+    return jsonify(ok=True, **sim().leds())
+
+
+@bp.post("/api/sim/place")
+def place() -> Any:
+    """Body {reader, uid}."""
+    body = json_body({"reader": str, "uid": str})
+    return done(sim().place(body["reader"], body["uid"]))
+
+
+@bp.post("/api/sim/remove")
+def remove() -> Any:
+    """Body {reader}."""
+    body = json_body({"reader": str})
+    return done(sim().remove(body["reader"]))
+
+
+@bp.post("/api/sim/press")
+def press() -> Any:
+    """Body {seat, key}."""
+    body = json_body({"seat": int, "key": str})
+    return done(sim().press(body["seat"], body["key"]))
+
+
+@bp.post("/api/sim/terminal")
+def terminal() -> Any:
+    """Body {terminal, op: connect|disconnect|choose, ballot?, value?, seq?}."""
+    body = json_body({"terminal": str, "op": str})
+    seq = body.get("seq")
+    if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
+        raise ApiError("bad_field", "field 'seq' must be an int")
+    ballot = body.get("ballot")
+    if ballot is not None and not isinstance(ballot, str):
+        raise ApiError("bad_field", "field 'ballot' must be a str")
+    return done(sim().terminal(body["terminal"], body["op"], ballot, body.get("value"), seq))
+
+
+@bp.get("/api/sim/terminal/<terminal>")
+def terminal_screen(terminal: str) -> Any:
+    """What a mock terminal has been sent."""
+    return reply(_wrap(sim().terminal_messages(terminal)))
+
+
+def _wrap(result: list[dict[str, Any]] | Refusal) -> dict[str, Any] | Refusal:
+    return result if isinstance(result, Refusal) else {"messages": result}
+
+
+@bp.post("/api/sim/fail")
+def fail() -> Any:
+    """Body {reader, times} (-1: until healed, 0: heal)."""
+    body = json_body({"reader": str, "times": int})
+    return done(sim().fail_reader(body["reader"], body["times"]))
