@@ -14,7 +14,7 @@ export function follow(url, { onState, onEvent, onStatus }) {
     else if (onEvent) onEvent(type, data, e.lastEventId);
   };
   es.onmessage = handle("message");
-  for (const type of ["state", "tap", "led", "health", "enroll", "refused", "expected"]) {
+  for (const type of ["state", "card_enrolled", "health", "enroll_seen", "unknown_tag", "rejected", "expected_vs_seen"]) {
     es.addEventListener(type, handle(type));
   }
   es.onopen = () => onStatus && onStatus(true);

@@ -5,7 +5,7 @@ import { follow, statusPill } from "./live.js";
 import { renderBoard } from "./boards.js";
 import { renderLog } from "./log.js";
 import { renderPrompt } from "./prompt.js";
-import { normalize } from "./state.js";
+import { normalizeSeat } from "./state.js";
 
 const PRIVATE = ["role", "party", "known", "hand", "peek", "investigations", "chip_values", "elite_demands",
   "private_demands", "patrol_seen", "peeked", "seen", "demand_cards"];
@@ -18,15 +18,10 @@ let hideTimer = null;
 const ui = {};
 const body = document.body.dataset;
 
-/** The fields of the seat view that the public view lacks or shows differently (never drawn openly). */
-export function privateFields(seatView, publicView) {
-  const keys = new Set(PRIVATE.filter((k) => k in seatView));
-  if (publicView) {
-    for (const [k, v] of Object.entries(seatView)) {
-      if (k !== "log" && JSON.stringify(v) !== JSON.stringify(publicView[k])) keys.add(k);
-    }
-  }
-  return [...keys];
+/** The seat's private facts: the table's `info` (what its view adds to the public one), else known keys. */
+export function privateFields(s) {
+  if (s.info) return Object.keys(s.info).filter((k) => k !== "log");
+  return PRIVATE.filter((k) => k in s.view);
 }
 
 function secretValue(field, v) {
@@ -43,10 +38,11 @@ function drawSecret() {
   const s = current;
   const shown = !byId("secret-body").hidden;
   if (!shown || !s) { replace(byId("secret-body")); return; }
-  const view = s.seatView || {};
+  const view = s.view;
+  const facts = s.info || view;
   replace(byId("secret-body"),
-    h("div", { class: "kv", id: "private" }, privateFields(view, s.view).flatMap((k) => [
-      h("span", { class: "muted" }, i18n.field(k)), h("span", { dataset: { field: k } }, secretValue(k, view[k]))])),
+    h("div", { class: "kv", id: "private" }, privateFields(s).flatMap((k) => [
+      h("span", { class: "muted" }, i18n.field(k)), h("span", { dataset: { field: k } }, secretValue(k, facts[k]))])),
     h("h3", {}, i18n.t("ui.your_log")), (() => { const ol = h("ol", { class: "log" }); renderLog(ol, i18n, view.log); return ol; })());
 }
 
@@ -71,24 +67,25 @@ function draw() {
   byId("game-title").textContent = s.game ? i18n.t(`games.${s.game}.title`, {}, s.game) : "";
   byId("phase").textContent = s.phase ? i18n.phase(s.phase) : "";
   byId("secret-toggle").textContent = i18n.t(byId("secret-body").hidden ? "ui.tap_to_show" : "ui.tap_to_hide");
-  renderPrompt(byId("prompt"), i18n, s.outcome ? [] : s.legal, send, ui);
+  renderPrompt(byId("prompt"), i18n, s.legal, send, ui);
   drawSecret();
-  replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: s.toAct }) : "");
+  replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set() }) : "");
 }
 
 function onState(data) {
-  const next = normalize(data);
-  const raw = data && data.state && typeof data.state === "object" ? data.state : data;
-  next.seatView = raw.seat_view || raw.private || raw.view_seat || null;
-  if (!next.seatView) next.seatView = raw.view || {};
-  if (raw.public_view || raw.public) next.view = raw.public_view || raw.public;
-  if (next.seat === null && current) next.seat = current.seat;
-  current = next;
+  current = normalizeSeat(data);
   draw();
 }
 
 byId("secret-toggle").addEventListener("click", () => setSecret(byId("secret-body").hidden));
 document.addEventListener("visibilitychange", () => { if (document.hidden) setSecret(false); });
 wireLangSwitch((next) => { i18n = next; draw(); });
-try { onState(await fetchJSON(body.state)); } catch (e) { replace(byId("prompt"), h("p", { class: "error" }, e.message)); }
-follow(body.events, { onState, onStatus: statusPill(byId("status"), () => i18n) });
+/** The public stream says something changed; this seat's own view comes from its token's endpoint. */
+async function reload() {
+  try { onState(await fetchJSON(body.state)); } catch (e) {
+    replace(byId("prompt"), h("p", { class: "error", role: "alert" }, e.code ? i18n.code(e.code, e.message) : e.message));
+  }
+}
+
+await reload();
+follow(body.events, { onState: reload, onEvent: reload, onStatus: statusPill(byId("status"), () => i18n) });

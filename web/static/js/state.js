@@ -1,26 +1,49 @@
-// The one place that reads the table API's JSON shape, so the pages draw from a stable object.
+// The one place that reads the table API's JSON shape (companion/table snapshot and seat state), so the
+// pages draw from a stable object.
 
 /**
- * Normalise a state message from GET /api/state, the SSE stream or a seat's state endpoint into
- * {game, seats, phase, view, toAct: Set, outcome, legal, seat, over, version, sample}.
+ * A public snapshot ({table, game: {name, seats, to_act, outcome, view, ...}, seats: [{name, colour}]})
+ * as {game, seats, phase, view, toAct: Set, chanceToAct, outcome, status, mismatched, version, seatInfo}.
  */
 export function normalize(data) {
-  const d = data && data.state && typeof data.state === "object" && !Array.isArray(data.state) ? data.state : data || {};
-  const view = d.view || d.public || d.public_view || {};
-  const toAct = new Set((d.to_act ?? view.to_act ?? []).filter((s) => s !== -1));
+  const d = data || {};
+  const g = d.game && typeof d.game === "object" ? d.game : null;
+  const view = (g && g.view) || {};
+  const toAct = (g && g.to_act) || [];
+  const table = d.table || {};
   return {
-    game: d.game ?? null,
-    seats: d.seats ?? (Array.isArray(view.players) ? view.players.length : Array.isArray(view.alive) ? view.alive.length : 0),
-    phase: view.phase ?? d.phase ?? null,
+    game: g ? g.name : null,
+    seats: g ? g.seats : 0,
+    mode: g ? g.mode : null,
+    phase: view.phase ?? null,
     view,
-    toAct,
-    chanceToAct: (d.to_act ?? []).includes(-1),
-    outcome: d.outcome ?? null,
-    legal: d.legal ?? d.legal_actions ?? [],
+    toAct: new Set(toAct.filter((s) => s !== -1)),
+    chanceToAct: toAct.includes(-1),
+    outcome: g ? g.outcome : null,
+    status: table.status ?? null,
+    mismatched: table.mismatched_zones || [],
+    version: g ? `${g.id}.${g.actions}` : "",
+    seatInfo: Array.isArray(d.seats) ? d.seats : [],
+    running: Boolean(g),
+  };
+}
+
+/**
+ * A seat's state ({seat, game, view, prompt: {type, ballot, options: [{value, label, action}], info}})
+ * as {seat, game, view, legal, info, phase}.
+ */
+export function normalizeSeat(data) {
+  const d = data || {};
+  const prompt = d.prompt || null;
+  const view = d.view || {};
+  return {
     seat: d.seat ?? null,
-    version: d.version ?? d.seq ?? d.id ?? null,
-    options: d.options ?? {},
-    check: d.check ?? d.expected_vs_seen ?? null,
+    game: d.game ?? null,
+    view,
+    phase: view.phase ?? null,
+    legal: prompt && prompt.type === "prompt" ? (prompt.options || []).map((o) => o.action) : [],
+    ballot: prompt ? prompt.ballot : null,
+    info: prompt ? prompt.info || {} : null,
     running: Boolean(d.game),
   };
 }

@@ -31,11 +31,11 @@ function draw() {
     });
   }
   const check = byId("check");
-  check.hidden = !(s.check && s.check.length !== 0 && !s.check.ok);
-  if (!check.hidden) check.textContent = i18n.t("ui.expected_vs_seen");
+  check.hidden = s.status !== "resume_check";
+  if (!check.hidden) check.textContent = `${i18n.t("ui.expected_vs_seen")} ${s.mismatched.join(", ")}`;
   replace(byId("board"), renderBoard(s.game, s.view, { i18n, prev: prevView, toAct: s.toAct }));
   renderLog(byId("log"), i18n, s.view.log);
-  document.body.dataset.version = s.version ?? "";
+  document.body.dataset.version = s.version;
 }
 
 function onState(data) {
@@ -50,4 +50,18 @@ const stateUrl = document.body.dataset.state;
 if (stateUrl) {
   try { onState(await fetchJSON(stateUrl)); } catch (e) { replace(byId("board"), h("p", { class: "error" }, e.message)); }
 }
-follow(document.body.dataset.events, { onState, onStatus: statusPill(byId("status"), () => i18n) });
+/** Inputs the table refused or could not read: shown at once with the reason, for everyone. */
+function onEvent(type, data) {
+  if (type !== "rejected" && type !== "unknown_tag") return;
+  const el = byId("table-notice");
+  const n = Number(el.dataset.count || 0) + 1;
+  el.dataset.count = String(n);
+  el.dataset.zone = data.zone || "";
+  el.textContent = type === "unknown_tag"
+    ? i18n.t("ui.unknown_tag_at", { zone: data.zone })
+    : i18n.t("ui.rejected_at", { zone: data.zone, reason: i18n.code(data.code, data.code) });
+  el.hidden = false;
+  window.dispatchEvent(new CustomEvent("table-notice", { detail: { n, type } }));
+}
+
+follow(document.body.dataset.events, { onState, onEvent, onStatus: statusPill(byId("status"), () => i18n) });
