@@ -9,6 +9,10 @@ import sys
 COMMANDS: dict[str, str] = {
     "replay": "companion.commands.replay",
     "simulate": "companion.commands.simulate",
+    "run": "companion.commands.run",
+    "bench": "companion.commands.bench",
+    "check-config": "companion.commands.check_config",
+    "cards": "companion.commands.cards",
 }
 """Subcommand -> module with `HELP`, `add_arguments(parser)` and `run(args) -> int`; read-only."""
 

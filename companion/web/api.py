@@ -44,7 +44,7 @@ def events() -> Response:
         sent = 0
         try:
             yield "retry: 2000\n\n"
-            while limit is None or sent < limit:
+            while (limit is None or sent < limit) and not sub.closed:
                 event = sub.get(heartbeat)
                 if event is None:
                     yield ": heartbeat\n\n"

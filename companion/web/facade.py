@@ -28,7 +28,9 @@ class Event:
 
 
 class Subscription(Protocol):
-    """A live feed of public events for one SSE client."""
+    """A live feed of public events for one SSE client; `closed` turns true when it was cut off (too slow)."""
+
+    closed: bool
 
     def get(self, timeout: float) -> Event | None:
         """The next event, or None after `timeout` seconds with nothing (time for a heartbeat)."""

@@ -1,0 +1,46 @@
+"""`companion bench [--json]`: speed figures; each figure is one entry in BENCHES (later issues add theirs)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from typing import Any, Callable
+
+HELP = "measure speed figures (tap -> LED latency, ...) and print them"
+
+Bench = Callable[[argparse.Namespace], dict[str, Any]]
+
+
+def _tap_to_led(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.table.bench_tap import tap_to_led
+    with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=args.data) as tmp:
+        return {"tap_to_led_ms": tap_to_led(args.taps, tmp, args.seed)}
+
+
+BENCHES: dict[str, Bench] = {
+    "tap_to_led": _tap_to_led,
+}
+"""Figure name -> function returning the keys it adds to the report; read-only."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the command's arguments."""
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--only", choices=sorted(BENCHES), action="append", help="run only these figures")
+    parser.add_argument("--taps", type=int, default=1000, help="taps for tap_to_led (>= 1000 for the figure)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--data", default=None, help="directory for the temporary database (its disk is measured)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the figures and print them."""
+    report: dict[str, Any] = {}
+    for name in args.only or list(BENCHES):
+        report.update(BENCHES[name](args))
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            print(f"{key}: {json.dumps(value)}")
+    return 0

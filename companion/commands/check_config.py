@@ -1,0 +1,26 @@
+"""`companion check-config FILE`: validate a table config and print what the table is."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from companion.config import ConfigError, describe, load_config
+
+HELP = "check a table config (TOML) and print what the table is"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the command's arguments."""
+    parser.add_argument("file", help="the config file")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the summary (exit 0) or `error: CODE: where: message` (exit 2)."""
+    try:
+        cfg = load_config(args.file)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(describe(cfg))
+    return 0

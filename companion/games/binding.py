@@ -1,0 +1,163 @@
+"""How a game meets the physical table: the generic binding interface every game's `binding.py` follows.
+
+A binding is pure (no I/O, threads or clock): the table feeds it table inputs and it answers with actions
+for the engine to judge; it draws the LED scene from the public view only. DESIGN.md "A game's table binding".
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass
+from typing import Any, Mapping, Union
+
+from companion.games.contract import CHANCE, IllegalAction
+from companion.games.registry import GAMES, get_rules
+from companion.games.rules import Rules
+
+RGB = tuple[int, int, int]
+
+OFF: RGB = (0, 0, 0)
+DIM: RGB = (24, 24, 24)
+WHITE: RGB = (200, 200, 200)
+RED: RGB = (255, 0, 0)
+GREEN: RGB = (0, 255, 0)
+BLUE: RGB = (0, 60, 255)
+GOLD: RGB = (255, 170, 0)
+PURPLE: RGB = (150, 0, 255)
+ORANGE: RGB = (255, 90, 0)
+
+EFFECTS = ("solid", "pulse", "blink", "off")
+
+BINDING_CODES: dict[str, str] = {
+    "unexpected_card": "That card means nothing here right now.",
+    "wrong_game": "That card belongs to another game.",
+    "already_tapped": "That tile was already tapped.",
+    "unknown_key": "That button means nothing in this game.",
+}
+"""Refusal codes a binding may raise (as IllegalAction) before the engine is asked."""
+
+
+@dataclass(frozen=True)
+class Card:
+    """An enrolled component: its tag UID and what it is."""
+
+    uid: str
+    game: str
+    kind: str
+    value: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A card arrived in a zone."""
+
+    zone: str
+    card: Card
+
+
+@dataclass(frozen=True)
+class Removed:
+    """A card left a zone."""
+
+    zone: str
+    card: Card
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """A seat pressed a physical button meaning `key`."""
+
+    seat: int
+    key: str
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """A seat picked one of its legal actions on a terminal or its phone (`action` names the seat)."""
+
+    seat: int
+    action: Mapping[str, Any]
+
+
+TableInput = Union[Placed, Removed, Pressed, Chosen]
+
+
+@dataclass(frozen=True)
+class Light:
+    """What one zone's LEDs show: a colour, an effect, and optionally a level (filled of total pixels)."""
+
+    colour: RGB
+    effect: str = "solid"
+    level: tuple[int, int] | None = None
+
+
+Scene = dict[str, Light]
+
+
+class Binding:
+    """The generic binding: seat zones, choices as actions, no cards; games subclass and extend it."""
+
+    game: str = ""
+    card_kinds: Mapping[str, tuple[str, ...]] = {}
+    """Card kind -> allowed values, for enrollment."""
+
+    def rules(self) -> Rules:
+        """The engine this binding feeds."""
+        return get_rules(self.game)
+
+    def zones(self, seats: int) -> tuple[str, ...]:
+        """Every logical zone the game uses: `seat:N` per seat, then shared zones."""
+        return tuple(f"seat:{i}" for i in range(seats))
+
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
+        """Table input -> zero or more actions (engine-judged) and the new partial input; may raise IllegalAction."""
+        if isinstance(event, Chosen):
+            return [{**dict(event.action), "seat": event.seat}], pending
+        if isinstance(event, Removed):
+            return [], pending
+        if isinstance(event, Placed):
+            if event.card.game != self.game:
+                raise IllegalAction("wrong_game", BINDING_CODES["wrong_game"])
+            raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
+        raise IllegalAction("unknown_key", BINDING_CODES["unknown_key"])
+
+    def chance_is_physical(self, state: Any, mode: str) -> bool:
+        """Whether the table must read this chance outcome from components (else it samples it)."""
+        return False
+
+    def scene(self, public_view: Mapping[str, Any], seats: int) -> Scene:
+        """LED scene from the public view only: living seats dim by default."""
+        return {f"seat:{i}": Light(DIM) for i in range(seats)}
+
+    def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Zone -> the (kind, value) cards that should rest there now; zones not listed are not checked."""
+        return {}
+
+    def chance_template(self, state: Any) -> dict[str, Any] | None:
+        """The shape of the chance action due now (a sample with a fixed seed), or None when chance is not due."""
+        rules = self.rules()
+        if rules.to_act(state) != frozenset({CHANCE}):
+            return None
+        return rules.sample_chance(state, random.Random(0))
+
+
+def get_binding(game: str) -> Binding:
+    """The table binding of a registered game: `BINDING` in its module or its package's `binding` module,
+    else the generic one."""
+    get_rules(game)  # unknown game -> ValueError
+    module = GAMES[game]
+    for candidate in (module, module + ".binding", module.rsplit(".", 1)[0] + ".binding"):
+        try:
+            found = importlib.import_module(candidate)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and candidate.startswith(exc.name):
+                continue
+            raise
+        binding = getattr(found, "BINDING", None)
+        if isinstance(binding, Binding) and binding.game == game:
+            return binding
+    generic = Binding()
+    generic.game = game
+    return generic

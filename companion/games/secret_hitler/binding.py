@@ -1,0 +1,112 @@
+"""Secret Hitler at the table: ballots, buttons and policy tiles in, a public LED scene out (pure).
+
+Zones: `seat:N` (each seat's reader, terminal and LEDs), `board` (the policy board reader), LED-only
+`track:liberal`, `track:fascist`, `track:election`. Roles and the deck are dealt digitally by default; with
+physical components the president taps the drawn (or peeked) tiles and the chancellor lays the enacted tile
+on the board reader. Votes come from ja/nein buttons, ballot cards on a seat reader, terminals or phones.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
+                                     Binding, Chosen, Light, Placed, Pressed, Removed, Scene, TableInput)
+from companion.games.contract import IllegalAction
+
+PHYSICAL_CHANCE = ("draw", "peek")
+"""Chance actions read from tiles in physical mode; the deal is always digital (roles are secret)."""
+
+
+class SecretHitlerBinding(Binding):
+    """Inputs -> actions and the LED scene for Secret Hitler."""
+
+    game = "secret_hitler"
+    card_kinds = {"policy": ("L", "F"), "ballot": ("ja", "nein")}
+
+    def zones(self, seats: int) -> tuple[str, ...]:
+        """Seat zones, the board reader and the LED-only tracks."""
+        return super().zones(seats) + ("board", "track:liberal", "track:fascist", "track:election")
+
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
+        """Buttons and ballot cards vote; policy tiles make chance draws/peeks or the chancellor's enactment."""
+        tiles: tuple[tuple[str, str], ...] = pending or ()
+        if isinstance(event, Chosen) or isinstance(event, Removed):
+            return super().on_input(state, tiles, event, mode)
+        if isinstance(event, Pressed):
+            if event.key not in ("ja", "nein"):
+                raise IllegalAction("unknown_key", BINDING_CODES["unknown_key"])
+            return [{"type": "vote", "seat": event.seat, "vote": event.key}], tiles
+        assert isinstance(event, Placed)
+        card = event.card
+        if card.game != self.game:
+            raise IllegalAction("wrong_game", BINDING_CODES["wrong_game"])
+        if card.kind == "ballot":
+            seat = _seat_of(event.zone)
+            if seat is None:
+                raise IllegalAction("unexpected_card", "Ballots are read on a seat's own reader.")
+            return [{"type": "vote", "seat": seat, "vote": card.value}], tiles
+        if card.kind != "policy":
+            raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
+        template = self.chance_template(state)
+        if template is not None and mode == "physical" and template.get("type") in PHYSICAL_CHANCE:
+            if any(uid == card.uid for uid, _ in tiles):
+                raise IllegalAction("already_tapped", BINDING_CODES["already_tapped"])
+            tiles = tiles + ((card.uid, card.value),)
+            needed = len(template.get("policies", ()))
+            if len(tiles) < needed:
+                return [], tiles
+            action = {"type": template["type"], "seat": -1, "policies": [v for _, v in tiles]}
+            return [action], ()
+        if event.zone == "board":
+            chancellor = self.rules().view(state, None).get("chancellor")
+            if chancellor is not None:
+                return [{"type": "enact", "seat": chancellor, "policy": card.value}], tiles
+        raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
+
+    def chance_is_physical(self, state: Any, mode: str) -> bool:
+        """In physical mode draws and peeks come from tiles; the deal is always sampled."""
+        if mode != "physical":
+            return False
+        template = self.chance_template(state)
+        return template is not None and template.get("type") in PHYSICAL_CHANCE
+
+    def scene(self, public_view: Mapping[str, Any], seats: int) -> Scene:
+        """Seats: dead off, revealed votes green/red together, voted white, president gold, chancellor blue."""
+        view = public_view
+        alive = view.get("alive") or [True] * seats
+        voted = view.get("voted") or [False] * seats
+        votes = view.get("votes") or [None] * seats
+        scene: Scene = {}
+        for i in range(seats):
+            if not alive[i]:
+                light = Light(OFF, "off")
+            elif votes[i] is not None:
+                light = Light(GREEN if votes[i] == "ja" else RED)
+            elif voted[i]:
+                light = Light(WHITE)
+            elif view.get("president") == i:
+                light = Light(GOLD)
+            elif view.get("chancellor") == i:
+                light = Light(BLUE)
+            else:
+                light = Light(DIM)
+            scene[f"seat:{i}"] = light
+        scene["track:liberal"] = Light(BLUE, level=(int(view.get("liberal_policies", 0)), 5))
+        scene["track:fascist"] = Light(RED, level=(int(view.get("fascist_policies", 0)), 6))
+        scene["track:election"] = Light(ORANGE, level=(int(view.get("election_tracker", 0)), 3))
+        scene["board"] = Light(PURPLE if view.get("veto_unlocked") else DIM)
+        return scene
+
+    def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Nothing should rest on a seat reader (a ballot or tile left there would be read as a new input)."""
+        seats = self.rules().seat_count(state)
+        return {f"seat:{i}": () for i in range(seats)}
+
+
+def _seat_of(zone: str) -> int | None:
+    kind, _, index = zone.partition(":")
+    return int(index) if kind == "seat" and index.isdigit() else None
+
+
+BINDING = SecretHitlerBinding()

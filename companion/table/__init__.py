@@ -1,0 +1,1 @@
+"""The running table: one writer loop, journal, card registry, inputs -> actions, outputs."""

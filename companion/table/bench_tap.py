@@ -1,0 +1,71 @@
+"""Tap -> LED latency: ballot cards tapped on mock readers during Secret Hitler votes, journal commit included."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from dataclasses import replace
+from typing import Any
+
+from companion.config import PollingConfig, demo_config
+from companion.hal.mock import MockHardware
+from companion.table.runtime import Runtime
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def tap_to_led(taps: int, data_dir: str, seed: int = 1) -> dict[str, Any]:
+    """p50/p99/max (ms) from a mock tag placement to the LED frame that answers it, over `taps` taps."""
+    cfg = replace(demo_config(), data_dir=data_dir, polling=PollingConfig(interval_ms=10, removal_ms=20))
+    runtime = Runtime(cfg, rng=random.Random(seed)).start()
+    rng = random.Random(seed)
+    hw = runtime.hardware
+    assert isinstance(hw, MockHardware)
+    loop = runtime.loop
+    ballots = {}
+    for seat in range(7):
+        for i, vote in enumerate(("ja", "nein")):
+            uid = f"B{seat:02d}{i}0000"
+            loop.call("enroll", uid=uid, game="secret_hitler", kind="ballot", value=vote, label=f"{vote} {seat}")
+            ballots[(seat, vote)] = uid
+    zones = {z.zone: z for z in cfg.leds.zones}
+    samples: list[float] = []
+    try:
+        while len(samples) < taps:
+            session = loop.session
+            if session is None or session.rules.outcome(session.state) is not None:
+                loop.call("new_game", game="secret_hitler", seats=7, components="digital")
+                continue
+            rules, state = session.rules, session.state
+            acting = sorted(rules.to_act(state))
+            voters = [s for s in acting if any(a["type"] == "vote" for a in rules.legal_actions(state, s))]
+            if not voters:
+                seat = acting[0]
+                loop.call("submit", seat=None, action=rng.choice(rules.legal_actions(state, seat)), source="bench")
+                continue
+            for seat in voters:
+                zone = zones[f"seat:{seat}"]
+                before = hw.mock_strip.last()
+                shown = hw.mock_strip.shown
+                vote = "nein" if rng.random() < 0.6 else "ja"
+                t0 = time.perf_counter()
+                hw.place(f"r{seat}", ballots[(seat, vote)], wait=False)
+                got = hw.mock_strip.wait_for(
+                    lambda f: before is None or f[zone.start:zone.start + zone.count] != before[zone.start:zone.start + zone.count],
+                    after=shown, timeout=5)
+                if got is None:
+                    raise RuntimeError(f"no LED answer to a tap on seat {seat}")
+                samples.append((got[0] - t0) * 1000)
+            for seat in voters:
+                hw.reader(f"r{seat}").uid = None
+            for seat in voters:
+                hw.remove(f"r{seat}")
+            loop.wait_idle()
+    finally:
+        runtime.stop()
+    return {"p50": round(statistics.median(samples), 3), "p99": round(_percentile(samples, 0.99), 3),
+            "max": round(max(samples), 3), "taps": len(samples), "journal": "sqlite WAL synchronous=FULL"}

@@ -1,0 +1,157 @@
+"""Host and seat commands, run on the loop thread (the only writer)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from companion.table.cards import CardError
+from companion.table.session import from_record
+from companion.web.facade import Refusal
+
+Result = dict[str, Any] | Refusal
+
+
+def run(loop: Any, name: str, args: Mapping[str, Any]) -> Result:
+    """Dispatch one command; unknown names are refused."""
+    handler = COMMANDS.get(name)
+    if handler is None:
+        return Refusal("unknown_command", f"unknown command {name!r}")
+    return handler(loop, args)
+
+
+def _ping(loop: Any, args: Mapping[str, Any]) -> Result:
+    return {}
+
+
+def _submit(loop: Any, args: Mapping[str, Any]) -> Result:
+    from companion.games.binding import Chosen
+    seat, action, source = args.get("seat"), args.get("action"), str(args.get("source", "api"))
+    if not isinstance(action, dict):
+        return Refusal("malformed", "an action is a JSON object")
+    if seat is None:  # the host acts directly (e.g. entering a draw by hand): the engine judges it alone
+        paused = loop._paused()
+        if paused:
+            return paused
+        return loop._apply([dict(action)], loop.session.pending, "center", source)
+    return loop._input(Chosen(seat, action), f"seat:{seat}", source)
+
+
+def _new_game(loop: Any, args: Mapping[str, Any]) -> Result:
+    cfg = loop.config.game
+    return loop._new_game(args.get("game", cfg.name), args.get("seats", cfg.seats), args.get("options") or {},
+                          args.get("components", cfg.components))
+
+
+def _undo(loop: Any, args: Mapping[str, Any]) -> Result:
+    """Undo the last player action and the chance actions after it: replay all but them."""
+    session = loop.session
+    if session is None or session.ended not in (None, "finished"):
+        return Refusal("no_game", "No game to undo in.")
+    keep = max((i for i, a in enumerate(session.actions) if a.get("seat", -1) != -1), default=None)
+    if keep is None:
+        return Refusal("nothing_to_undo", "No player action to undo.")
+    loop.journal.undo_from(session.game_id, keep)
+    if session.ended == "finished":
+        loop.journal.conn.execute("UPDATE games SET ended = NULL, end_reason = NULL, outcome = NULL WHERE id = ?",
+                                  (session.game_id,))
+        loop.journal.conn.commit()
+    record = loop.journal.game(session.game_id)
+    loop.session = from_record(record)
+    loop.status = "running"
+    loop._publish()
+    return {"undone": len(session.actions) - keep, "actions": keep}
+
+
+def _end_game(loop: Any, args: Mapping[str, Any]) -> Result:
+    session = loop.session
+    if session is None:
+        return Refusal("no_game", "No game is running.")
+    if session.ended is None:
+        loop.journal.end_game(session.game_id, "ended_by_host", None)
+    loop.session = None
+    loop.status = "idle"
+    loop._prompts.clear()
+    loop._publish()
+    for seat_cfg in loop.config.seats:
+        if seat_cfg.terminal:
+            loop.hw.terminals.send(seat_cfg.terminal, {"v": 1, "type": "idle", "ballot": None, "info": {}})
+    return {"ended": session.game_id}
+
+
+def _resume(loop: Any, args: Mapping[str, Any]) -> Result:
+    if loop.status != "resume_check":
+        return Refusal("not_paused", "The table is not waiting to resume.")
+    loop.status = "over" if loop.session and loop.session.ended else "running"
+    loop.scan = []
+    loop._publish()
+    return {"status": loop.status}
+
+
+def _enroll_mode(loop: Any, args: Mapping[str, Any]) -> Result:
+    on = args.get("on")
+    if not isinstance(on, bool):
+        return Refusal("bad_field", "field 'on' must be true or false")
+    loop.enrolling = on
+    loop._publish()
+    return {"enrolling": on}
+
+
+def _enroll(loop: Any, args: Mapping[str, Any]) -> Result:
+    raw = dict(args)
+    if "game" not in raw and loop.session is not None:
+        raw["game"] = loop.session.game
+    try:
+        card = loop.cards.enroll(raw)
+    except CardError as exc:
+        return Refusal(exc.code, exc.message)
+    loop.bus.publish("card_enrolled", {"uid": card.uid})
+    return {"card": {"uid": card.uid, "game": card.game, "kind": card.kind, "value": card.value, "label": card.label}}
+
+
+def _forget_card(loop: Any, args: Mapping[str, Any]) -> Result:
+    try:
+        return {"forgotten": loop.cards.forget(args.get("uid"))}
+    except CardError as exc:
+        return Refusal(exc.code, exc.message)
+
+
+def _export_cards(loop: Any, args: Mapping[str, Any]) -> Result:
+    return {"deck": loop.cards.export(args.get("game"))}
+
+
+def _import_cards(loop: Any, args: Mapping[str, Any]) -> Result:
+    try:
+        return {"imported": loop.cards.import_deck(args.get("deck"))}
+    except CardError as exc:
+        return Refusal(exc.code, exc.message)
+
+
+def _host_state(loop: Any, args: Mapping[str, Any]) -> Result:
+    session = loop.session
+    c = loop.counters
+    return {
+        "status": loop.status,
+        "enrolling": loop.enrolling,
+        "game": None if session is None else {
+            "id": session.game_id, "name": session.game, "seats": session.seats, "mode": session.mode,
+            "options": session.options, "actions": len(session.actions), "ended": session.ended,
+            "seat_tokens": [{"seat": i, "token": t, "path": f"/seat/{t}"} for i, t in enumerate(session.tokens)],
+            "pending_inputs": len(session.pending or ()),
+        },
+        "expected_vs_seen": loop.scan,
+        "terminals": {t: s for t, s in sorted(loop.terminals_seen.items())},
+        "counters": {"inputs": c.inputs, "accepted": c.accepted, "rejected": c.rejected,
+                     "unknown_tags": c.unknown_tags, "duplicates": c.duplicates, "errors": c.errors,
+                     "reader_faults": c.reader_faults},
+        "cards": len(loop.cards.all()),
+        "history": loop.journal.history(20),
+    }
+
+
+COMMANDS: dict[str, Callable[[Any, Mapping[str, Any]], Result]] = {
+    "_ping": _ping, "submit": _submit, "new_game": _new_game, "undo": _undo, "end_game": _end_game,
+    "resume": _resume, "enroll_mode": _enroll_mode, "enroll": _enroll, "forget_card": _forget_card,
+    "export_cards": _export_cards, "import_cards": _import_cards, "host_state": _host_state,
+}
+"""Command name -> handler; read-only."""
+

@@ -1,0 +1,164 @@
+"""The table as the web sees it: implements companion.web.facade.TableFacade (and SimFacade on mock)."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any, Mapping
+
+from companion.hal.mock import MockHardware
+from companion.table.bus import Subscriber
+from companion.table.cards import CardError, normalise_uid
+from companion.table.loop import TableLoop
+from companion.web.facade import Refusal
+
+
+class TableHandle:
+    """Thread-safe entry points into the running table; changes go through the loop's queue."""
+
+    def __init__(self, loop: TableLoop, host_pin: str) -> None:
+        self.loop = loop
+        self._pin = host_pin
+        self.sim: MockSim | None = MockSim(loop) if isinstance(loop.hw, MockHardware) else None
+
+    def public_state(self) -> dict[str, Any]:
+        """Public snapshot plus hardware health."""
+        return {**self.loop.snapshot, "health": self.health()}
+
+    def health(self) -> dict[str, Any]:
+        """Hardware and loop health (public: counts and statuses only)."""
+        c = self.loop.counters
+        return {**self.loop.hw.health(), "sse_clients": self.loop.bus.clients(),
+                "loop": {"inputs": c.inputs, "accepted": c.accepted, "rejected": c.rejected, "errors": c.errors,
+                         "reader_faults": c.reader_faults, "alive": self.loop._thread.is_alive()}}
+
+    def subscribe(self, last_event_id: str | None) -> Subscriber:
+        """An SSE feed."""
+        return self.loop.bus.subscribe(last_event_id)
+
+    def seat_for_token(self, token: str) -> int | None:
+        """Constant-time token lookup in the current game."""
+        session = self.loop.session
+        if session is None or not isinstance(token, str):
+            return None
+        found = None
+        for seat, t in enumerate(session.tokens):
+            if hmac.compare_digest(t.encode(), token.encode()):
+                found = seat
+        return found
+
+    def seat_state(self, seat: int) -> dict[str, Any]:
+        """The seat's own view and its open prompt."""
+        session = self.loop.session
+        if session is None:
+            return {"seat": seat, "view": None, "prompt": None}
+        return {"seat": seat, "game": session.game, "view": session.rules.view(session.state, seat),
+                "prompt": self.loop.seat_prompt(seat)}
+
+    def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | Refusal:
+        """Judge an action on the loop thread."""
+        return self.loop.call("submit", seat=seat, action=action, source=source)
+
+    def host_state(self) -> dict[str, Any]:
+        """Host console data."""
+        result = self.loop.call("host_state")
+        return result if isinstance(result, dict) else {"error": result.code}
+
+    def host_command(self, command: str, args: Mapping[str, Any]) -> dict[str, Any] | Refusal:
+        """A host command on the loop thread."""
+        return self.loop.call(command, **dict(args))
+
+    def check_pin(self, pin: str) -> bool:
+        """Constant-time PIN check."""
+        return isinstance(pin, str) and hmac.compare_digest(pin.encode(), self._pin.encode())
+
+
+class MockSim:
+    """The simulator facade over the mock hardware; waits until the table has handled what it scripted."""
+
+    def __init__(self, loop: TableLoop) -> None:
+        self.loop = loop
+        assert isinstance(loop.hw, MockHardware)
+        self.hw: MockHardware = loop.hw
+
+    def readers(self) -> list[dict[str, Any]]:
+        """Readers, zones and resting tags."""
+        present = self.hw.present()
+        return [{"reader": r.name, "zone": r.zone, "uid": present.get(r.name)} for r in self.loop.config.readers]
+
+    def place(self, reader: str, uid: str) -> Refusal | None:
+        """Put a tag on a reader."""
+        bad = self._reader(reader)
+        if bad:
+            return bad
+        try:
+            uid = normalise_uid(uid)
+        except CardError as exc:
+            return Refusal(exc.code, exc.message)
+        self.hw.place(reader, uid)
+        self.loop.wait_idle()
+        return None
+
+    def remove(self, reader: str) -> Refusal | None:
+        """Take a tag off a reader."""
+        bad = self._reader(reader)
+        if bad:
+            return bad
+        self.hw.remove(reader)
+        self.loop.wait_idle()
+        return None
+
+    def press(self, seat: int, key: str) -> Refusal | None:
+        """Press a configured button."""
+        try:
+            self.hw.press(seat, key)
+        except KeyError as exc:
+            return Refusal("unknown_button", str(exc.args[0]))
+        self.loop.wait_idle()
+        return None
+
+    def terminal(self, terminal: str, op: str, ballot: str | None, value: Any, seq: int | None) -> Refusal | None:
+        """connect / disconnect / choose on a mock terminal."""
+        if terminal not in self.loop.config.terminal_seats():
+            return Refusal("unknown_terminal", f"no terminal {terminal!r} in the table config")
+        hub = self.hw.mock_terminals
+        if op == "connect":
+            hub.connect(terminal)
+        elif op == "disconnect":
+            hub.disconnect(terminal)
+        elif op == "choose":
+            if ballot is None:
+                return Refusal("bad_field", "choose needs a ballot")
+            hub.choose(terminal, ballot, value, seq)
+        else:
+            return Refusal("bad_field", "op is connect, disconnect or choose")
+        self.loop.wait_idle()
+        return None
+
+    def fail_reader(self, reader: str, times: int) -> Refusal | None:
+        """Script a reader failure (0 heals)."""
+        bad = self._reader(reader)
+        if bad:
+            return bad
+        if times == 0:
+            self.hw.heal_reader(reader)
+        else:
+            self.hw.fail_reader(reader, times)
+        return None
+
+    def leds(self) -> dict[str, Any]:
+        """The current frame and the zone layout."""
+        frame = self.hw.mock_strip.last() or ()
+        return {"pixels": [list(p) for p in frame],
+                "zones": [{"zone": z.zone, "start": z.start, "count": z.count} for z in self.loop.config.leds.zones]}
+
+    def terminal_messages(self, terminal: str) -> list[dict[str, Any]] | Refusal:
+        """Messages sent to a mock terminal."""
+        if terminal not in self.loop.config.terminal_seats():
+            return Refusal("unknown_terminal", f"no terminal {terminal!r} in the table config")
+        return list(self.hw.mock_terminals.sent.get(terminal, []))[-50:]
+
+    def _reader(self, reader: str) -> Refusal | None:
+        if reader not in self.loop.config.reader_zones():
+            return Refusal("unknown_reader", f"no reader {reader!r} (readers: "
+                                             f"{', '.join(self.loop.config.reader_zones())})")
+        return None

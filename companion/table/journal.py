@@ -1,0 +1,161 @@
+"""The journal: every game and every accepted action in SQLite (WAL, synchronous=FULL, file mode 0600).
+
+An action is committed here before any output shows it; the journal of actions *is* the game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    tokens TEXT NOT NULL,
+    started REAL NOT NULL,
+    ended REAL,
+    end_reason TEXT,
+    outcome TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    source TEXT NOT NULL,
+    at REAL NOT NULL,
+    undone INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, idx)
+);
+CREATE TABLE IF NOT EXISTS cards (
+    uid TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    value TEXT NOT NULL,
+    label TEXT NOT NULL,
+    enrolled REAL NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as journaled: setup, seat tokens and its live (not undone) actions."""
+
+    id: int
+    game: str
+    seats: int
+    options: dict[str, Any]
+    mode: str
+    tokens: tuple[str, ...]
+    started: float
+    ended: float | None
+    end_reason: str | None
+    actions: tuple[dict[str, Any], ...]
+
+
+def open_db(path: Path) -> sqlite3.Connection:
+    """Open (creating with mode 0600) the table database in WAL mode with synchronous=FULL."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # create private before SQLite sees it
+    os.close(fd)
+    os.chmod(path, 0o600)
+    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=10)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.executescript(SCHEMA)
+    return conn
+
+
+class Journal:
+    """Game and action rows; only the table's loop thread writes."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def new_game(self, game: str, seats: int, options: dict[str, Any], mode: str, tokens: Sequence[str]) -> int:
+        """Start a game row; returns its id."""
+        with self.conn:
+            cur = self.conn.execute(
+                "INSERT INTO games (game, seats, options, mode, tokens, started) VALUES (?, ?, ?, ?, ?, ?)",
+                (game, seats, json.dumps(options), mode, json.dumps(list(tokens)), time.time()))
+        return int(cur.lastrowid or 0)
+
+    def append(self, game_id: int, actions: Iterable[tuple[dict[str, Any], str]]) -> int:
+        """Commit actions (with their sources) in one transaction; returns how many were written."""
+        rows = list(actions)
+        if not rows:
+            return 0
+        now = time.time()
+        with self.conn:
+            (top,) = self.conn.execute("SELECT COALESCE(MAX(idx), -1) FROM actions WHERE game_id = ?",
+                                       (game_id,)).fetchone()
+            self.conn.executemany(
+                "INSERT INTO actions (game_id, idx, action, source, at) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, top + 1 + i, json.dumps(a, separators=(",", ":")), src, now)
+                 for i, (a, src) in enumerate(rows)])
+        return len(rows)
+
+    def undo_from(self, game_id: int, keep: int) -> int:
+        """Mark every live action after the first `keep` as undone (kept for history); returns how many."""
+        live = self._live_idx(game_id)
+        drop = live[keep:]
+        with self.conn:
+            self.conn.executemany("UPDATE actions SET undone = 1 WHERE game_id = ? AND idx = ?",
+                                  [(game_id, i) for i in drop])
+        return len(drop)
+
+    def end_game(self, game_id: int, reason: str, outcome: dict[str, Any] | None) -> None:
+        """Close a game: finished by the rules or ended by the host."""
+        with self.conn:
+            self.conn.execute("UPDATE games SET ended = ?, end_reason = ?, outcome = ? WHERE id = ? AND ended IS NULL",
+                              (time.time(), reason, json.dumps(outcome), game_id))
+
+    def unfinished(self) -> GameRecord | None:
+        """The latest game not yet ended, with its live actions."""
+        row = self.conn.execute("SELECT id FROM games WHERE ended IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+        return self.game(row[0]) if row else None
+
+    def game(self, game_id: int) -> GameRecord | None:
+        """One game with its live actions."""
+        row = self.conn.execute(
+            "SELECT id, game, seats, options, mode, tokens, started, ended, end_reason FROM games WHERE id = ?",
+            (game_id,)).fetchone()
+        if row is None:
+            return None
+        actions = tuple(json.loads(a) for (a,) in self.conn.execute(
+            "SELECT action FROM actions WHERE game_id = ? AND undone = 0 ORDER BY idx", (game_id,)))
+        return GameRecord(row[0], row[1], row[2], json.loads(row[3]), row[4], tuple(json.loads(row[5])),
+                          row[6], row[7], row[8], actions)
+
+    def rows(self, game_id: int) -> list[dict[str, Any]]:
+        """Every action row of a game, undone ones included (history)."""
+        return [{"idx": i, "action": json.loads(a), "source": s, "at": at, "undone": bool(u)}
+                for i, a, s, at, u in self.conn.execute(
+                    "SELECT idx, action, source, at, undone FROM actions WHERE game_id = ? ORDER BY idx", (game_id,))]
+
+    def history(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Recent games, newest first."""
+        out = []
+        for gid, game, seats, mode, started, ended, reason, outcome in self.conn.execute(
+                "SELECT id, game, seats, mode, started, ended, end_reason, outcome FROM games "
+                "ORDER BY id DESC LIMIT ?", (limit,)):
+            (count,) = self.conn.execute("SELECT COUNT(*) FROM actions WHERE game_id = ? AND undone = 0",
+                                         (gid,)).fetchone()
+            out.append({"id": gid, "game": game, "seats": seats, "mode": mode, "started": started, "ended": ended,
+                        "end_reason": reason, "outcome": json.loads(outcome) if outcome else None,
+                        "actions": count})
+        return out
+
+    def _live_idx(self, game_id: int) -> list[int]:
+        return [i for (i,) in self.conn.execute(
+            "SELECT idx FROM actions WHERE game_id = ? AND undone = 0 ORDER BY idx", (game_id,))]

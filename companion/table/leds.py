@@ -1,0 +1,120 @@
+"""The LED renderer: one thread turns the current scene (plus short flashes) into frames; it sleeps while
+nothing animates."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from typing import Mapping
+
+from companion.config import LedConfig
+from companion.games.binding import RED, Light
+from companion.hal.interfaces import RGB, LedStrip
+
+FPS = 30
+FLASH_S = 0.6
+
+
+def _scale(colour: RGB, k: float) -> RGB:
+    return (int(colour[0] * k), int(colour[1] * k), int(colour[2] * k))
+
+
+def render_zone(light: Light, count: int, now: float) -> list[RGB]:
+    """The pixels of one zone at time `now`."""
+    if light.effect == "off":
+        return [(0, 0, 0)] * count
+    colour = light.colour
+    if light.effect == "pulse":
+        colour = _scale(colour, 0.35 + 0.65 * (0.5 + 0.5 * math.sin(2 * math.pi * now / 1.2)))
+    elif light.effect == "blink" and int(now * 4) % 2:
+        colour = (0, 0, 0)
+    if light.level is None:
+        return [colour] * count
+    filled, total = light.level
+    lit = round(count * max(0, min(filled, total)) / total) if total > 0 else 0
+    return [colour] * lit + [_scale(colour, 0.08)] * (count - lit)
+
+
+class LedRenderer:
+    """Owns the strip: `set_scene` and `flash` wake it; it renders at FPS only while something animates."""
+
+    def __init__(self, strip: LedStrip, layout: LedConfig) -> None:
+        self.strip = strip
+        self.zones = {z.zone: (z.start, z.count) for z in layout.zones}
+        self.zone_alias: dict[str, str] = {}
+        self._scene: dict[str, Light] = {}
+        self._flashes: dict[str, float] = {}
+        self._cond = threading.Condition()
+        self._dirty = True
+        self._stop = False
+        self._last: tuple[RGB, ...] | None = None
+        self.frames = 0
+        self._thread = threading.Thread(target=self._run, name="led-renderer", daemon=True)
+
+    def start(self) -> None:
+        """Begin rendering."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the thread (the strip is closed by the hardware)."""
+        with self._cond:
+            self._stop = True
+            self._cond.notify()
+        self._thread.join(timeout=2)
+
+    def set_scene(self, scene: Mapping[str, Light]) -> None:
+        """Show a new scene."""
+        with self._cond:
+            self._scene = dict(scene)
+            self._dirty = True
+            self._cond.notify()
+
+    def flash(self, zone: str, until: float | None = None) -> None:
+        """Flash a zone red for a moment (a refused input)."""
+        with self._cond:
+            self._flashes[zone] = until if until is not None else time.monotonic() + FLASH_S
+            self._dirty = True
+            self._cond.notify()
+
+    def frame_at(self, now: float) -> tuple[tuple[RGB, ...], bool]:
+        """The frame for time `now` and whether anything in it animates."""
+        pixels: list[RGB] = [(0, 0, 0)] * self.strip.pixel_count
+        animating = False
+        with self._cond:
+            scene = dict(self._scene)
+            flashes = {z: t for z, t in self._flashes.items() if t > now}
+            self._flashes = flashes
+        for zone, light in scene.items():
+            if zone in flashes:
+                light = Light(RED, "blink")
+            self._paint(pixels, zone, light, now)
+            animating = animating or light.effect in ("pulse", "blink")
+        for zone in flashes:
+            if zone not in scene:
+                self._paint(pixels, zone, Light(RED, "blink"), now)
+            animating = True
+        return tuple(pixels), animating
+
+    def _paint(self, pixels: list[RGB], zone: str, light: Light, now: float) -> None:
+        span = self.zones.get(zone) or self.zones.get(self.zone_alias.get(zone, ""))
+        if span:
+            start, count = span
+            pixels[start:start + count] = render_zone(light, count, now)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                if self._stop:
+                    return
+                self._dirty = False
+            frame, animating = self.frame_at(time.monotonic())
+            if frame != self._last:
+                self.strip.show(frame)
+                self._last = frame
+                self.frames += 1
+            with self._cond:
+                if self._stop:
+                    return
+                if not self._dirty:
+                    self._cond.wait(1 / FPS if animating else None)

@@ -1,0 +1,423 @@
+"""The single writer: one thread owns the session; every input arrives on one queue; outputs follow the journal."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Mapping
+
+from companion.config import TableConfig
+from companion.games.binding import Card, Chosen, Placed, Pressed, Removed, TableInput
+from companion.games.contract import IllegalAction
+from companion.hal import (ButtonPressed, Hardware, ReaderFault, TagPlaced, TagRemoved, TerminalChoice,
+                           TerminalGone, TerminalHello)
+from companion.table.bus import EventBus
+from companion.table.cards import CardRegistry
+from companion.table.journal import Journal
+from companion.table.leds import LedRenderer
+from companion.table.prompts import private_part, prompt
+from companion.table.session import Session, auto_chance, check_setup, from_record, new_tokens
+from companion.web.facade import Refusal
+
+log = logging.getLogger("companion.table")
+
+CALL_TIMEOUT_S = 10.0
+
+
+@dataclass
+class Command:
+    """A request from another thread (web, CLI, bench) with a future for its answer."""
+
+    name: str
+    args: Mapping[str, Any]
+    future: Future = field(default_factory=Future)
+
+
+@dataclass
+class Counters:
+    """What the loop has seen (shown in health)."""
+
+    inputs: int = 0
+    accepted: int = 0
+    rejected: int = 0
+    unknown_tags: int = 0
+    duplicates: int = 0
+    errors: int = 0
+    reader_faults: int = 0
+
+
+class TableLoop:
+    """Owns the session, the journal and the outputs; only its thread changes any of them."""
+
+    def __init__(self, config: TableConfig, hardware: Hardware, journal: Journal, cards: CardRegistry,
+                 renderer: LedRenderer, rng: random.Random | None = None) -> None:
+        self.config = config
+        self.hw = hardware
+        self.journal = journal
+        self.cards = cards
+        self.renderer = renderer
+        self.rng = rng or random.SystemRandom()
+        self.bus = EventBus(lambda: self.snapshot)
+        self.inbox: queue.Queue[Any] = queue.Queue()
+        self.session: Session | None = None
+        self.status = "starting"
+        self.snapshot: dict[str, Any] = {"table": {"status": "starting"}, "game": None}
+        self.counters = Counters()
+        self.enrolling = False
+        self.scan: list[dict[str, Any]] = []
+        self.terminals_seen: dict[str, int | None] = {}
+        self.ready = threading.Event()
+        self._reader_zone = config.reader_zones()
+        self._terminal_seat = config.terminal_seats()
+        self._last_seq: dict[str, int] = {}
+        self._prompts: dict[int, dict[str, Any]] = {}
+        self._ballots = 0
+        self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
+        self.on_commit: Callable[[], None] | None = None
+
+    # --- other threads ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Boot (replay, scan) and begin taking inputs."""
+        self._thread.start()
+        self.ready.wait(30)
+
+    def stop(self) -> None:
+        """Finish the queued inputs and stop."""
+        self.inbox.put(None)
+        self._thread.join(timeout=5)
+
+    def sink(self, event: Any) -> None:
+        """Where the hardware delivers its events."""
+        self.inbox.put(event)
+
+    def call(self, name: str, **args: Any) -> Any:
+        """Run a command on the loop thread and wait for its answer."""
+        cmd = Command(name, args)
+        self.inbox.put(cmd)
+        try:
+            return cmd.future.result(CALL_TIMEOUT_S)
+        except TimeoutError:
+            return Refusal("busy", "the table did not answer in time")
+
+    def wait_idle(self, timeout: float = 5.0) -> None:
+        """Block until every queued input has been handled (tests and the simulator use this)."""
+        done = threading.Event()
+        self.inbox.put(Command("_ping", {}, _set_when_done(done)))
+        done.wait(timeout)
+
+    # --- the loop thread ----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            self._boot()
+        except Exception:  # a broken journal must still leave a running (idle) table
+            log.exception("boot failed")
+            self.status = "idle"
+            self._publish()
+        self.ready.set()
+        while True:
+            item = self.inbox.get()
+            if item is None:
+                return
+            try:
+                self._handle(item)
+            except Exception as exc:  # one bad input never stops the table
+                self.counters.errors += 1
+                log.exception("input failed: %r", item)
+                if isinstance(item, Command) and not item.future.done():
+                    item.future.set_result(Refusal("internal", f"internal error: {type(exc).__name__}"))
+
+    def _boot(self) -> None:
+        if self.hw.poller:
+            self.hw.poller.wait_cycles(2)
+        self._drain_resting_tags()
+        record = self.journal.unfinished()
+        if record is not None:
+            try:
+                self.session = from_record(record)
+            except ValueError as exc:
+                log.error("game %s no longer replays: %s", record.id, exc)
+                self.journal.end_game(record.id, "unreplayable", None)
+            else:
+                self.status = "resume_check"
+                self._rescan()
+                self._publish()
+                return
+        game = self.config.game
+        result = self._new_game(game.name, game.seats, {}, game.components)
+        if isinstance(result, Refusal):
+            log.warning("no default game: %s", result.message)
+            self.status = "idle"
+            self._publish()
+
+    def _drain_resting_tags(self) -> None:
+        """Tags already resting at boot are not inputs: nothing physical is re-fired."""
+        kept = []
+        while True:
+            try:
+                item = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            if not isinstance(item, (TagPlaced, TagRemoved)):
+                kept.append(item)
+        for item in kept:
+            self.inbox.put(item)
+
+    def _handle(self, item: Any) -> None:
+        if isinstance(item, Command):
+            result = self._command(item.name, item.args)
+            if not item.future.done():
+                item.future.set_result(result)
+            return
+        self.counters.inputs += 1
+        if isinstance(item, TagPlaced):
+            self._tag(item.reader, item.uid, placed=True)
+        elif isinstance(item, TagRemoved):
+            self._tag(item.reader, item.uid, placed=False)
+        elif isinstance(item, ButtonPressed):
+            self._input(Pressed(item.seat, item.key), f"seat:{item.seat}", f"button:{item.seat}:{item.key}")
+        elif isinstance(item, TerminalChoice):
+            self._terminal_choice(item)
+        elif isinstance(item, TerminalHello):
+            self.terminals_seen[item.terminal] = self._terminal_seat.get(item.terminal)
+            self._last_seq.pop(item.terminal, None)  # a rebooted terminal counts from 1 again
+            seat = self._terminal_seat.get(item.terminal)
+            if seat is not None and seat in self._prompts:
+                self.hw.terminals.send(item.terminal, self._prompts[seat])  # resume the open prompt
+        elif isinstance(item, TerminalGone):
+            self.terminals_seen.pop(item.terminal, None)
+        elif isinstance(item, ReaderFault):
+            self.counters.reader_faults += 1
+            self.bus.publish("health", {"reader": item.reader, "fault": True})
+
+    # --- inputs ---------------------------------------------------------------------------------
+
+    def zone_of(self, reader: str) -> str:
+        """The logical zone a reader serves in this game (`center` stands in for a missing shared zone)."""
+        zone = self._reader_zone.get(reader, reader)
+        if zone == "center" and self.session is not None:
+            zones = self.session.binding.zones(self.session.seats)
+            if "center" not in zones:
+                served = set(self._reader_zone.values())
+                missing = [z for z in zones if ":" not in z and z not in served]
+                if missing:
+                    return missing[0]
+        return zone
+
+    def _tag(self, reader: str, uid: str, placed: bool) -> None:
+        zone = self.zone_of(reader)
+        card = self.cards.get(uid)
+        if self.enrolling:
+            if placed:
+                self.bus.publish("enroll_seen", {"reader": reader, "zone": zone, "uid": uid, "known": card is not None})
+            return
+        if self.status == "resume_check":
+            self._rescan()
+            self._publish_scan()
+            return
+        if card is None:
+            if placed:
+                self.counters.unknown_tags += 1
+                self.renderer.flash(zone)
+                self.bus.publish("unknown_tag", {"zone": zone, "uid": uid})
+            return
+        event: TableInput = Placed(zone, card) if placed else Removed(zone, card)
+        self._input(event, zone, f"reader:{reader}")
+
+    def _terminal_choice(self, item: TerminalChoice) -> None:
+        terminal = item.terminal
+        seat = self._terminal_seat.get(terminal)
+        if seat is None:
+            return
+        if not isinstance(item.seq, int) or item.seq <= self._last_seq.get(terminal, 0):
+            self.counters.duplicates += 1
+            return
+        self._last_seq[terminal] = item.seq
+        open_prompt = self._prompts.get(seat)
+        if open_prompt is None or open_prompt.get("ballot") != item.ballot or item.ballot is None:
+            self.hw.terminals.send(terminal, {"v": 1, "type": "error", "ballot": item.ballot, "seq": item.seq,
+                                              "code": "stale_ballot", "message": "That prompt is no longer open."})
+            return
+        options = open_prompt["options"]
+        value = item.value
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(options):
+            self.hw.terminals.send(terminal, {"v": 1, "type": "error", "ballot": item.ballot, "seq": item.seq,
+                                              "code": "bad_choice", "message": "No such option."})
+            return
+        result = self._input(Chosen(seat, options[value]["action"]), f"seat:{seat}", f"terminal:{terminal}")
+        reply: dict[str, Any] = {"v": 1, "type": "ack", "ballot": item.ballot, "seq": item.seq}
+        if isinstance(result, Refusal):
+            reply = {**reply, "type": "error", "code": result.code, "message": result.message}
+        self.hw.terminals.send(terminal, reply)
+
+    def _paused(self) -> Refusal | None:
+        if self.session is None:
+            return Refusal("no_game", "No game is running.")
+        if self.status == "resume_check":
+            return Refusal("table_paused", "The table is checking components after a restart; the host resumes it.")
+        if self.enrolling:
+            return Refusal("table_paused", "The host is enrolling cards.")
+        return None
+
+    def _input(self, event: TableInput, zone: str, source: str) -> dict[str, Any] | Refusal:
+        """Binding turns the input into actions; the engine judges; accepted ones are journaled, then shown."""
+        paused = self._paused()
+        if paused:
+            self.renderer.flash(zone)
+            return paused
+        session = self.session
+        assert session is not None
+        try:
+            actions, pending = session.binding.on_input(session.state, session.pending, event, session.mode)
+        except IllegalAction as exc:
+            return self._reject(zone, exc)
+        return self._apply(actions, pending, zone, source)
+
+    def _apply(self, actions: list[dict[str, Any]], pending: Any, zone: str, source: str) -> dict[str, Any] | Refusal:
+        session = self.session
+        assert session is not None
+        state = session.state
+        rows: list[tuple[dict[str, Any], str]] = []
+        try:
+            for action in actions:
+                state = session.rules.apply(state, action)
+                rows.append((action, source))
+            state, sampled = auto_chance(session, state, self.rng)
+        except IllegalAction as exc:
+            self.session = replace(session, pending=pending)  # a refused tile set must be tapped again
+            return self._reject(zone, exc)
+        rows += [(a, "chance") for a in sampled]
+        if rows:
+            self.journal.append(session.game_id, rows)  # committed before anything shows it
+        self.session = session.with_actions(state, [a for a, _ in rows], pending)
+        self.counters.accepted += len(rows)
+        outcome = session.rules.outcome(state)
+        if outcome is not None and session.ended is None:
+            self.journal.end_game(session.game_id, "finished",
+                                  {"winners": sorted(outcome.winners), "reason": outcome.reason})
+            self.session = replace(self.session, ended="finished")
+            self.status = "over"
+        if rows:
+            if self.on_commit:
+                self.on_commit()
+            self._publish()
+        return {"accepted": len(rows), "pending": pending is not None and bool(pending)}
+
+    def _reject(self, zone: str, exc: IllegalAction) -> Refusal:
+        self.counters.rejected += 1
+        self.renderer.flash(zone)
+        self.bus.publish("rejected", {"zone": zone, "code": exc.code})
+        return Refusal(exc.code, exc.message)
+
+    # --- commands -------------------------------------------------------------------------------
+
+    def _command(self, name: str, args: Mapping[str, Any]) -> Any:
+        from companion.table import commands  # the host commands live in their own module
+        return commands.run(self, name, args)
+
+    def _new_game(self, game: Any, seats: Any, options: Any, mode: Any) -> dict[str, Any] | Refusal:
+        try:
+            rules, state = check_setup(game, seats, options, mode, len(self.config.seats))
+        except IllegalAction as exc:
+            return Refusal(exc.code, exc.message)
+        if self.session is not None and self.session.ended is None:
+            self.journal.end_game(self.session.game_id, "replaced", None)
+        from companion.games.binding import get_binding
+        tokens = new_tokens(seats)
+        game_id = self.journal.new_game(rules.name, seats, options or {}, mode, tokens)
+        self.session = Session(game_id, rules, get_binding(rules.name), seats, options or {}, mode, tokens, (), state)
+        self.status = "running"
+        self._prompts.clear()
+        self.scan = []
+        result = self._apply([], None, "center", "host")
+        if isinstance(result, dict) and not result["accepted"]:
+            self._publish()
+        return {**result, "game_id": game_id} if isinstance(result, dict) else result
+
+    # --- outputs --------------------------------------------------------------------------------
+
+    def _rescan(self) -> None:
+        """Expected vs seen: what the game expects on each zone against what the readers report."""
+        session = self.session
+        if session is None:
+            self.scan = []
+            return
+        seen: dict[str, list[tuple[str, str]]] = {}
+        for reader, uid in self.hw.present().items():
+            if uid is None:
+                continue
+            card: Card | None = self.cards.get(uid)
+            seen.setdefault(self.zone_of(reader), []).append((card.kind, card.value) if card else ("unknown", uid))
+        diffs = []
+        for zone, cards in sorted(session.binding.expected(session.state).items()):
+            got = sorted(seen.get(zone, []))
+            if got != sorted(cards):
+                diffs.append({"zone": zone, "expected": [list(c) for c in cards], "seen": [list(c) for c in got]})
+        self.scan = diffs
+
+    def _publish_scan(self) -> None:
+        # public: only which zones differ (a ballot left on a reader must not show its value)
+        self.bus.publish("expected_vs_seen", {"zones": [d["zone"] for d in self.scan]})
+
+    def _publish(self) -> None:
+        session = self.session
+        table = {"status": self.status, "enrolling": self.enrolling, "boot": self.bus.boot,
+                 "mismatched_zones": [d["zone"] for d in self.scan] if self.status == "resume_check" else []}
+        game = None
+        if session is not None:
+            view = session.rules.view(session.state, None)
+            outcome = session.rules.outcome(session.state)
+            game = {"id": session.game_id, "name": session.game, "seats": session.seats, "mode": session.mode,
+                    "actions": len(session.actions), "to_act": sorted(session.rules.to_act(session.state)),
+                    "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
+                                                             "reason": outcome.reason},
+                    "view": view}
+            self.renderer.set_scene(session.binding.scene(view, session.seats))
+        seats = [{"name": s.name, "colour": s.colour} for s in self.config.seats[: session.seats if session else 0]]
+        self.snapshot = {"table": table, "game": game, "seats": seats}
+        self.bus.publish("state", self.snapshot)
+        self._send_prompts()
+
+    def _send_prompts(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        running = self.status in ("running", "over") and not self.enrolling
+        public = session.rules.view(session.state, None)
+        names = [s.name for s in self.config.seats]
+        for seat in range(session.seats):
+            message = self.prompt_for(seat, session, public, names, running)
+            terminal = self.config.seats[seat].terminal if seat < len(self.config.seats) else None
+            if terminal and self._prompts.get(seat) != message:
+                self.hw.terminals.send(terminal, message)
+            self._prompts[seat] = message
+
+    def prompt_for(self, seat: int, session: Session, public: Mapping[str, Any], names: list[str],
+                   running: bool) -> dict[str, Any]:
+        """A seat's prompt; the ballot id stays the same while its choices do."""
+        legal = session.rules.legal_actions(session.state, seat) if running else []
+        private = private_part(session.rules.view(session.state, seat), public)
+        old = self._prompts.get(seat)
+        if old and old.get("type") == "prompt" and [o["action"] for o in old["options"]] == legal:
+            ballot = old["ballot"]
+        else:
+            self._ballots += 1
+            ballot = f"{session.game_id}.{self._ballots}"
+        return prompt(ballot, legal, names, private)
+
+    def seat_prompt(self, seat: int) -> dict[str, Any] | None:
+        """The prompt last sent to a seat (read by the seat page)."""
+        return self._prompts.get(seat)
+
+
+def _set_when_done(done: threading.Event) -> Future:
+    future: Future = Future()
+    future.add_done_callback(lambda _: done.set())
+    return future
+
+

@@ -1,0 +1,39 @@
+"""Generic seat prompts: a seat's legal actions as numbered choices with readable English labels."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+SKIP_FIELDS = ("type", "seat")
+
+
+def label(action: Mapping[str, Any], seat_names: Sequence[str]) -> str:
+    """A short English label: the type, then its fields (seat targets by name)."""
+    parts = [str(action.get("type", "?")).replace("_", " ")]
+    for key, value in action.items():
+        if key in SKIP_FIELDS:
+            continue
+        if key == "target" and isinstance(value, int) and 0 <= value < len(seat_names):
+            parts.append(seat_names[value])
+        elif isinstance(value, list):
+            parts.append(" ".join(str(v) for v in value))
+        elif isinstance(value, bool):
+            parts.append(f"{key} {'yes' if value else 'no'}")
+        else:
+            parts.append(str(value))
+    return " ".join(parts)
+
+
+def prompt(ballot: str, legal: list[dict[str, Any]], seat_names: Sequence[str],
+           private: Mapping[str, Any]) -> dict[str, Any]:
+    """The protocol message asking a seat to choose (or `idle` when it has nothing to do)."""
+    if not legal:
+        return {"v": 1, "type": "idle", "ballot": None, "info": dict(private)}
+    return {"v": 1, "type": "prompt", "ballot": ballot,
+            "options": [{"value": i, "label": label(a, seat_names), "action": a} for i, a in enumerate(legal)],
+            "info": dict(private)}
+
+
+def private_part(seat_view: Mapping[str, Any], public_view: Mapping[str, Any]) -> dict[str, Any]:
+    """What a seat's view adds to the public one (its role, hand, ...), without the log."""
+    return {k: v for k, v in seat_view.items() if k != "log" and public_view.get(k, object()) != v}

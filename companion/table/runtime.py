@@ -1,0 +1,77 @@
+"""Build and run a whole table from its config: database, hardware, loop, LED renderer, web server."""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from companion.config import TableConfig
+from companion.hal import load_backend
+from companion.table.cards import CardRegistry
+from companion.table.handle import TableHandle
+from companion.table.journal import Journal, open_db
+from companion.table.leds import LedRenderer
+from companion.table.loop import TableLoop
+
+log = logging.getLogger("companion.table")
+
+DB_NAME = "table.db"
+
+
+def data_dir(config: TableConfig) -> Path:
+    """Where the database lives: the config's data_dir, else the user's data directory."""
+    return Path(config.data_dir) if config.data_dir else Path(platformdirs.user_data_dir("table-companion"))
+
+
+class Runtime:
+    """A started table: call `stop()` to shut it down cleanly (a kill -9 loses nothing committed)."""
+
+    def __init__(self, config: TableConfig, rng: random.Random | None = None) -> None:
+        self.config = config
+        self.db_path = data_dir(config) / DB_NAME
+        self.conn = open_db(self.db_path)
+        self.journal = Journal(self.conn)
+        self.cards = CardRegistry(self.conn)
+        self.hardware = load_backend(config.backend).open_hardware(config)
+        self.renderer = LedRenderer(self.hardware.strip, config.leds)
+        self.loop = TableLoop(config, self.hardware, self.journal, self.cards, self.renderer, rng)
+        self.host_pin = config.web.host_pin or f"{secrets.randbelow(10**6):06d}"
+        self.handle = TableHandle(self.loop, self.host_pin)
+        self._server: Any = None
+
+    def start(self) -> "Runtime":
+        """Start renderer, hardware and loop (boot replays an unfinished game and scans the zones)."""
+        self.renderer.start()
+        self.hardware.start(self.loop.sink)
+        self.loop.start()
+        return self
+
+    def app(self, **web_config: Any) -> Any:
+        """The Flask app for this table."""
+        from companion.web import create_app
+        return create_app(web_config, self.handle)
+
+    def serve(self, host: str, port: int, **web_config: Any) -> None:
+        """Serve the web app with waitress (blocks until `close_server`)."""
+        from waitress import create_server
+        self._server = create_server(self.app(**web_config), host=host, port=port,
+                                     threads=max(16, self.config.web.threads), channel_timeout=60)
+        self._server.run()
+
+    def close_server(self) -> None:
+        """Stop serving."""
+        if self._server is not None:
+            self._server.close()
+
+    def stop(self) -> None:
+        """Stop everything and close the database."""
+        self.close_server()
+        self.loop.stop()
+        self.hardware.close()
+        self.renderer.stop()
+        self.conn.close()

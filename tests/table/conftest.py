@@ -1,0 +1,45 @@
+"""Fixtures: a running table on mock hardware in a temporary data directory."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from companion.config import GameConfig, PollingConfig, TableConfig, demo_config
+from companion.games import registry
+from companion.table.runtime import Runtime
+
+
+@pytest.fixture()
+def tiny_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register the test-only game for one test."""
+    monkeypatch.setitem(registry.GAMES, "tiny", "tests.table.tinygame")
+
+
+def table_config(data: Path, game: str = "tiny", seats: int = 3, mode: str = "digital") -> TableConfig:
+    """The demo table, fast polling, data in `data`."""
+    return replace(demo_config(), data_dir=str(data), game=GameConfig(game, seats, mode),
+                   polling=PollingConfig(interval_ms=5, removal_ms=25))
+
+
+@pytest.fixture()
+def make_table(tmp_path: Path) -> Iterator[Callable[..., Runtime]]:
+    """Start tables (stopped at the end of the test)."""
+    started: list[Runtime] = []
+
+    def make(**kwargs: Any) -> Runtime:
+        cfg = table_config(tmp_path / "data", **kwargs)
+        runtime = Runtime(cfg, rng=random.Random(len(started))).start()
+        started.append(runtime)
+        return runtime
+
+    yield make
+    for runtime in started:
+        try:
+            runtime.stop()
+        except Exception:
+            pass
