@@ -65,7 +65,8 @@ def seat_qr(seat: int) -> Response:
 
 @bp.get("/host/export/<kind>.json")
 def export(kind: str) -> Response:
-    """Download the deck file (`cards`) or the game record (`record`) as a JSON attachment."""
+    """Download the deck file (`cards.json`) or the finished game's record (`record.json`: JSON lines in the
+    replay format, a setup line then one action per line) as an attachment."""
     require_host(post=False)
     table = current_app.extensions["table"]
     if kind == "cards":
@@ -76,9 +77,13 @@ def export(kind: str) -> Response:
         raise ApiError("not_found", f"nothing to export called {kind!r}")
     if not isinstance(result, dict):
         raise ApiError(getattr(result, "code", "bad_request"), getattr(result, "message", "export failed"))
-    payload = result.get("deck", result) if kind == "cards" else {k: v for k, v in result.items() if k != "ok"}
-    return Response(json.dumps(payload, ensure_ascii=False, indent=1), mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{kind}.json"', "Cache-Control": "no-store"})
+    if kind == "cards":
+        body, name = json.dumps(result.get("deck", result), ensure_ascii=False, indent=1), "cards.json"
+    else:
+        lines = [result["setup"], *result["actions"]]
+        body, name = "\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n", f"game-{result.get('id')}.jsonl"
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
 
 
 def register(app: Flask) -> None:
