@@ -12,8 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The demo table: mock hardware, Secret Hitler; prints the URL and the host PIN. DATA=dir keeps the database there.
 run: $(STAMP)
-	$(BIN)/companion simulate secret_hitler --seats 7 --games 200 --seed 1
+	$(BIN)/companion run $(if $(DATA),--data $(DATA)) $(if $(PORT),--port $(PORT))
 
 test: $(STAMP)
 	@bash scripts/install-test-deps.sh

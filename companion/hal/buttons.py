@@ -40,5 +40,11 @@ class ButtonBank:
     def close(self) -> None:
         """Release the pins."""
         for button in self._buttons:
+            # each Button joins its own hold thread on close; signal them all first so they end together
+            hold = getattr(button, "_hold_thread", None)
+            stopping = getattr(hold, "stopping", None)
+            if stopping is not None:
+                stopping.set()
+        for button in self._buttons:
             button.close()
         self._buttons.clear()

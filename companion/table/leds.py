@@ -50,6 +50,8 @@ class LedRenderer:
         self._stop = False
         self._last: tuple[RGB, ...] | None = None
         self.frames = 0
+        self.errors = 0
+        self.last_error: str | None = None
         self._thread = threading.Thread(target=self._run, name="led-renderer", daemon=True)
 
     def start(self) -> None:
@@ -110,9 +112,14 @@ class LedRenderer:
                 self._dirty = False
             frame, animating = self.frame_at(time.monotonic())
             if frame != self._last:
-                self.strip.show(frame)
-                self._last = frame
-                self.frames += 1
+                try:
+                    self.strip.show(frame)
+                except Exception as exc:  # a strip fault is counted and retried, never fatal
+                    self.errors += 1
+                    self.last_error = f"{type(exc).__name__}: {exc}"
+                else:
+                    self._last = frame
+                    self.frames += 1
             with self._cond:
                 if self._stop:
                     return

@@ -21,6 +21,9 @@ STATUS_BY_CODE: dict[str, int] = {
 """HTTP status per refusal code; any other code (the rules' own: not_your_turn, term_limited...) is 409."""
 
 
+TYPE_NAMES: dict[type, str] = {dict: "JSON object", str: "string", int: "integer", list: "list", bool: "boolean"}
+
+
 class ApiError(Exception):
     """Abort a request with a refusal code; turned into a JSON error response."""
 
@@ -57,7 +60,7 @@ def json_body(required: dict[str, type | tuple[type, ...]] | None = None) -> dic
         value = body.get(name)
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if value is None or isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-            names = " or ".join(k.__name__ for k in kinds)
+            names = " or ".join(TYPE_NAMES.get(k, k.__name__) for k in kinds)
             raise ApiError("bad_field", f"field {name!r} must be a {names}")
     return body
 

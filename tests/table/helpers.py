@@ -1,0 +1,48 @@
+"""Small helpers for driving a table through its mock hardware."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.hal.mock import MockHardware
+from companion.table.runtime import Runtime
+
+
+def hw(rt: Runtime) -> MockHardware:
+    """The runtime's mock hardware."""
+    assert isinstance(rt.hardware, MockHardware)
+    return rt.hardware
+
+
+def enroll(rt: Runtime, uid: str, kind: str, value: str, game: str | None = None) -> None:
+    """Enroll a card through the loop (as the host page does)."""
+    args: dict[str, Any] = {"uid": uid, "kind": kind, "value": value}
+    if game:
+        args["game"] = game
+    result = rt.loop.call("enroll", **args)
+    assert isinstance(result, dict), result
+
+
+def tap(rt: Runtime, reader: str, uid: str) -> None:
+    """Place a tag, let the table handle it, take it away again."""
+    hw(rt).place(reader, uid)
+    rt.loop.wait_idle()
+    hw(rt).remove(reader)
+    rt.loop.wait_idle()
+
+
+def zone_pixels(rt: Runtime, zone: str) -> tuple[tuple[int, int, int], ...]:
+    """The pixels a zone shows now (after the renderer caught up)."""
+    import time
+    z = next(z for z in rt.config.leds.zones if z.zone == zone)
+    time.sleep(0.02)
+    frame = hw(rt).mock_strip.last()
+    assert frame is not None
+    return frame[z.start:z.start + z.count]
+
+
+def live_rows(rt: Runtime) -> list[dict[str, Any]]:
+    """The journal rows of the current game that are not undone."""
+    session = rt.loop.session
+    assert session is not None
+    return [r for r in rt.journal.rows(session.game_id) if not r["undone"]]

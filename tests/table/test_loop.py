@@ -1,0 +1,268 @@
+"""The running table on mock hardware with a tiny test game: inputs -> journal -> outputs, refusals, dedupe,
+undo, end, history, enrollment, reader faults."""
+
+from __future__ import annotations
+
+import sqlite3
+import stat
+import time
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from companion.games.binding import GREEN, RED, WHITE
+from companion.table.runtime import Runtime
+from companion.web.facade import Refusal
+from tests.table.helpers import enroll, hw, live_rows, tap, zone_pixels
+
+pytestmark = pytest.mark.usefixtures("tiny_game")
+
+Make = Callable[..., Runtime]
+
+
+def test_a_fresh_table_deals_digitally_and_journals_it(make_table: Make) -> None:
+    rt = make_table()
+    rows = live_rows(rt)
+    assert [r["action"]["type"] for r in rows] == ["deal"] and rows[0]["source"] == "chance"
+    assert rt.loop.status == "running"
+    assert rt.handle.public_state()["game"]["view"]["phase"] == "vote"
+
+
+def test_journal_file_is_private_wal_and_full_sync(make_table: Make) -> None:
+    rt = make_table()
+    assert stat.S_IMODE(rt.db_path.stat().st_mode) == 0o600
+    assert rt.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert rt.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_inputs_from_reader_button_and_terminal_become_journaled_actions(make_table: Make) -> None:
+    rt = make_table()
+    enroll(rt, "04A1B2C3", "ballot", "ja")
+    tap(rt, "r0", "04A1B2C3")
+    assert zone_pixels(rt, "seat:0") == (WHITE,) * 6  # voted, value hidden
+    hw(rt).press(1, "nein")
+    rt.loop.wait_idle()
+    hub = hw(rt).mock_terminals
+    hub.connect("T2")
+    rt.loop.wait_idle()
+    prompt = hub.last_prompt("T2")
+    assert prompt and prompt["type"] == "prompt" and [o["label"] for o in prompt["options"]] == ["vote ja", "vote nein"]
+    hub.choose("T2", prompt["ballot"], 0)
+    rt.loop.wait_idle()
+    rows = live_rows(rt)
+    assert [(r["action"], r["source"]) for r in rows[1:4]] == [
+        ({"type": "vote", "seat": 0, "vote": "ja"}, "reader:r0"),
+        ({"type": "vote", "seat": 1, "vote": "nein"}, "button:1:nein"),
+        ({"type": "vote", "seat": 2, "vote": "ja"}, "terminal:T2"),
+    ]
+    assert rows[4]["action"]["type"] == "draw" and rows[4]["source"] == "chance"
+    assert hub.sent["T2"][-1]["type"] in ("ack", "prompt", "idle")
+    assert any(m["type"] == "ack" and m["seq"] == 1 for m in hub.sent["T2"])
+    assert zone_pixels(rt, "seat:0") == (GREEN,) * 6 and zone_pixels(rt, "seat:1") == (RED,) * 6
+
+
+def test_every_output_follows_the_commit(make_table: Make) -> None:
+    """When the LED frame or the SSE event for an action exists, its journal row is already durable."""
+    rt = make_table()
+    reader = sqlite3.connect(str(rt.db_path), check_same_thread=False)
+    seen: list[int] = []
+    strip = hw(rt).mock_strip
+    original = strip.show
+
+    def show(frame):  # type: ignore[no-untyped-def]
+        seen.append(reader.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+        original(frame)
+
+    strip.show = show  # type: ignore[method-assign]
+    sub = rt.handle.subscribe(None)
+    sub.get(0.1)  # the snapshot
+    hw(rt).press(0, "ja")
+    rt.loop.wait_idle()
+    event = sub.get(1)
+    assert event is not None and event.type == "state"
+    committed = reader.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+    assert committed == 2 and event.data["game"]["actions"] == 2
+    time.sleep(0.05)
+    assert seen and seen[-1] == 2
+
+
+def test_a_rejected_input_flashes_its_zone_and_journals_nothing(make_table: Make) -> None:
+    rt = make_table()
+    enroll(rt, "04A1B2C3", "tile", "L")
+    before = len(live_rows(rt))
+    sub = rt.handle.subscribe(None)
+    sub.get(0.1)
+    shown = hw(rt).mock_strip.shown
+    tap(rt, "r1", "04A1B2C3")  # a tile in a digital game means nothing
+    assert len(live_rows(rt)) == before
+    event = sub.get(1)
+    assert event is not None and (event.type, event.data) == ("rejected", {"zone": "seat:1", "code": "unexpected_card"})
+    z = next(z for z in rt.config.leds.zones if z.zone == "seat:1")
+    assert hw(rt).mock_strip.wait_for(lambda f: f[z.start] == RED, after=shown, timeout=1) is not None
+    hw(rt).press(0, "ja")
+    hw(rt).press(0, "nein")  # votes are final: the engine refuses the second
+    rt.loop.wait_idle()
+    assert [r["action"].get("vote") for r in live_rows(rt)[1:]] == ["ja"]
+    assert rt.loop.counters.rejected == 2
+
+
+def test_unknown_tags_are_reported_not_a_crash(make_table: Make) -> None:
+    rt = make_table()
+    sub = rt.handle.subscribe(None)
+    sub.get(0.1)
+    tap(rt, "r2", "DEADBEEF")
+    event = sub.get(1)
+    assert event is not None and event.type == "unknown_tag" and event.data == {"zone": "seat:2", "uid": "DEADBEEF"}
+    assert rt.loop.counters.unknown_tags == 1 and rt.loop.status == "running"
+
+
+def test_a_resting_tag_is_one_vote_even_over_many_polls(make_table: Make) -> None:
+    rt = make_table()
+    enroll(rt, "04A1B2C3", "ballot", "nein")
+    hw(rt).place("r0", "04A1B2C3")
+    time.sleep(0.2)  # ~40 polls
+    rt.loop.wait_idle()
+    assert rt.loop.counters.inputs == 1 and rt.loop.counters.rejected == 0
+    assert len(live_rows(rt)) == 2
+
+
+def test_duplicate_and_stale_terminal_messages(make_table: Make) -> None:
+    rt = make_table()
+    hub = hw(rt).mock_terminals
+    hub.connect("T0")
+    hub.connect("T1")
+    rt.loop.wait_idle()
+    ballot = hub.last_prompt("T0")["ballot"]  # type: ignore[index]
+    seq = hub.choose("T0", ballot, 1)
+    hub.choose("T0", ballot, 1, seq=seq)  # the same message again (a retransmission)
+    rt.loop.wait_idle()
+    assert rt.loop.counters.duplicates == 1 and len(live_rows(rt)) == 2
+    hub.choose("T1", "1.999", 0)
+    hub.choose("T1", hub.last_prompt("T1")["ballot"], 7)  # type: ignore[index]
+    rt.loop.wait_idle()
+    codes = [m.get("code") for m in hub.sent["T1"] if m["type"] == "error"]
+    assert codes == ["stale_ballot", "bad_choice"] and len(live_rows(rt)) == 2
+    hub.connect("T0")  # a rebooted terminal counts from 1 again and gets its open prompt back
+    rt.loop.wait_idle()
+    assert hub.sent["T0"][-1]["type"] == "idle"
+
+
+def test_physical_draw_collects_tiles_then_the_engine_judges(make_table: Make) -> None:
+    rt = make_table(mode="physical")
+    enroll(rt, "04000001", "tile", "L")
+    enroll(rt, "04000002", "tile", "F")
+    for seat, key in enumerate(("ja", "ja", "nein")):
+        hw(rt).press(seat, key)
+    rt.loop.wait_idle()
+    assert rt.loop.session.rules.view(rt.loop.session.state)["phase"] == "draw"  # type: ignore[union-attr]
+    tap(rt, "board", "04000001")
+    assert rt.loop.session.pending == ("L",)  # type: ignore[union-attr]
+    tap(rt, "board", "04000002")
+    rows = live_rows(rt)
+    assert rows[-1]["action"] == {"type": "draw", "seat": -1, "tiles": ["L", "F"]}
+    assert rows[-1]["source"] == "reader:board"
+
+
+def test_undo_replays_all_but_the_last_player_action(make_table: Make) -> None:
+    rt = make_table()
+    for seat, key in enumerate(("ja", "nein", "ja")):
+        hw(rt).press(seat, key)
+    rt.loop.wait_idle()
+    assert [r["action"]["type"] for r in live_rows(rt)] == ["deal", "vote", "vote", "vote", "draw"]
+    result = rt.loop.call("undo")
+    assert result == {"undone": 2, "actions": 3}
+    assert [r["action"]["type"] for r in live_rows(rt)] == ["deal", "vote", "vote"]
+    view = rt.loop.session.rules.view(rt.loop.session.state)  # type: ignore[union-attr]
+    assert view["voted"] == [True, True, False] and view["phase"] == "vote"
+    all_rows = rt.journal.rows(rt.loop.session.game_id)  # type: ignore[union-attr]
+    assert sum(r["undone"] for r in all_rows) == 2  # kept as history
+    hw(rt).press(2, "nein")
+    rt.loop.wait_idle()
+    assert live_rows(rt)[3]["action"] == {"type": "vote", "seat": 2, "vote": "nein"}
+    rt.loop.call("undo")
+    rt.loop.call("undo")
+    rt.loop.call("undo")
+    assert isinstance(rt.loop.call("undo"), Refusal)
+
+
+def test_new_game_end_game_and_history(make_table: Make) -> None:
+    rt = make_table()
+    first = rt.loop.session.game_id  # type: ignore[union-attr]
+    for bad in ({"game": "chess"}, {"seats": 9}, {"seats": True}, {"options": {"x": 1}}, {"components": "wood"}):
+        result = rt.loop.call("new_game", **{"game": "tiny", "seats": 3, **bad})
+        assert isinstance(result, Refusal) and result.code == "bad_setup"
+    assert rt.loop.session.game_id == first  # type: ignore[union-attr]
+    result = rt.loop.call("new_game", game="tiny", seats=4, components="digital")
+    assert isinstance(result, dict) and result["game_id"] == first + 1
+    assert rt.loop.call("end_game") == {"ended": first + 1}
+    assert rt.loop.session is None and rt.loop.status == "idle"
+    hw(rt).press(0, "ja")
+    rt.loop.wait_idle()
+    history = rt.loop.call("host_state")["history"]
+    assert [(h["id"], h["end_reason"]) for h in history[:2]] == [(first + 1, "ended_by_host"), (first, "replaced")]
+
+
+def test_seat_tokens_are_unguessable_and_new_each_game(make_table: Make) -> None:
+    rt = make_table()
+    tokens = rt.loop.session.tokens  # type: ignore[union-attr]
+    assert len(set(tokens)) == 3 and all(len(t) >= 20 for t in tokens)
+    assert rt.handle.seat_for_token(tokens[1]) == 1 and rt.handle.seat_for_token("guess") is None
+    rt.loop.call("new_game", game="tiny", seats=3)
+    assert not set(tokens) & set(rt.loop.session.tokens)  # type: ignore[union-attr]
+    assert rt.handle.seat_for_token(tokens[1]) is None
+
+
+def test_enrollment_reports_the_next_tag_at_once_and_pauses_game_input(make_table: Make) -> None:
+    rt = make_table()
+    assert rt.loop.call("enroll_mode", on=True) == {"enrolling": True}
+    sub = rt.handle.subscribe(None)
+    sub.get(0.1)
+    sub.get(0.1)
+    hw(rt).place("r3", "04a1b2c3")
+    rt.loop.wait_idle()
+    event = sub.get(1)
+    assert event is not None and event.type == "enroll_seen"
+    assert event.data == {"reader": "r3", "zone": "seat:3", "uid": "04A1B2C3", "known": False}
+    result = rt.loop.call("enroll", uid="04A1B2C3", kind="ballot", value="ja", label="Ja (red back)")
+    assert result["card"]["label"] == "Ja (red back)"
+    bad = rt.loop.call("enroll", uid="04A1B2C3", kind="ballot", value="maybe")
+    assert isinstance(bad, Refusal) and bad.code == "bad_card"
+    hw(rt).press(0, "ja")  # paused while enrolling
+    rt.loop.wait_idle()
+    assert len(live_rows(rt)) == 1
+    rt.loop.call("enroll_mode", on=False)
+    hw(rt).remove("r3")
+    tap(rt, "r0", "04A1B2C3")
+    assert live_rows(rt)[-1]["action"] == {"type": "vote", "seat": 0, "vote": "ja"}
+
+
+def test_a_failing_reader_keeps_the_table_running_and_shows_in_health(make_table: Make) -> None:
+    rt = make_table()
+    enroll(rt, "04A1B2C3", "ballot", "ja")
+    hw(rt).fail_reader("r0")
+    time.sleep(0.1)
+    hw(rt).press(1, "nein")
+    tap(rt, "r2", "04A1B2C3")
+    readers = {r["name"]: r for r in rt.handle.public_state()["health"]["readers"]}
+    assert readers["r0"]["ok"] is False and readers["r0"]["errors"] >= 1
+    assert readers["r2"]["ok"] is True
+    assert rt.handle.public_state()["health"]["loop"]["reader_faults"] == 1
+    assert [r["action"]["seat"] for r in live_rows(rt)[1:]] == [1, 2]
+    hw(rt).heal_reader("r0")
+
+
+def test_a_bug_in_one_input_does_not_stop_the_loop(make_table: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    rt = make_table()
+    binding = rt.loop.session.binding  # type: ignore[union-attr]
+
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("binding bug")
+
+    monkeypatch.setattr(binding, "on_input", broken)
+    hw(rt).press(0, "ja")
+    rt.loop.wait_idle()
+    monkeypatch.undo()
+    hw(rt).press(0, "ja")
+    rt.loop.wait_idle()
+    assert rt.loop.counters.errors == 1 and len(live_rows(rt)) == 2
