@@ -146,21 +146,31 @@ function cardsText(list) {
   return (list || []).map((c) => (Array.isArray(c) ? c.map((x) => i18n.word(String(x))).join(" ") : String(c))).join(", ") || "—";
 }
 
-/** Each reader, terminal and LED strip with ok / errors / last seen, from the table's public health. */
+/** Each reader, terminal and LED strip: ok / errors / last seen, from the table's public health. */
 function healthTable(hw) {
   const rows = [];
+  const add = (name, v) => {
+    const o = v && typeof v === "object" ? v : { value: v };
+    const ok = o.ok ?? o.alive ?? o.connected ?? null;
+    const errors = o.errors ?? o.consecutive_errors ?? null;
+    const seen = o.last_seen ?? o.last_error ?? o.polls ?? null;
+    const rest = Object.entries(o).filter(([k]) => !["ok", "alive", "connected", "errors", "last_seen", "name"].includes(k))
+      .map(([k, x]) => `${k}=${typeof x === "object" ? JSON.stringify(x) : x}`).join(" ");
+    rows.push(h("tr", { dataset: { component: name } }, h("td", {}, name),
+      h("td", { class: ok === false ? "verdict-guilty" : ok === true ? "verdict-innocent" : "" }, ok === null ? "—" : fmt(ok)),
+      h("td", {}, errors === null ? "—" : String(errors)), h("td", {}, seen === null ? "—" : String(seen)),
+      h("td", { class: "muted" }, rest)));
+  };
   for (const [group, items] of Object.entries(hw || {})) {
-    if (items && typeof items === "object" && !Array.isArray(items) && Object.values(items).every((v) => v && typeof v === "object")) {
-      for (const [name, v] of Object.entries(items)) rows.push({ component: `${group}: ${name}`, ...v });
-    } else if (Array.isArray(items)) {
-      items.forEach((v, i) => rows.push({ component: `${group}: ${v.name || v.id || i}`, ...(typeof v === "object" ? v : { value: v }) }));
-    } else if (items && typeof items === "object") {
-      rows.push({ component: group, ...items });
-    } else {
-      rows.push({ component: group, value: items });
-    }
+    const nested = items && typeof items === "object" && !Array.isArray(items) &&
+      Object.values(items).length > 0 && Object.values(items).every((v) => v && typeof v === "object");
+    if (nested) for (const [name, v] of Object.entries(items)) add(`${group}: ${name}`, v);
+    else if (Array.isArray(items)) items.forEach((v, i) => add(`${group}: ${(v && (v.name || v.id)) || i}`, v));
+    else add(group, items);
   }
-  return recordTable(rows, "health-table");
+  return h("table", { class: "data", id: "health-table" },
+    h("thead", {}, h("tr", {}, ["host.component", "host.state", "host.errors", "host.last_seen", "host.detail"].map((k) => h("th", {}, i18n.t(k))))),
+    h("tbody", {}, rows));
 }
 
 let health = {};

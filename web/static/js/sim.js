@@ -7,6 +7,8 @@ import { follow, statusPill } from "./live.js";
 let i18n = await loadI18n(initialLang());
 let readers = [];
 let terminals = [];
+let seq = Date.now() % 1e9;
+const nextSeq = () => ++seq;
 
 function fail(err) {
   const el = byId("sim-error");
@@ -49,15 +51,16 @@ async function drawTerminals() {
   for (const t of terminals) {
     let messages = [];
     try { messages = (await fetchJSON(`/api/sim/terminal/${encodeURIComponent(t)}`)).messages || []; } catch (_) { messages = []; }
-    const prompt = [...messages].reverse().find((m) => m.type === "prompt" || m.t === "prompt");
+    const last = messages[messages.length - 1];
+    const prompt = last && last.type === "prompt" ? last : null;
     const options = prompt ? prompt.options || [] : [];
     boxes.push(h("div", { class: "zone", dataset: { terminal: t } }, h("div", { class: "name" }, t),
       h("div", { class: "row" },
-        h("button", { type: "button", onclick: () => act("/api/sim/terminal", { terminal: t, op: "connect" }) }, "connect"),
-        h("button", { type: "button", onclick: () => act("/api/sim/terminal", { terminal: t, op: "disconnect" }) }, "disconnect")),
-      h("div", { class: "prompt-list" }, options.map((o, i) => h("button", { type: "button", onclick: () =>
-        act("/api/sim/terminal", { terminal: t, op: "choose", ballot: String(prompt.ballot ?? prompt.id ?? ""), value: o.value ?? o, seq: Date.now() % 1e9 }) },
-        o.label ?? (typeof o === "object" ? JSON.stringify(o.value ?? o) : String(o)))))));
+        h("button", { type: "button", onclick: () => act("/api/sim/terminal", { terminal: t, op: "connect" }) }, i18n.t("sim.connect")),
+        h("button", { type: "button", onclick: () => act("/api/sim/terminal", { terminal: t, op: "disconnect" }) }, i18n.t("sim.disconnect"))),
+      h("div", { class: "prompt-list" }, options.map((o) => h("button", { type: "button", onclick: () =>
+        act("/api/sim/terminal", { terminal: t, op: "choose", ballot: prompt.ballot, value: o.value, seq: nextSeq() }) },
+        o.action ? i18n.action(o.action) : o.label)))));
   }
   replace(byId("terminals"), boxes);
 }
@@ -67,9 +70,9 @@ async function refresh() {
     readers = (await fetchJSON("/api/sim/readers")).readers || [];
     drawLeds(await fetchJSON("/api/sim/leds"));
     const state = await fetchJSON("/api/state");
-    const health = state.health || state.hardware || [];
-    terminals = (Array.isArray(health) ? health : Object.entries(health).map(([k, v]) => ({ id: k, ...v })))
-      .filter((x) => (x.kind || x.type) === "terminal").map((x) => x.id || x.name);
+    i18n.game = state.game ? state.game.name : null;
+    const connected = ((state.health || {}).terminals || {}).connected || [];
+    terminals = [...new Set([...terminals, ...connected])].sort();
   } catch (err) { fail(err); }
   drawZones();
   await drawTerminals();
@@ -83,6 +86,12 @@ async function loadKnownCards() {
   } catch (_) { /* not logged in as host: type UIDs */ }
 }
 
+byId("terminal-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const id = byId("terminal-id").value.trim();
+  if (id && !terminals.includes(id)) terminals.push(id);
+  act("/api/sim/terminal", { terminal: id, op: "connect" });
+});
 byId("press-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   act("/api/sim/press", { seat: Number(byId("press-seat").value) - 1, key: byId("press-key").value });

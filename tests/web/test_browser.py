@@ -1,0 +1,107 @@
+"""The page in a real browser (Debian's Chromium via Playwright) against the app served by waitress."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+import pytest
+
+from companion.games import game_names, get_rules
+from companion.table.runtime import Runtime
+from tests.web.browser import chromium, csp_errors, serve, shot
+from tests.web.conftest import PIN
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def base_url(runtime: Runtime) -> Iterator[str]:
+    with serve(runtime.app(SSE_HEARTBEAT_S=1.0)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture()
+def context(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(locale="en-US")
+    yield ctx
+    ctx.close()
+
+
+def host_login(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/host")
+    page.fill("#pin", PIN)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector("#console:not([hidden])")
+    page.wait_for_function("() => document.getElementById('ng-game').options.length > 0")
+
+
+def host_new_game(page: Any, game: str, seats: int) -> list[str]:
+    """Start a game from the host console; returns the seat links in seat order."""
+    page.select_option("#ng-game", game)
+    page.select_option("#ng-seats", str(seats))
+    page.click("#ng-start")
+    page.wait_for_function(f"() => document.querySelectorAll('a.seat-link').length === {seats}")
+    return page.eval_on_selector_all("a.seat-link", "els => els.map(e => e.href)")
+
+
+def test_language_switch(context: Any, base_url: str) -> None:
+    page = context.new_page()
+    errors = csp_errors(page)
+    page.goto(f"{base_url}/about")
+    page.wait_for_function("() => document.querySelector('[data-i18n=\"ui.about\"]').textContent === 'About'")
+    assert page.get_attribute("html", "lang") == "en"
+    page.click("button[data-lang=ko]")
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    assert page.inner_text("h2[data-i18n='ui.about']") == "정보"
+    assert "크리에이티브 커먼즈" in page.inner_text("main")
+    shot(page, "about-ko")
+    page.goto(f"{base_url}/")  # the choice is remembered
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    assert page.inner_text("[data-i18n='ui.log']") == "게임 기록"
+    page.click("button[data-lang=en]")
+    page.wait_for_function("() => document.querySelector('[data-i18n=\"ui.log\"]').textContent === 'Game log'")
+    assert not errors, errors
+
+
+def test_korean_browser_starts_in_korean(browser: Any, base_url: str) -> None:
+    ctx = browser.new_context(locale="ko-KR")
+    page = ctx.new_page()
+    page.goto(f"{base_url}/about")
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    assert page.inner_text("h2[data-i18n='ui.about']") == "정보"
+    ctx.close()
+
+
+def test_enrollment_sees_a_simulated_tap(browser: Any, base_url: str) -> None:
+    host_ctx, sim_ctx = browser.new_context(locale="en-US"), browser.new_context(locale="en-US")
+    host, sim = host_ctx.new_page(), sim_ctx.new_page()
+    errors = csp_errors(host) + csp_errors(sim)
+    host_login(host, base_url)
+    host.click("#enroll-toggle")
+    host.wait_for_function("() => document.getElementById('enroll-toggle').dataset.on === '1'")
+    sim.goto(f"{base_url}/sim")
+    sim.wait_for_selector(".zone[data-reader=r2] input")
+    sim.fill(".zone[data-reader=r2] input", "04a1b2c3d4e5f6")
+    sim.click(".zone[data-reader=r2] button[type=submit]")
+    host.wait_for_function("() => document.getElementById('last-uid').textContent === '04A1B2C3D4E5F6'", timeout=5000)
+    host.fill("#en-kind", "ballot")
+    host.fill("#en-value", "ja")
+    host.fill("#en-label", "Ja 3")
+    host.select_option("#en-game", "tiny")
+    host.click("#en-save")
+    host.wait_for_function("() => document.getElementById('flash').textContent === 'Saved.'")
+    shot(host, "host-enrollment")
+    shot(sim, "sim")
+    sim.click(".zone[data-reader=r2] button:not([type=submit])")  # take it off again
+    host.click("#enroll-toggle")
+    host.wait_for_function("() => !document.getElementById('enroll-toggle').dataset.on")
+    assert not errors, errors
+    host_ctx.close()
+    sim_ctx.close()
