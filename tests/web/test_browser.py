@@ -90,7 +90,11 @@ def test_enrollment_sees_a_simulated_tap(browser: Any, base_url: str) -> None:
     sim.wait_for_selector(".zone[data-reader=r2] input")
     sim.fill(".zone[data-reader=r2] input", "04a1b2c3d4e5f6")
     sim.click(".zone[data-reader=r2] button[type=submit]")
-    host.wait_for_function("() => document.getElementById('last-uid').textContent === '04A1B2C3D4E5F6'", timeout=5000)
+    try:
+        host.wait_for_function("() => document.getElementById('last-uid').textContent === '04A1B2C3D4E5F6'", timeout=5000)
+    except Exception:
+        print("DEBUG", host.inner_text("#status"), host.inner_text("#last-uid"), sim.inner_text("#zones")[:300], errors)
+        raise
     host.fill("#en-kind", "ballot")
     host.fill("#en-value", "ja")
     host.fill("#en-label", "Ja 3")
@@ -99,9 +103,70 @@ def test_enrollment_sees_a_simulated_tap(browser: Any, base_url: str) -> None:
     host.wait_for_function("() => document.getElementById('flash').textContent === 'Saved.'")
     shot(host, "host-enrollment")
     shot(sim, "sim")
-    sim.click(".zone[data-reader=r2] button:not([type=submit])")  # take it off again
+    sim.click(".zone[data-reader=r2] button.remove")  # take it off again
     host.click("#enroll-toggle")
     host.wait_for_function("() => !document.getElementById('enroll-toggle').dataset.on")
     assert not errors, errors
     host_ctx.close()
     sim_ctx.close()
+
+
+def seat_pages(browser: Any, links: list[str]) -> list[Any]:
+    """One browser context (a phone) per seat link."""
+    pages = []
+    for link in links:
+        page = browser.new_context(locale="en-US").new_page()
+        page.goto(link)
+        page.wait_for_selector("#prompt button.choice, #no-prompt")
+        pages.append(page)
+    return pages
+
+
+def close_all(pages: list[Any]) -> None:
+    for page in pages:
+        page.context.close()
+
+
+def choose(page: Any, needle: str) -> None:
+    """Tap the choice whose action JSON contains `needle`, then confirm it."""
+    page.click(f"#choices button.choice[data-action*='{needle}']")
+    page.wait_for_selector("#confirm")
+    page.click("#confirm-yes")
+
+
+def test_seat_page_secret_prompt_confirm_and_refusal(browser: Any, base_url: str, runtime: Runtime) -> None:
+    runtime.loop.call("end_game")
+    host = browser.new_context(locale="en-US").new_page()
+    host_login(host, base_url)
+    links = host_new_game(host, "tiny", 3)
+    pages = seat_pages(browser, links)
+    errors = [e for p in pages for e in [csp_errors(p)]]
+    runtime.loop.wait_idle()
+    secrets = [runtime.loop.session.rules.view(runtime.loop.session.state, s)["secret"] for s in range(3)]
+    a = pages[0]
+    assert a.is_hidden("#secret-body") and a.inner_text("#secret-body") == ""
+    a.click("#secret-toggle")
+    a.wait_for_selector("#private [data-field=secret]")
+    assert a.inner_text("#private [data-field=secret]") == secrets[0]
+    shot(a, "seat-secret-shown")
+    a.click("#secret-toggle")
+    assert a.is_hidden("#secret-body")
+    # a second phone for seat 0 that misses the live updates: its stale choice is refused, with the reason
+    stale = browser.new_context(locale="en-US").new_page()
+    stale.route("**/api/events", lambda route: route.abort())
+    stale.goto(links[0])
+    stale.wait_for_selector("#choices button.choice")
+    stale.click("#choices button.choice[data-action*='\"vote\":\"nein\"']")
+    choose(a, '"vote":"ja"')
+    a.wait_for_selector("#no-prompt")
+    stale.click("#confirm-yes")
+    stale.wait_for_selector("#refusal")
+    assert stale.inner_text("#refusal") == "Refused: It is not your turn."
+    shot(stale, "seat-refused")
+
+    table = browser.new_context(locale="en-US").new_page()
+    table.goto(base_url)
+    table.wait_for_function("() => (document.body.dataset.version || '') !== ''")
+    shot(table, "table-tiny")
+    assert not [e for errs in errors for e in errs], errors
+    close_all([*pages, stale, host, table])

@@ -33,17 +33,26 @@ function drawLeds(data) {
   replace(byId("leds"), frame.map((c, i) => h("span", { class: "led", dataset: { index: i }, style: { background: colour(c) } })));
 }
 
-function drawZones() {
-  replace(byId("zones"), readers.map((r) => {
-    const id = r.reader || r.id || r.name;
-    const input = h("input", { list: "known-cards", placeholder: i18n.t("sim.uid"), dataset: { reader: id } });
-    return h("div", { class: "zone", dataset: { reader: id } },
-      h("div", { class: "name" }, `${r.zone || id}`),
-      h("div", { class: "muted" }, `${i18n.t("sim.on_reader")}: `, h("span", { class: "uid" }, r.tag || r.uid || "—")),
-      h("form", { class: "row", onsubmit: (ev) => { ev.preventDefault(); act("/api/sim/place", { reader: id, uid: input.value.trim() }); } },
-        input, h("button", { type: "submit", class: "primary" }, i18n.t("sim.place"))),
-      h("button", { type: "button", onclick: () => act("/api/sim/remove", { reader: id }) }, i18n.t("sim.remove")));
-  }));
+/** Zones are built once and then only their "on the reader" text changes, so typing survives live updates. */
+function drawZones(rebuild = false) {
+  const box = byId("zones");
+  const ids = readers.map((r) => r.reader || r.id || r.name);
+  if (rebuild || box.dataset.readers !== ids.join(",")) {
+    box.dataset.readers = ids.join(",");
+    replace(box, readers.map((r, i) => {
+      const id = ids[i];
+      const input = h("input", { list: "known-cards", placeholder: i18n.t("sim.uid"), dataset: { reader: id } });
+      return h("div", { class: "zone", dataset: { reader: id } },
+        h("div", { class: "name" }, `${r.zone || id}`),
+        h("div", { class: "muted" }, `${i18n.t("sim.on_reader")}: `, h("span", { class: "uid" }, "—")),
+        h("form", { class: "row", onsubmit: (ev) => { ev.preventDefault(); act("/api/sim/place", { reader: id, uid: input.value.trim() }); } },
+          input, h("button", { type: "submit", class: "primary" }, i18n.t("sim.place"))),
+        h("button", { type: "button", class: "remove", onclick: () => act("/api/sim/remove", { reader: id }) }, i18n.t("sim.remove")));
+    }));
+  }
+  readers.forEach((r, i) => {
+    box.querySelector(`.zone[data-reader="${CSS.escape(ids[i])}"] .uid`).textContent = r.tag || r.uid || "—";
+  });
 }
 
 async function drawTerminals() {
@@ -96,7 +105,7 @@ byId("press-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   act("/api/sim/press", { seat: Number(byId("press-seat").value) - 1, key: byId("press-key").value });
 });
-wireLangSwitch((next) => { i18n = next; i18n.apply(); drawZones(); drawTerminals(); });
+wireLangSwitch((next) => { i18n = next; i18n.apply(); drawZones(true); drawTerminals(); });
 i18n.apply();
 await loadKnownCards();
 await refresh();
