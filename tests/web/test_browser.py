@@ -170,3 +170,53 @@ def test_seat_page_secret_prompt_confirm_and_refusal(browser: Any, base_url: str
     shot(table, "table-tiny")
     assert not [e for errs in errors for e in errs], errors
     close_all([*pages, stale, host, table])
+
+
+COUNT_EVENT_SOURCES = """
+window.__eventSources = [];
+const Original = window.EventSource;
+window.EventSource = function (url, init) { const es = new Original(url, init); window.__eventSources.push(url); return es; };
+window.EventSource.prototype = Original.prototype;
+"""
+
+
+def test_one_event_source_per_page_and_resume_after_a_cut(browser: Any, runtime: Runtime) -> None:
+    """Every page opens one stream; when the server cuts it, the browser comes back with Last-Event-ID and the
+    page shows the current state (here the server ends each stream after one event)."""
+    runtime.loop.call("end_game")
+    runtime.loop.call("new_game", game="tiny", seats=3, components="digital")
+    runtime.loop.wait_idle()
+    tokens = [t for t in runtime.loop.session.tokens]
+    with serve(runtime.app(SSE_MAX_EVENTS=1, SSE_HEARTBEAT_S=1.0)) as url:
+        ctx = browser.new_context(locale="en-US")
+        ctx.add_init_script(COUNT_EVENT_SOURCES)
+        streams: list[Any] = []
+        ctx.on("request", lambda r: streams.append(r) if "/api/events" in r.url else None)
+        assert ctx.request.post(f"{url}/api/host/login", data={"pin": PIN}).ok  # the host page streams too
+        pages = {}
+        for path in ("/", f"/seat/{tokens[0]}", "/host", "/sim"):
+            page = ctx.new_page()
+            page.goto(url + path)
+            pages[path] = page
+        pages["/"].wait_for_function("() => (document.body.dataset.version || '') !== ''")
+        for seat, vote in ((0, "ja"), (1, "nein")):
+            assert runtime.loop.call("submit", seat=seat, action={"type": "vote", "seat": seat, "vote": vote},
+                                     source="test") is not None
+        runtime.loop.wait_idle()
+        session = runtime.loop.session
+        want = f"{session.game_id}.{len(session.actions)}"
+        pages["/"].wait_for_function(f"() => document.body.dataset.version === '{want}'", timeout=15000)
+        resumed = [r.all_headers().get("last-event-id") for r in streams]
+        assert any(resumed), f"no stream was resumed with Last-Event-ID ({len(streams)} streams)"
+        for path, page in pages.items():
+            sources = page.evaluate("() => window.__eventSources")
+            assert sources == ["/api/events"], (path, sources)
+        ctx.close()
+
+
+def test_table_page_weighs_under_200_kb(browser: Any, base_url: str) -> None:
+    from companion.webbench import page_weight
+
+    weight = page_weight(browser, base_url + "/")
+    assert weight["requests"] >= 10  # HTML, CSS, scripts, texts, state: all counted
+    assert weight["kb"] < 200, weight

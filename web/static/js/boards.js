@@ -33,8 +33,10 @@ function chosenBadge(i18n, list, seat) {
   return Array.isArray(list) && list[seat] ? h("span", { class: "badge chosen", dataset: { chosen: seat } }, i18n.t("ui.has_chosen")) : null;
 }
 
+/** Who has made the hidden choice being collected now (never what they chose). */
 function chosenList(view) {
-  for (const k of ["voted", "chosen", "has_chosen", "committed", "responded"]) if (Array.isArray(view[k])) return view[k];
+  if (view.phase === "respond" && Array.isArray(view.responded)) return view.responded;
+  for (const k of ["voted", "chosen", "has_chosen", "committed"]) if (Array.isArray(view[k])) return view[k];
   return null;
 }
 
@@ -113,10 +115,11 @@ function gangsters(view, ctx) {
   const { i18n, toAct, prev } = ctx;
   const chosen = chosenList(view);
   const locs = (view.locations || []).map((l) => h("div", {
-    class: `location ${l.closed ? "closed" : ""}`, dataset: { location: l.id } },
-    h("div", { class: "name" }, `${l.id}. `, i18n.t(`games.gangsters_dilemma.locations.${l.id}`, {}, String(l.id))),
+    class: `location ${l.closed ? "closed" : ""} ${view.resolving === l.id ? "acting" : ""}`, dataset: { location: l.id } },
+    h("div", { class: "name" }, `${l.id}. `, l.name ? i18n.word(l.name) : i18n.t(`games.gangsters_dilemma.locations.${l.id}`, {}, String(l.id))),
     h("div", { class: "big" }, `$${l.money}`),
     l.closed ? h("span", { class: "badge dead" }, i18n.word("closed")) : null,
+    l.patrolled ? h("span", { class: "badge president" }, i18n.t("games.gangsters_dilemma.board.patrolled")) : null,
     h("div", {}, (l.visitors || []).map((s) => seatChip(i18n, s)))));
   const rows = (view.players || []).map((p, s) => h("tr", { class: toAct.has(s) ? "acting" : "", dataset: { seat: s } },
     h("td", {}, seatChip(i18n, s), " ", i18n.seat(s), s === view.police ? h("span", { class: "badge president" }, i18n.word("police")) : null,
@@ -155,7 +158,7 @@ function bossWallet(view, ctx) {
   const { i18n, toAct } = ctx;
   const chosen = chosenList(view);
   const glasses = h("div", { class: "hourglasses", dataset: { flipped: view.hourglasses ?? 0 } },
-    [0, 1, 2, 3, 4, 5].map((i) => h("div", { class: `hourglass ${i < (view.hourglasses ?? 0) ? "flipped" : ""}` }, "⧗")));
+    Array.from({ length: view.hourglasses_total ?? 6 }, (_, i) => i).map((i) => h("div", { class: `hourglass ${i < (view.hourglasses ?? 0) ? "flipped" : ""}` }, "⧗")));
   const verdicts = (view.players || []).some((p) => p.verdict);
   const rows = (view.players || []).map((p, s) => h("tr", { dataset: { seat: s } },
     h("td", {}, seatChip(i18n, s), " ", i18n.seat(s),
@@ -164,17 +167,26 @@ function bossWallet(view, ctx) {
       toAct.has(s) && s !== view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null,
       chosenBadge(i18n, chosen, s)),
     h("td", { class: "big" }, String(p.chips ?? 0)),
+    h("td", {}, String(p.hand_size ?? "—"), p.scanned ? h("span", { class: "badge chosen" }, i18n.t("games.boss_wallet.board.scanned")) : null),
     verdicts ? [
       h("td", {}, p.wealth_cents !== undefined ? cu(p.wealth_cents) : "—"),
-      h("td", { class: p.verdict ? `verdict-${p.verdict}` : "" }, p.verdict ? i18n.word(p.verdict) : "—"),
+      h("td", { class: p.verdict ? `verdict-${p.verdict}` : "", dataset: { verdict: p.verdict || "" } },
+        p.verdict ? i18n.word(p.verdict) : "—", p.identity ? ` (${i18n.word(p.identity)})` : "",
+        p.on_duty ? h("span", { class: "badge" }, i18n.t("games.boss_wallet.board.on_duty")) : null,
+        p.confiscated_by !== null && p.confiscated_by !== undefined
+          ? h("div", { class: "muted" }, i18n.t("games.boss_wallet.board.confiscated", { officer: p.confiscated_by, amount: cu(p.confiscated_cents || 0) })) : null),
       h("td", {}, h("ul", {}, (p.reasons || []).map((r) => h("li", { dataset: { reason: r } },
         i18n.t(`games.boss_wallet.reasons.${r}`, {}, r))))),
       h("td", {}, Array.isArray(p.hand) ? p.hand.map((c) => i18n.word(String(c))).join(", ") : "—")] : null));
   return h("div", { class: "board bw" },
-    kv(i18n, [["ui.round", `${view.round ?? "—"} / 3`]]),
+    kv(i18n, [["ui.round", `${view.round ?? "—"} / ${view.rounds ?? 3}`],
+      ["games.boss_wallet.board.wallet", String(view.wallet ?? "—")]]),
     panel("games.boss_wallet.board.hourglasses", i18n, glasses),
+    (view.investigations || []).length ? panel("games.boss_wallet.board.investigations", i18n, h("ul", {},
+      view.investigations.map((x) => h("li", {}, i18n.t("games.boss_wallet.board.investigated", { seat: x.seat, target: x.target }))))) : null,
     panel("ui.players", i18n, h("table", { class: "data" },
       h("thead", {}, h("tr", {}, h("th", {}, i18n.t("ui.seat")), h("th", {}, i18n.t("games.boss_wallet.board.chips")),
+        h("th", {}, i18n.t("games.boss_wallet.board.hand_size")),
         verdicts ? ["games.boss_wallet.board.wealth", "games.boss_wallet.board.verdict", "games.boss_wallet.board.reasons",
           "games.boss_wallet.board.hand"].map((k) => h("th", {}, i18n.t(k))) : null)),
       h("tbody", {}, rows))));
@@ -202,7 +214,9 @@ function thief(view, ctx) {
       h("td", { class: k === "chests" ? "big" : "" }, Array.isArray(p[k]) ? p[k].length + ` (${p[k].join(", ")})` : String(p[k] ?? 0)))));
   return h("div", { class: "board tob" },
     kv(i18n, [["games.thief_of_baghdad.board.thief_moves", `${view.thief_moves ?? 0} / 3`],
-      ["games.thief_of_baghdad.board.deck", String(view.deck ?? "—")]]),
+      ["games.thief_of_baghdad.board.deck", String(view.deck ?? "—")],
+      ["games.thief_of_baghdad.board.dancers", String(view.dancers ?? "—")],
+      ["games.thief_of_baghdad.board.chests_to_win", String(view.chests_to_win ?? "—")]]),
     panel("games.thief_of_baghdad.board.palaces", i18n, h("div", { class: "palaces" }, palaces)),
     panel("ui.players", i18n, h("table", { class: "data" },
       h("thead", {}, h("tr", {}, ["ui.seat", "games.thief_of_baghdad.board.supply", "games.thief_of_baghdad.board.guards_unplaced",
