@@ -7,6 +7,7 @@ import importlib
 from companion.games.rules import Rules
 
 GAMES: dict[str, str] = {
+    "secret_hitler": "companion.games.secret_hitler",
 }
 """Game id -> module exposing `RULES` (a Rules instance); read-only."""
 

@@ -1,0 +1,109 @@
+"""Public and per-seat views: projections that show each viewer only what it may know."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.rules import LogEntry
+from companion.games.secret_hitler.flow import term_limited
+from companion.games.secret_hitler.powers import party
+from companion.games.secret_hitler.state import FASCIST, HITLER, LIBERAL, VETO_AT, Phase, State, hitler_knows_fascists
+
+
+LOG_WINDOW = 12
+"""How many of the latest readable entries a view's `log` carries (the journal keeps the whole game): views
+go to every seat on every change, so they stay small."""
+
+
+def render_log(log: tuple[LogEntry, ...], seat: int | None, reveal_all: bool) -> list[dict[str, Any]]:
+    """The latest LOG_WINDOW entries this viewer may read, oldest first, as `{code, params}` (tuples become
+    lists); private entries (LogEntry.to) only for their seats."""
+    out = []
+    for e in reversed(log):
+        if reveal_all or e.to is None or seat in e.to:
+            params = dict(e.params)
+            for key, value in params.items():
+                if type(value) is tuple:
+                    params[key] = list(value)
+            out.append({"code": e.code, "params": params})
+            if len(out) == LOG_WINDOW:
+                break
+    out.reverse()
+    return out
+
+
+def investigated_list(s: State) -> list[bool]:
+    """Per seat: whether it has been investigated (public: investigations are announced)."""
+    out = [False] * s.seats
+    for _, target in s.investigated:
+        out[target] = True
+    return out
+
+
+def public_view(s: State, seat: int | None) -> dict[str, Any]:
+    """The fields everyone may see; `seat` only selects which private log entries stay."""
+    over = s.phase is Phase.GAME_OVER
+    view: dict[str, Any] = {
+        "phase": s.phase.value,
+        "seats": s.seats,
+        "president": s.president,
+        "chancellor": s.chancellor,
+        "liberal_policies": s.liberal,
+        "fascist_policies": s.fascist,
+        "election_tracker": s.tracker,
+        "alive": list(s.alive),
+        "draw_pile": s.draw_l + s.draw_f,
+        "discard_pile": s.disc_l + s.disc_f,
+        "voted": [v is not None for v in s.votes],
+        "votes": list(s.votes) if s.revealed else [None] * s.seats,
+        "term_limited": term_limited(s),
+        "veto_unlocked": s.fascist >= VETO_AT,
+        "investigated": investigated_list(s),
+        "log": render_log(s.log, seat, over),
+    }
+    if over:
+        view["roles"] = list(s.roles)
+    return view
+
+
+def known_roles(s: State, seat: int) -> list[str | None]:
+    """The role `seat` knows for every seat: its own; fascists see fascists and Hitler; Hitler sees the
+    fascists only with 5-6 seats; everything once the game is over."""
+    if not s.roles:
+        return [None] * s.seats
+    if s.phase is Phase.GAME_OVER:
+        return list(s.roles)
+    mine = s.roles[seat]
+    if mine == FASCIST:
+        return [r if r != LIBERAL or i == seat else None for i, r in enumerate(s.roles)]
+    if mine == HITLER and hitler_knows_fascists(s.seats):
+        return [r if r == FASCIST or i == seat else None for i, r in enumerate(s.roles)]
+    return [r if i == seat else None for i, r in enumerate(s.roles)]
+
+
+def holds_hand(s: State, seat: int) -> bool:
+    """Whether `seat` holds the legislative tiles now."""
+    if s.phase is Phase.DISCARD:
+        return seat == s.president
+    if s.phase is Phase.ENACT or s.phase is Phase.VETO_REPLY:
+        return seat == s.chancellor
+    return False
+
+
+def seat_view(s: State, seat: int) -> dict[str, Any]:
+    """The public view plus this seat's role, knowledge, hand, peek and investigation results."""
+    view = public_view(s, seat)
+    role = s.roles[seat] if s.roles else None
+    learned: list[str | None] = [None] * s.seats
+    for investigator, target in s.investigated:
+        if investigator == seat:
+            learned[target] = party(s.roles[target])
+    view.update(
+        role=role,
+        party=party(role) if role else None,
+        known=known_roles(s, seat),
+        hand=list(s.hand) if holds_hand(s, seat) else [],
+        peek=list(s.peeked) if s.peeker == seat and s.peeked else [],
+        investigations=learned,
+    )
+    return view

@@ -1,0 +1,178 @@
+"""Secret Hitler engine facts beyond single scenarios: tables, options, phases, codes, chance odds, shortcuts."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from types import MappingProxyType
+
+import pytest
+
+from companion.games import CHANCE, IllegalAction, LogEntry, Outcome, Rules, get_rules
+from companion.games.playout import random_playout
+from companion.games.secret_hitler.state import POWERS, ROLE_MIX, Phase, Power, State
+from companion.games.secret_hitler.views import LOG_WINDOW
+
+RULES = get_rules("secret_hitler")
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "secret_hitler"
+
+
+def test_role_mix_table() -> None:
+    assert dict(ROLE_MIX) == {5: (3, 1, 1), 6: (4, 1, 1), 7: (4, 2, 1), 8: (5, 2, 1), 9: (5, 3, 1), 10: (6, 3, 1)}
+    for seats, (libs, fascists, hitlers) in ROLE_MIX.items():
+        deal = RULES.sample_chance(RULES.initial_state(seats), random.Random(seats))
+        assert Counter(deal["roles"]) == {"liberal": libs, "fascist": fascists, "hitler": hitlers}
+        assert 0 <= deal["first_president"] < seats
+
+
+def test_power_table() -> None:
+    small = [None, None, None, Power.PEEK, Power.EXECUTE, Power.EXECUTE]
+    medium = [None, None, Power.INVESTIGATE, Power.SPECIAL_ELECTION, Power.EXECUTE, Power.EXECUTE]
+    large = [None, Power.INVESTIGATE, Power.INVESTIGATE, Power.SPECIAL_ELECTION, Power.EXECUTE, Power.EXECUTE]
+    assert {n: list(p) for n, p in POWERS.items()} == {5: small, 6: small, 7: medium, 8: medium, 9: large, 10: large}
+
+
+def test_rebalance_option_is_checked() -> None:
+    with pytest.raises(ValueError, match="rebalance"):
+        RULES.initial_state(7, {"rebalance": "yes"})
+    with pytest.raises(ValueError, match="rebalance"):
+        RULES.initial_state(7, {"rebalance": 1})
+    assert RULES.view(RULES.initial_state(7, {"rebalance": True}))["draw_pile"] == 16
+
+
+def test_every_phase_is_documented_and_reached() -> None:
+    seen: set[str] = set()
+    rng = random.Random(4)
+    for seats in range(5, 11):
+        for _ in range(40):
+            playout = random_playout(RULES, seats, rng)
+            state = RULES.initial_state(seats)
+            for action in playout.actions:
+                seen.add(RULES.phase(state))
+                state = RULES.apply(state, action)
+            seen.add(RULES.phase(state))
+    assert seen == set(RULES.phases) == {p.value for p in Phase}
+
+
+def test_every_own_code_is_exercised_by_a_scenario() -> None:
+    refused = set()
+    for path in SCENARIOS.glob("*.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+            record = json.loads(line)
+            if "refuse" in record:
+                refused.add(record["code"])
+    assert set(RULES.own_codes) <= refused
+    assert refused <= set(RULES.codes)
+
+
+def test_sampled_draws_follow_the_pile() -> None:
+    """Three tiles from the fresh 6 L / 11 F pile: expected L = 3 * 6 / 17."""
+    state = RULES.initial_state(5)
+    for action in ({"type": "deal", "seat": CHANCE, "roles": ["liberal"] * 3 + ["fascist", "hitler"],
+                    "first_president": 0},
+                   {"type": "nominate", "seat": 0, "target": 1}):
+        state = RULES.apply(state, action)
+    for seat in range(5):
+        state = RULES.apply(state, {"type": "vote", "seat": seat, "vote": "ja"})
+    rng = random.Random(7)
+    counts = Counter(RULES.sample_chance(state, rng)["policies"].count("L") for _ in range(6000))
+    mean = sum(k * n for k, n in counts.items()) / 6000
+    assert abs(mean - 18 / 17) < 0.04
+    # P(3 L) = C(6,3) / C(17,3) = 20 / 680
+    assert abs(counts[3] / 6000 - 20 / 680) < 0.01
+
+
+def states_in_vote_phase() -> list[State]:
+    """Vote-phase states (some with votes cast, some with dead seats) from random games."""
+    found = []
+    rng = random.Random(3)
+    for seats in (5, 7, 10):
+        for _ in range(6):
+            playout = random_playout(RULES, seats, rng)
+            state = RULES.initial_state(seats)
+            for action in playout.actions:
+                if state.phase is Phase.VOTE:
+                    found.append(state)
+                state = RULES.apply(state, action)
+    return found
+
+
+def test_vote_shortcut_matches_the_general_path() -> None:
+    """SecretHitler.apply's vote shortcut gives exactly what the base Rules.apply gives."""
+    odd = [{"type": "vote", "seat": s, "vote": v} for s in (-1, 0, 1, 4, 9, 10, True, "1", None)
+           for v in ("ja", "nein", "JA", True, None)]
+    odd += [{"type": "vote", "seat": 2, "vote": "ja", "extra": 1}, {"type": "vote", "seat": 2},
+            {"type": "nominate", "seat": 2, "target": 3}]
+    compared = 0
+    for state in states_in_vote_phase()[::5]:
+        for action in odd:
+            try:
+                fast = RULES.apply(state, action)
+            except IllegalAction as exc:
+                fast = exc.code
+            try:
+                slow = Rules.apply(RULES, state, action)
+            except IllegalAction as exc:
+                slow = exc.code
+            assert fast == slow, action
+            compared += 1
+    assert compared > 1000
+
+
+IMMUTABLE_ATOMS = (int, str, bool, type(None), Phase)
+
+
+def assert_deeply_immutable(value: object) -> None:
+    """Only immutable values: what State.__deepcopy__ relies on to share them."""
+    if isinstance(value, IMMUTABLE_ATOMS):
+        return
+    if isinstance(value, (tuple, frozenset)):
+        for item in value:
+            assert_deeply_immutable(item)
+    elif isinstance(value, LogEntry):
+        assert isinstance(value.params, MappingProxyType)
+        assert value.to is None or isinstance(value.to, frozenset)
+        for item in value.params.values():
+            assert_deeply_immutable(item)
+    elif isinstance(value, Outcome):
+        assert isinstance(value.winners, frozenset)
+    else:
+        raise AssertionError(f"mutable value in the state: {value!r}")
+
+
+def test_state_is_deeply_immutable() -> None:
+    rng = random.Random(9)
+    for seats in range(5, 11):
+        playout = random_playout(RULES, seats, rng)
+        state = RULES.initial_state(seats)
+        for action in playout.actions:
+            state = RULES.apply(state, action)
+            for name in State.__dataclass_fields__:
+                assert_deeply_immutable(getattr(state, name))
+
+
+def test_view_log_is_the_latest_window() -> None:
+    playout = random_playout(RULES, 10, random.Random(2))
+    state = RULES.initial_state(10)
+    for action in playout.actions[:-1]:
+        state = RULES.apply(state, action)
+    public = [e for e in state.log if e.to is None]
+    assert len(public) > LOG_WINDOW
+    log = RULES.view(state)["log"]
+    assert [e["code"] for e in log] == [e.code for e in public[-LOG_WINDOW:]]
+
+
+def test_views_are_fresh_copies() -> None:
+    """Changing a returned view never changes the state."""
+    playout = random_playout(RULES, 7, random.Random(1))
+    state = RULES.initial_state(7)
+    for action in playout.actions[:30]:
+        state = RULES.apply(state, action)
+    before = RULES.view(state, 0)
+    view = RULES.view(state, 0)
+    for entry in view["log"]:
+        entry["params"].clear()
+    view["alive"].clear()
+    assert RULES.view(state, 0) == before
