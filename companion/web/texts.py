@@ -32,26 +32,35 @@ def flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
     return out
 
 
-def observed(game: str, seeds: Iterable[int] = range(6)) -> dict[str, set[str]]:
-    """Codes seen in random playouts at every seat count: log codes, outcome reasons, verdict reasons."""
+def observed(game: str, seeds: Iterable[int] = range(4)) -> dict[str, set[str]]:
+    """Codes seen in random playouts at every seat count, step by step (views may show only recent log
+    lines): log codes of every viewer, outcome reasons, verdict reasons."""
+    return {k: set(v) for k, v in _observed(game, tuple(seeds)).items()}
+
+
+@lru_cache(maxsize=32)
+def _observed(game: str, seeds: tuple[int, ...]) -> dict[str, frozenset[str]]:
     rules = get_rules(game)
     seen: dict[str, set[str]] = {"log": set(), "outcomes": set(), "reasons": set()}
     for seats in range(rules.min_seats, rules.max_seats + 1):
         for seed in seeds:
             playout = random_playout(rules, seats, random.Random(seed))
-            view = rules.view(playout.state, None)
-            seen["log"] |= {entry["code"] for entry in view.get("log", [])}
-            for seat in range(seats):  # private log lines too (a seat's own results)
-                seen["log"] |= {entry["code"] for entry in rules.view(playout.state, seat).get("log", [])}
+            state = rules.initial_state(seats, playout.options)
+            for action in playout.actions:
+                state = rules.apply(state, action)
+                for viewer in (None, *range(seats)):
+                    view = rules.view(state, viewer)
+                    seen["log"] |= {entry["code"] for entry in view.get("log", [])}
+                players = view.get("players")
+                for player in players if isinstance(players, list) else []:
+                    if isinstance(player, Mapping):
+                        seen["reasons"] |= set(player.get("reasons") or ())
             if playout.outcome is not None:
                 seen["outcomes"].add(playout.outcome.reason)
-            for player in view.get("players", []) if isinstance(view.get("players"), list) else []:
-                if isinstance(player, Mapping):
-                    seen["reasons"] |= set(player.get("reasons") or ())
-    return seen
+    return {k: frozenset(v) for k, v in seen.items()}
 
 
-def required_keys(game: str, seeds: Iterable[int] = range(6)) -> set[str]:
+def required_keys(game: str, seeds: Iterable[int] = range(4)) -> set[str]:
     """Every dotted key the page needs for one game: its codes, log codes, actions, phases, options, reasons."""
     rules = get_rules(game)
     base = f"games.{game}"
@@ -100,7 +109,7 @@ def missing(texts: Mapping[str, Mapping[str, Any]], needed: Iterable[str]) -> li
     return problems
 
 
-def all_required(seeds: Iterable[int] = range(6)) -> set[str]:
+def all_required(seeds: Iterable[int] = range(4)) -> set[str]:
     """Every key the page needs for every registered game, plus the common codes."""
     keys = common_codes()
     for game in game_names():

@@ -136,25 +136,24 @@ def choose(page: Any, needle: str) -> None:
 
 def test_seat_page_secret_prompt_confirm_and_refusal(browser: Any, base_url: str, runtime: Runtime) -> None:
     runtime.loop.call("end_game")
-    host = browser.new_context(locale="en-US").new_page()
-    host_login(host, base_url)
-    links = host_new_game(host, "tiny", 3)
-    pages = seat_pages(browser, links)
-    errors = [e for p in pages for e in [csp_errors(p)]]
+    runtime.loop.call("new_game", game="tiny", seats=3, components="digital")
     runtime.loop.wait_idle()
-    secrets = [runtime.loop.session.rules.view(runtime.loop.session.state, s)["secret"] for s in range(3)]
-    a = pages[0]
+    session = runtime.loop.session
+    link = f"{base_url}/seat/{session.tokens[0]}"
+    secret = session.rules.view(session.state, 0)["secret"]
+    [a] = seat_pages(browser, [link])
+    errors = csp_errors(a)
     assert a.is_hidden("#secret-body") and a.inner_text("#secret-body") == ""
     a.click("#secret-toggle")
     a.wait_for_selector("#private [data-field=secret]")
-    assert a.inner_text("#private [data-field=secret]") == secrets[0]
+    assert a.inner_text("#private [data-field=secret]") == secret
     shot(a, "seat-secret-shown")
     a.click("#secret-toggle")
     assert a.is_hidden("#secret-body")
     # a second phone for seat 0 that misses the live updates: its stale choice is refused, with the reason
-    stale = browser.new_context(locale="en-US").new_page()
+    stale = a.context.new_page()
     stale.route("**/api/events", lambda route: route.abort())
-    stale.goto(links[0])
+    stale.goto(link)
     stale.wait_for_selector("#choices button.choice")
     stale.click("#choices button.choice[data-action*='\"vote\":\"nein\"']")
     choose(a, '"vote":"ja"')
@@ -163,13 +162,8 @@ def test_seat_page_secret_prompt_confirm_and_refusal(browser: Any, base_url: str
     stale.wait_for_selector("#refusal")
     assert stale.inner_text("#refusal") == "Refused: It is not your turn."
     shot(stale, "seat-refused")
-
-    table = browser.new_context(locale="en-US").new_page()
-    table.goto(base_url)
-    table.wait_for_function("() => (document.body.dataset.version || '') !== ''")
-    shot(table, "table-tiny")
-    assert not [e for errs in errors for e in errs], errors
-    close_all([*pages, stale, host, table])
+    assert not errors, errors
+    close_all([a])
 
 
 COUNT_EVENT_SOURCES = """
@@ -220,3 +214,90 @@ def test_table_page_weighs_under_200_kb(browser: Any, base_url: str) -> None:
     weight = page_weight(browser, base_url + "/")
     assert weight["requests"] >= 10  # HTML, CSS, scripts, texts, state: all counted
     assert weight["kb"] < 200, weight
+
+
+REVEALED = "() => document.querySelectorAll('#board .vote-card[data-vote=ja], #board .vote-card[data-vote=nein]').length"
+RECORD_REVEALS = """() => {
+  window.__revealCounts = [];
+  new MutationObserver(() => window.__revealCounts.push(document.querySelectorAll(
+    '#board .vote-card[data-vote=ja], #board .vote-card[data-vote=nein]').length))
+    .observe(document.getElementById('board'), {childList: true, subtree: true, attributes: true});
+}"""
+
+
+@pytest.fixture(scope="module")
+def sh_table(browser: Any, base_url: str, runtime: Runtime) -> Iterator[tuple[Any, list[Any], Any]]:
+    """The host starts a 5-seat Secret Hitler game from the console; five phones and the table page open it."""
+    runtime.loop.call("end_game")
+    host = browser.new_context(locale="en-US").new_page()
+    host_login(host, base_url)
+    links = host_new_game(host, "secret_hitler", 5)
+    shot(host, "host-new-game")
+    seats = seat_pages(browser, links)
+    table = browser.new_context(locale="en-US").new_page()
+    table.goto(base_url)
+    table.wait_for_selector("#board .seat")
+    runtime.loop.wait_idle()
+    yield host, seats, table
+    close_all([host, table, *seats])
+
+
+def test_five_phones_vote_and_the_table_flips_all_votes_together(sh_table: Any, runtime: Runtime) -> None:
+    host, seats, table = sh_table
+    errors = [csp_errors(p) for p in (host, table, *seats)]
+    president = runtime.loop.session.rules.view(runtime.loop.session.state)["president"]
+    seats[president].wait_for_selector("#choices button.choice[data-action*='nominate']")
+    choose(seats[president], '"type":"nominate"')
+    for page in seats:
+        page.wait_for_selector("#choices button.choice[data-action*='\"vote\":\"ja\"']")
+    table.wait_for_selector("#board .seat .badge.chancellor")
+    table.evaluate(RECORD_REVEALS)
+    votes = ["ja", "nein", "ja", "ja", "nein"]
+    for seat in range(4):
+        choose(seats[seat], f'"vote":"{votes[seat]}"')
+        table.wait_for_function(f"() => document.querySelectorAll('#board .badge.chosen').length === {seat + 1}")
+        assert table.evaluate(REVEALED) == 0, "a vote showed before the last one was in"
+        assert seats[4].evaluate(REVEALED) == 0
+    shot(table, "table-four-votes-in")
+    choose(seats[4], f'"vote":"{votes[4]}"')
+    table.wait_for_function(f"() => ({REVEALED[6:]}) === 5", timeout=5000)
+    counts = table.evaluate("() => window.__revealCounts")
+    assert [c for c in counts if c] and min(c for c in counts if c) == 5, f"votes flipped one by one: {counts}"
+    shown = table.eval_on_selector_all("#board .vote-card", "els => els.map(e => e.dataset.vote)")
+    assert shown == votes
+    for page in seats:  # every phone's board flips too
+        page.wait_for_function(f"() => ({REVEALED[6:]}) === 5", timeout=5000)
+    table.wait_for_timeout(700)  # let the flip animation finish for the picture
+    shot(table, "table-votes-revealed")
+    shot(seats[0], "seat-after-vote")
+    assert not [e for errs in errors for e in errs], errors
+
+
+def test_a_seat_page_never_shows_another_seats_role(sh_table: Any, runtime: Runtime) -> None:
+    host, seats, table = sh_table
+    session = runtime.loop.session
+    assert session.game == "secret_hitler"
+    views = [session.rules.view(session.state, s) for s in range(5)]
+    for s, page in enumerate(seats):
+        if page.is_hidden("#secret-body"):
+            assert page.inner_text("#secret-body") == "", "secrets drawn before the tap"
+            page.click("#secret-toggle")
+        page.wait_for_selector("#private [data-secret=role]")
+        own = page.inner_text("#private [data-secret=role]")
+        assert own == {"liberal": "Liberal", "fascist": "Fascist", "hitler": "Hitler"}[views[s]["role"]]
+        known_text = page.inner_text("#private")
+        for other in range(5):
+            label = f"Seat {other + 1}:"
+            if other != s and views[s]["known"][other] is None:
+                assert label not in known_text, f"seat {s} page shows seat {other}'s role"
+        if views[s]["role"] == "fascist":
+            hitler = views[s]["known"].index("hitler")
+            assert f"Seat {hitler + 1}: Hitler" in known_text
+        shot(page, f"seat-{s}-private")
+    for s, page in enumerate(seats):  # what the page's own request for its state carries
+        body = page.evaluate("() => fetch(document.body.dataset.state).then(r => r.json())")
+        assert body["seat"] == s and "roles" not in body["view"]
+        assert [k if i != s and views[s]["known"][i] is None else None for i, k in enumerate(body["view"]["known"])] \
+            == [None] * 5
+        seats[s].click("#secret-toggle")  # hide again
+        assert seats[s].is_hidden("#secret-body")

@@ -4,6 +4,7 @@
 const LANGS = ["ko", "en"];
 const SEAT_FIELDS = new Set(["seat", "target", "president", "chancellor", "police", "turn", "first_president",
   "start_seat", "from_seat", "to_seat", "winner", "by", "victim", "holder", "officer", "buyer", "payer", "payee"]);
+const PER_SEAT_FIELDS = new Set(["votes", "roles", "responses", "choices"]);
 const SEAT_LIST_FIELDS = new Set(["winners", "seats", "arrested", "visitors", "informers", "guilty", "innocent"]);
 
 /** The language to start with: the saved choice, else the browser's first supported language. */
@@ -62,6 +63,10 @@ export class I18n {
     if (v === null || v === undefined) return "—";
     if (Array.isArray(v)) {
       if (SEAT_LIST_FIELDS.has(field)) return v.map((s) => this.seat(s)).join(", ");
+      if (PER_SEAT_FIELDS.has(field)) {
+        return v.map((x, s) => (x === null ? null : `${this.seat(s)} ${this.value(field.replace(/s$/, ""), x)}`))
+          .filter(Boolean).join(", ");
+      }
       return v.map((x) => this.value(field.replace(/s$/, ""), x)).join(", ");
     }
     if (typeof v === "boolean") return this.t(v ? "ui.yes" : "ui.no");

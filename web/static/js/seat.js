@@ -20,8 +20,9 @@ const body = document.body.dataset;
 
 /** The seat's private facts: the table's `info` (what its view adds to the public one), else known keys. */
 export function privateFields(s) {
-  if (s.info) return Object.keys(s.info).filter((k) => k !== "log");
-  return PRIVATE.filter((k) => k in s.view);
+  const keys = s.info ? Object.keys(s.info).filter((k) => k !== "log") : PRIVATE.filter((k) => k in s.view);
+  const rank = (k) => (PRIVATE.includes(k) ? PRIVATE.indexOf(k) : PRIVATE.length);
+  return keys.sort((a, b) => rank(a) - rank(b));
 }
 
 function secretValue(field, v) {
