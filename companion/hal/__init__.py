@@ -1,7 +1,10 @@
 """Hardware abstraction: device interfaces, events, and backends chosen by name and imported lazily.
 
-A backend module exposes `open_hardware(config: TableConfig) -> Hardware`. `mock` is in memory and
-scriptable; `pi` drives MFRC522 readers, a WS281x strip, gpiozero buttons and serial terminals.
+A backend module exposes `open_hardware(config: TableConfig) -> Hardware`, a bundle of its TagReaders
+(polled by the shared ReaderPoller, which does debounce, fault counting and backoff), one LedStrip, a
+ButtonBank (gpiozero; a backend passes only its pin factory) and a TerminalHub. `mock` is in memory and
+scriptable; `pi` drives MFRC522 readers, a WS281x strip, gpiozero buttons and serial terminals and imports
+its vendor libraries only inside its own modules.
 """
 
 from __future__ import annotations

@@ -46,7 +46,17 @@ class LedStrip(ABC):
 
 
 class TerminalHub(ABC):
-    """The links to every seat terminal; incoming messages become events on the sink."""
+    """The links to every seat terminal; incoming messages become events on the sink.
+
+    Messages the table sends (JSON objects, protocol version `v: 1`):
+    `{"type": "prompt", "ballot": id, "options": [{"value": i, "label": text, "action": {...}}], "info": {...}}`
+    (the seat's choices; `info` holds what only that seat may know, e.g. its role or hand),
+    `{"type": "idle", "ballot": null, "info": {...}}` (nothing to choose), `{"type": "ack", "ballot", "seq"}`
+    and `{"type": "error", "ballot", "seq", "code", "message"}` (answers to a choice).
+    Events the hub emits: TerminalHello on (re)connect (the table resends the open prompt), TerminalChoice
+    with the terminal's own increasing `seq` (the table ignores a seq it has already seen from that
+    terminal since its last hello) and the option `value`, TerminalGone when the link drops or goes stale.
+    """
 
     @abstractmethod
     def start(self, sink: Sink) -> None:

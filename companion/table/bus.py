@@ -76,6 +76,17 @@ class EventBus:
         with self._lock:
             self._subs.discard(sub)
 
+    def close_all(self) -> None:
+        """End every client's stream (shutdown)."""
+        with self._lock:
+            for sub in self._subs:
+                sub.closed = True
+                try:
+                    sub.queue.put_nowait(None)
+                except queue.Full:
+                    pass
+            self._subs.clear()
+
     def clients(self) -> int:
         """Connected SSE clients."""
         with self._lock:

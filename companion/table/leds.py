@@ -50,6 +50,8 @@ class LedRenderer:
         self._stop = False
         self._last: tuple[RGB, ...] | None = None
         self.frames = 0
+        self.scene_version = 0
+        self.rendered_version = 0
         self.errors = 0
         self.last_error: str | None = None
         self._thread = threading.Thread(target=self._run, name="led-renderer", daemon=True)
@@ -70,7 +72,8 @@ class LedRenderer:
         with self._cond:
             self._scene = dict(scene)
             self._dirty = True
-            self._cond.notify()
+            self.scene_version += 1
+            self._cond.notify_all()
 
     def flash(self, zone: str, until: float | None = None) -> None:
         """Flash a zone red for a moment (a refused input)."""
@@ -78,6 +81,11 @@ class LedRenderer:
             self._flashes[zone] = until if until is not None else time.monotonic() + FLASH_S
             self._dirty = True
             self._cond.notify()
+
+    def wait_rendered(self, timeout: float = 2.0) -> bool:
+        """Wait until the latest scene is on the strip (tests and the simulator use this)."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self.rendered_version >= self.scene_version, timeout)
 
     def frame_at(self, now: float) -> tuple[tuple[RGB, ...], bool]:
         """The frame for time `now` and whether anything in it animates."""
@@ -110,6 +118,7 @@ class LedRenderer:
                 if self._stop:
                     return
                 self._dirty = False
+                version = self.scene_version
             frame, animating = self.frame_at(time.monotonic())
             if frame != self._last:
                 try:
@@ -121,6 +130,8 @@ class LedRenderer:
                     self._last = frame
                     self.frames += 1
             with self._cond:
+                self.rendered_version = version
+                self._cond.notify_all()
                 if self._stop:
                     return
                 if not self._dirty:

@@ -5,13 +5,15 @@ from __future__ import annotations
 import logging
 import queue
 import random
+import sqlite3
 import threading
+import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from companion.config import TableConfig
-from companion.games.binding import Card, Chosen, Placed, Pressed, Removed, TableInput
+from companion.games.binding import ORANGE, Card, Chosen, Light, Placed, Pressed, Removed, TableInput
 from companion.games.contract import IllegalAction
 from companion.hal import (ButtonPressed, Hardware, ReaderFault, TagPlaced, TagRemoved, TerminalChoice,
                            TerminalGone, TerminalHello)
@@ -77,7 +79,6 @@ class TableLoop:
         self._prompts: dict[int, dict[str, Any]] = {}
         self._ballots = 0
         self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
-        self.on_commit: Callable[[], None] | None = None
 
     # --- other threads ------------------------------------------------------------------------
 
@@ -95,7 +96,7 @@ class TableLoop:
         """Where the hardware delivers its events."""
         self.inbox.put(event)
 
-    def call(self, name: str, **args: Any) -> Any:
+    def call(self, name: str, /, **args: Any) -> Any:
         """Run a command on the loop thread and wait for its answer."""
         cmd = Command(name, args)
         self.inbox.put(cmd)
@@ -219,6 +220,7 @@ class TableLoop:
         if self.status == "resume_check":
             self._rescan()
             self._publish_scan()
+            self._publish()
             return
         if card is None:
             if placed:
@@ -293,7 +295,12 @@ class TableLoop:
             return self._reject(zone, exc)
         rows += [(a, "chance") for a in sampled]
         if rows:
-            self.journal.append(session.game_id, rows)  # committed before anything shows it
+            try:
+                self.journal.append(session.game_id, rows)  # committed before anything shows it
+            except sqlite3.Error as exc:  # nothing committed: nothing changes, nothing is shown
+                log.error("journal write failed: %s", exc)
+                self.counters.errors += 1
+                return self._reject(zone, IllegalAction("journal_error", f"The journal could not be written: {exc}"))
         self.session = session.with_actions(state, [a for a, _ in rows], pending)
         self.counters.accepted += len(rows)
         outcome = session.rules.outcome(state)
@@ -303,9 +310,9 @@ class TableLoop:
             self.session = replace(self.session, ended="finished")
             self.status = "over"
         if rows:
-            if self.on_commit:
-                self.on_commit()
             self._publish()
+        elif pending:  # part of a multi-tile input (how many tiles were tapped is public)
+            self.bus.publish("collected", {"zone": zone, "count": len(pending)})
         return {"accepted": len(rows), "pending": pending is not None and bool(pending)}
 
     def _reject(self, zone: str, exc: IllegalAction) -> Refusal:
@@ -377,7 +384,11 @@ class TableLoop:
                     "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
                                                              "reason": outcome.reason},
                     "view": view}
-            self.renderer.set_scene(session.binding.scene(view, session.seats))
+            scene = session.binding.scene(view, session.seats)
+            if self.status == "resume_check":  # zones that differ from what the game expects blink orange
+                scene.update({d["zone"]: Light(ORANGE, "blink") for d in self.scan})
+            self.renderer.set_scene(scene)
+            time.sleep(0)  # let the renderer take the GIL now rather than after the prompts are built
         seats = [{"name": s.name, "colour": s.colour} for s in self.config.seats[: session.seats if session else 0]]
         self.snapshot = {"table": table, "game": game, "seats": seats}
         self.bus.publish("state", self.snapshot)

@@ -56,17 +56,36 @@ class Runtime:
         from companion.web import create_app
         return create_app(web_config, self.handle)
 
-    def serve(self, host: str, port: int, **web_config: Any) -> None:
-        """Serve the web app with waitress (blocks until `close_server`)."""
+    def make_server(self, host: str, port: int, **web_config: Any) -> Any:
+        """A waitress server for the app (>= 16 threads: each SSE client holds one); port 0 picks a free one."""
         from waitress import create_server
         self._server = create_server(self.app(**web_config), host=host, port=port,
                                      threads=max(16, self.config.web.threads), channel_timeout=60)
-        self._server.run()
+        return self._server
+
+    def serve(self, host: str, port: int, **web_config: Any) -> None:
+        """Serve the web app with waitress (blocks until `close_server`)."""
+        self.make_server(host, port, **web_config).run()
 
     def close_server(self) -> None:
-        """Stop serving."""
-        if self._server is not None:
-            self._server.close()
+        """Stop serving: end the SSE streams, stop listening, close open connections, stop the workers."""
+        server, self._server = self._server, None
+        if server is None:
+            return
+        self.loop.bus.close_all()
+
+        def close_everything() -> None:  # runs on waitress' own loop thread, so no socket is closed mid-select
+            for dispatcher in list(server._map.values()):
+                try:
+                    dispatcher.close()
+                except OSError:
+                    pass
+
+        try:
+            server.trigger.pull_trigger(close_everything)
+        except OSError:  # the server never ran: close directly
+            close_everything()
+        server.task_dispatcher.shutdown(timeout=2)
 
     def stop(self) -> None:
         """Stop everything and close the database."""

@@ -13,7 +13,7 @@ from companion.web.facade import TableFacade
 
 DEFAULTS: dict[str, Any] = {
     "SSE_HEARTBEAT_S": 15.0,
-    "SSE_MAX_EVENTS": None,
+    "SSE_MAX_MESSAGES": None,
     "MAX_CONTENT_LENGTH": 1 << 20,
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Strict",

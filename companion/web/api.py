@@ -37,7 +37,7 @@ def events() -> Response:
     holding a server thread forever."""
     last_id = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
     heartbeat = float(current_app.config["SSE_HEARTBEAT_S"])
-    limit = current_app.config.get("SSE_MAX_EVENTS")  # tests end the stream after N events
+    limit = current_app.config.get("SSE_MAX_MESSAGES")  # tests end the stream after N events + heartbeats
     sub = table().subscribe(last_id)
 
     def stream() -> Iterator[str]:
@@ -46,11 +46,8 @@ def events() -> Response:
             yield "retry: 2000\n\n"
             while (limit is None or sent < limit) and not sub.closed:
                 event = sub.get(heartbeat)
-                if event is None:
-                    yield ": heartbeat\n\n"
-                    continue
-                yield sse_format(event)
                 sent += 1
+                yield ": heartbeat\n\n" if event is None else sse_format(event)
         finally:
             sub.close()
 

@@ -68,7 +68,9 @@ def test_a_failing_reader_is_counted_backs_off_and_others_keep_working(hw: tuple
     assert errors < polls_r5 / 2, "backoff: the failing reader is retried less often than healthy ones are polled"
     assert sum(isinstance(e, ReaderFault) for e in events) == 1, "one fault event per failure streak"
     hardware.heal_reader("r4")
-    time.sleep(1.0)  # longer than the backoff reached after ~0.3 s of failures
+    deadline = time.monotonic() + 5  # the backoff never exceeds 2 s
+    while not {r["name"]: r for r in hardware.health()["readers"]}["r4"]["ok"] and time.monotonic() < deadline:
+        time.sleep(0.05)
     hardware.place("r4", "0466")
     assert TagPlaced("r4", "0466") in events
     assert {r["name"]: r for r in hardware.health()["readers"]}["r4"]["ok"] is True

@@ -20,10 +20,13 @@ def tiny_game(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry.GAMES, "tiny", "tests.table.tinygame")
 
 
-def table_config(data: Path, game: str = "tiny", seats: int = 3, mode: str = "digital") -> TableConfig:
-    """The demo table, fast polling, data in `data`."""
-    return replace(demo_config(), data_dir=str(data), game=GameConfig(game, seats, mode),
-                   polling=PollingConfig(interval_ms=5, removal_ms=25))
+def table_config(data: Path, game: str = "tiny", seats: int = 3, mode: str = "digital",
+                 without_readers: tuple[str, ...] = ()) -> TableConfig:
+    """The demo table (optionally missing some readers), fast polling, data in `data`."""
+    cfg = demo_config()
+    return replace(cfg, data_dir=str(data), game=GameConfig(game, seats, mode),
+                   polling=PollingConfig(interval_ms=5, removal_ms=25),
+                   readers=tuple(r for r in cfg.readers if r.name not in without_readers))
 
 
 @pytest.fixture()
@@ -32,7 +35,7 @@ def make_table(tmp_path: Path) -> Iterator[Callable[..., Runtime]]:
     started: list[Runtime] = []
 
     def make(**kwargs: Any) -> Runtime:
-        cfg = table_config(tmp_path / "data", **kwargs)
+        cfg = table_config(tmp_path / f"data{len(started)}", **kwargs)
         runtime = Runtime(cfg, rng=random.Random(len(started))).start()
         started.append(runtime)
         return runtime

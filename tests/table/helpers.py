@@ -33,9 +33,8 @@ def tap(rt: Runtime, reader: str, uid: str) -> None:
 
 def zone_pixels(rt: Runtime, zone: str) -> tuple[tuple[int, int, int], ...]:
     """The pixels a zone shows now (after the renderer caught up)."""
-    import time
     z = next(z for z in rt.config.leds.zones if z.zone == zone)
-    time.sleep(0.02)
+    assert rt.renderer.wait_rendered()
     frame = hw(rt).mock_strip.last()
     assert frame is not None
     return frame[z.start:z.start + z.count]

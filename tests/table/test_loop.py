@@ -83,7 +83,7 @@ def test_every_output_follows_the_commit(make_table: Make) -> None:
     assert event is not None and event.type == "state"
     committed = reader.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
     assert committed == 2 and event.data["game"]["actions"] == 2
-    time.sleep(0.05)
+    assert rt.renderer.wait_rendered()
     assert seen and seen[-1] == 2
 
 
@@ -158,6 +158,8 @@ def test_physical_draw_collects_tiles_then_the_engine_judges(make_table: Make) -
     assert rt.loop.session.rules.view(rt.loop.session.state)["phase"] == "draw"  # type: ignore[union-attr]
     tap(rt, "board", "04000001")
     assert rt.loop.session.pending == ("L",)  # type: ignore[union-attr]
+    assert rt.loop.bus.recent()[-1].type == "collected" and rt.loop.bus.recent()[-1].data == {"zone": "board",
+                                                                                                "count": 1}
     tap(rt, "board", "04000002")
     rows = live_rows(rt)
     assert rows[-1]["action"] == {"type": "draw", "seat": -1, "tiles": ["L", "F"]}
@@ -266,3 +268,40 @@ def test_a_bug_in_one_input_does_not_stop_the_loop(make_table: Make, monkeypatch
     hw(rt).press(0, "ja")
     rt.loop.wait_idle()
     assert rt.loop.counters.errors == 1 and len(live_rows(rt)) == 2
+
+
+def test_the_renderer_sleeps_when_nothing_animates(make_table: Make) -> None:
+    rt = make_table()
+    assert rt.renderer.wait_rendered()
+    shown = hw(rt).mock_strip.shown
+    time.sleep(0.3)
+    assert hw(rt).mock_strip.shown == shown, "a still scene is drawn once, not repainted"
+    rt.renderer.flash("seat:1")  # a flash blinks for a moment, then the renderer goes quiet again
+    time.sleep(0.7)
+    assert hw(rt).mock_strip.shown >= shown + 3
+    deadline, quiet = time.monotonic() + 5, False
+    while not quiet and time.monotonic() < deadline:
+        before = hw(rt).mock_strip.shown
+        time.sleep(0.3)
+        quiet = hw(rt).mock_strip.shown == before
+    assert quiet, "the renderer kept drawing after the flash ended"
+
+
+def test_a_journal_failure_changes_nothing_and_shows_nothing(make_table: Make,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    rt = make_table()
+    sub = rt.handle.subscribe(None)
+    sub.get(0.1)
+    state = rt.loop.session.state  # type: ignore[union-attr]
+
+    def full_disk(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(rt.journal, "append", full_disk)
+    result = rt.loop.call("submit", seat=0, action={"type": "vote", "vote": "ja"}, source="test")
+    assert isinstance(result, Refusal) and result.code == "journal_error"
+    assert rt.loop.session.state is state  # type: ignore[union-attr]
+    event = sub.get(0.5)
+    assert event is not None and event.type == "rejected" and sub.get(0.1) is None  # no new state shown
+    monkeypatch.undo()
+    assert isinstance(rt.loop.call("submit", seat=0, action={"type": "vote", "vote": "ja"}, source="test"), dict)

@@ -1,4 +1,4 @@
-"""Fixtures: a real table (mock hardware, temporary database) with its Flask app, and a host session."""
+"""Fixtures: the Flask app over a real table on mock hardware (test-only game)."""
 
 from __future__ import annotations
 
@@ -11,48 +11,27 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.config import GameConfig, PollingConfig, demo_config
+from companion.config import WebConfig
 from companion.games import registry
 from companion.table.runtime import Runtime
+from tests.table.conftest import table_config
 
-PIN = "2468"
-
-
-@pytest.fixture(scope="module")
-def tiny_game() -> Iterator[None]:
-    """Register the table tests' small game (a hidden deal and a simultaneous vote) for one test module."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(registry.GAMES, "tiny", "tests.table.tinygame")
-        yield
+PIN = "4321"
 
 
-def start_table(data: Path, game: str = "tiny", seats: int = 3) -> Runtime:
-    """The demo table on mock hardware with a known host PIN."""
-    base = demo_config()
-    cfg = replace(base, data_dir=str(data), game=GameConfig(game, seats, "digital"),
-                  polling=PollingConfig(interval_ms=5, removal_ms=25), web=replace(base.web, host_pin=PIN))
-    return Runtime(cfg, rng=random.Random(7)).start()
-
-
-@pytest.fixture(scope="module")
-def runtime(tmp_path_factory: pytest.TempPathFactory, tiny_game: None) -> Iterator[Runtime]:
-    """A started table shared by a test module (stopping mock hardware takes over a second)."""
-    rt = start_table(tmp_path_factory.mktemp("table"))
+@pytest.fixture()
+def runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Runtime]:
+    monkeypatch.setitem(registry.GAMES, "tiny", "tests.table.tinygame")
+    cfg = table_config(tmp_path / "data")
+    cfg = replace(cfg, web=WebConfig(host_pin=PIN))
+    rt = Runtime(cfg, rng=random.Random(3)).start()
     yield rt
     rt.stop()
 
 
-@pytest.fixture(autouse=True)
-def fresh_table(request: pytest.FixtureRequest) -> None:
-    """Each test starts with enrollment off (the table is shared by the module)."""
-    if "runtime" in request.fixturenames:
-        request.getfixturevalue("runtime").loop.call("enroll_mode", on=False)
-
-
 @pytest.fixture()
 def app(runtime: Runtime) -> Flask:
-    """A fresh app (own session key and PIN guard) for that table; SSE streams end after one event."""
-    return runtime.app(SSE_MAX_EVENTS=1, SSE_HEARTBEAT_S=0.2, TESTING=True)
+    return runtime.app(SSE_HEARTBEAT_S=0.05, SSE_MAX_MESSAGES=3, TESTING=True)
 
 
 @pytest.fixture()
@@ -60,21 +39,26 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
-def login(client: FlaskClient, pin: str = PIN) -> str:
-    """Log in as host; returns the CSRF token."""
-    res = client.post("/api/host/login", json={"pin": pin})
-    assert res.status_code == 200, res.get_json()
-    return res.get_json()["csrf"]
+def login(client: FlaskClient) -> dict[str, str]:
+    """Log in as host; returns the CSRF header to send with host POSTs."""
+    r = client.post("/api/host/login", json={"pin": PIN})
+    assert r.status_code == 200, r.json
+    return {"X-CSRF-Token": r.json["csrf"]}
 
 
-def host_post(client: FlaskClient, csrf: str, command: str, body: dict[str, Any]) -> Any:
-    """A host command with the CSRF header."""
-    return client.post(f"/api/host/{command}", json=body, headers={"X-CSRF-Token": csrf})
-
-
-def new_game(client: FlaskClient, csrf: str, game: str = "tiny", seats: int = 3, **extra: Any) -> list[str]:
-    """Start a game; returns the seat tokens in seat order."""
-    res = host_post(client, csrf, "new_game", {"game": game, "seats": seats, "components": "digital", **extra})
-    assert res.status_code == 200, res.get_json()
-    state = client.get("/api/host/state").get_json()
-    return [t["token"] for t in state["game"]["seat_tokens"]]
+def sse_events(raw: str) -> list[dict[str, Any]]:
+    """Parse a text/event-stream body into [{id, event, data}] (comments kept as {'comment': ...})."""
+    import json
+    out: list[dict[str, Any]] = []
+    for block in raw.split("\n\n"):
+        if not block.strip():
+            continue
+        item: dict[str, Any] = {}
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                item["comment"] = line[1:].strip()
+            else:
+                key, _, value = line.partition(": ")
+                item[key] = json.loads(value) if key == "data" else value
+        out.append(item)
+    return out

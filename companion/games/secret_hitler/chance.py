@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from companion.games.contract import CHANCE, IllegalAction
@@ -18,12 +17,12 @@ def check_deal(s: State, roles: tuple[str, ...], first: int) -> None:
     if len(roles) != s.seats:
         raise IllegalAction("wrong_role_count", f"expected {s.seats} roles (one per seat), got {len(roles)}")
     libs, fascists, hitlers = ROLE_MIX[s.seats]
-    counts = Counter(roles)
-    if (counts[LIBERAL], counts[FASCIST], counts[HITLER]) != (libs, fascists, hitlers):
+    counts = (roles.count(LIBERAL), roles.count(FASCIST), roles.count(HITLER))
+    if counts != (libs, fascists, hitlers):
         raise IllegalAction(
             "wrong_role_mix",
             f"{s.seats} seats take {libs} liberal, {fascists} fascist and {hitlers} hitler, got "
-            f"{counts[LIBERAL]}/{counts[FASCIST]}/{counts[HITLER]}",
+            f"{counts[0]}/{counts[1]}/{counts[2]}",
         )
     if not 0 <= first < s.seats:
         raise IllegalAction("first_president_out_of_range", f"first_president must be 0..{s.seats - 1}, got {first}")

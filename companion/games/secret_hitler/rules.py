@@ -72,6 +72,28 @@ CODES: Mapping[str, str] = MappingProxyType({
     "veto_already_refused": "The president refused the veto; the chancellor must enact a policy.",
 })
 
+LOG_CODES: Mapping[str, str] = MappingProxyType({
+    "dealt": "Roles were dealt; {first_president} is the first presidential candidate.",
+    "nominated": "President {president} nominated {chancellor} for chancellor.",
+    "votes": "The votes were revealed; the government passed: {passed}. Election tracker: {election_tracker}.",
+    "president_discard": "(to the president) You drew {drew} and discarded {policy}.",
+    "chancellor_discard": "(to the chancellor) You received {received} and discarded {policy}.",
+    "enacted": "A {policy} policy was enacted.",
+    "chaos": "Three failed elections: the top policy, {policy}, was enacted.",
+    "veto_proposed": "Chancellor {chancellor} proposed a veto.",
+    "veto_refused": "President {president} refused the veto.",
+    "veto_agreed": "President {president} agreed to the veto. Election tracker: {election_tracker}.",
+    "reshuffled": "The draw and discard piles were shuffled together: {draw_pile} tiles to draw.",
+    "investigated": "President {president} investigated {target}.",
+    "party": "(to the president) {target} is a member of the {party} party.",
+    "special_election": "President {president} chose {target} as the next presidential candidate.",
+    "peeked": "President {president} looked at the top three policies.",
+    "peek": "(to the president) The top three policies are {policies}.",
+    "executed": "President {president} executed {target}.",
+    "game_over": "The game is over ({reason}); winners: {winners}.",
+})
+"""Every log entry code with its English text (params in braces)."""
+
 _ALLOWED: Mapping[Phase, frozenset[str]] = MappingProxyType({
     Phase.DEAL: frozenset({"deal"}),
     Phase.NOMINATE: frozenset({"nominate"}),
@@ -89,11 +111,7 @@ _ALLOWED: Mapping[Phase, frozenset[str]] = MappingProxyType({
     Phase.GAME_OVER: frozenset(),
 })
 
-_CHANCE_PHASES = frozenset({Phase.DEAL, Phase.DRAW, Phase.CHAOS, Phase.PEEK})
-_PRESIDENT_PHASES = frozenset({
-    Phase.NOMINATE, Phase.DISCARD, Phase.VETO_REPLY, Phase.INVESTIGATE, Phase.SPECIAL_ELECTION,
-    Phase.PEEK_REVIEW, Phase.EXECUTE,
-})
+_ALLOWED_BY_ID: Mapping[str, frozenset[str]] = MappingProxyType({p.value: a for p, a in _ALLOWED.items()})
 _ONLY_CHANCE = frozenset({CHANCE})
 _NOBODY: frozenset[int] = frozenset()
 _SINGLE = tuple(frozenset({i}) for i in range(10))
@@ -109,6 +127,7 @@ class SecretHitler(Rules[State]):
     actions = ACTIONS
     phases = PHASES
     own_codes = CODES
+    log_codes = LOG_CODES
     option_defaults = MappingProxyType({"rebalance": False})
 
     def apply(self, state: State, action: Any) -> State:
@@ -130,7 +149,7 @@ class SecretHitler(Rules[State]):
 
     def allowed(self, state: State, seat: int) -> frozenset[str]:
         """Action types of the current phase."""
-        return _ALLOWED[state.phase]
+        return _ALLOWED_BY_ID[state.phase._value_]
 
     def _check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         if not isinstance(options["rebalance"], bool):
@@ -144,17 +163,29 @@ class SecretHitler(Rules[State]):
             fascist=fascist, draw_l=DECK_L, draw_f=deck_f,
         )
 
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """The JSON actions `apply` accepts from this seat now ([] for chance or a waiting seat)."""
+        if seat == CHANCE or seat not in self.to_act(state):
+            return []
+        return self._legal(state, seat)
+
     def _to_act(self, state: State) -> frozenset[int]:
+        return self.to_act(state)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        """Seats that may act now; {CHANCE} when chance must be supplied; empty when over."""
+        # Overrides Rules.to_act without the extra call: it runs several times per action.
         phase = state.phase
-        if phase in _PRESIDENT_PHASES:
-            return _SINGLE[state.president]
+        # Identity checks, most frequent first: Enum hashing is slow.
         if phase is Phase.VOTE:
             return state.pending
-        if phase in _CHANCE_PHASES:
-            return _ONLY_CHANCE
         if phase is Phase.ENACT:
             return _SINGLE[state.chancellor]
-        return _NOBODY
+        if phase is Phase.DRAW or phase is Phase.CHAOS or phase is Phase.PEEK or phase is Phase.DEAL:
+            return _ONLY_CHANCE
+        if phase is Phase.GAME_OVER:
+            return _NOBODY
+        return _SINGLE[state.president]
 
     def _legal(self, state: State, seat: int) -> list[dict[str, Any]]:
         phase = state.phase

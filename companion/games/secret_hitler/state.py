@@ -119,7 +119,7 @@ class State:
     veto_refused: bool = False
     investigated: tuple[tuple[int, int], ...] = ()
     """(investigating president, target) pairs in order."""
-    log: tuple[LogEntry, ...] = ()
+    log: tuple[Entry, ...] = ()
     result: Outcome | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
@@ -143,11 +143,23 @@ def evolve(s: State, **changes: object) -> State:
     return new
 
 
-def note(code: str, **params: Any) -> LogEntry:
+@dataclass(frozen=True)
+class Entry(LogEntry):
+    """A LogEntry whose params are immutable; `lists` names the params held as tuples (shown as lists)."""
+
+    lists: tuple[str, ...] = ()
+
+
+def _entry(code: str, params: dict[str, Any], to: frozenset[int] | None) -> Entry:
+    lists = tuple(k for k, v in params.items() if type(v) is tuple)
+    return Entry(code, MappingProxyType(params), to, lists)
+
+
+def note(code: str, **params: Any) -> Entry:
     """A public log entry; params hold only immutable values (tuples, not lists)."""
-    return LogEntry(code, MappingProxyType(params))
+    return _entry(code, params, None)
 
 
-def secret(seat: int, code: str, **params: Any) -> LogEntry:
+def secret(seat: int, code: str, **params: Any) -> Entry:
     """A log entry only `seat` may read."""
-    return LogEntry(code, MappingProxyType(params), frozenset((seat,)))
+    return _entry(code, params, frozenset((seat,)))

@@ -4,27 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.rules import LogEntry
 from companion.games.secret_hitler.flow import term_limited
 from companion.games.secret_hitler.powers import party
-from companion.games.secret_hitler.state import FASCIST, HITLER, LIBERAL, VETO_AT, Phase, State, hitler_knows_fascists
+from companion.games.secret_hitler.state import FASCIST, HITLER, LIBERAL, Entry, VETO_AT, Phase, State, hitler_knows_fascists
 
 
-LOG_WINDOW = 12
+LOG_WINDOW = 10
 """How many of the latest readable entries a view's `log` carries (the journal keeps the whole game): views
 go to every seat on every change, so they stay small."""
 
 
-def render_log(log: tuple[LogEntry, ...], seat: int | None, reveal_all: bool) -> list[dict[str, Any]]:
+def render_log(log: tuple[Entry, ...], seat: int | None, reveal_all: bool) -> list[dict[str, Any]]:
     """The latest LOG_WINDOW entries this viewer may read, oldest first, as `{code, params}` (tuples become
     lists); private entries (LogEntry.to) only for their seats."""
     out = []
     for e in reversed(log):
-        if reveal_all or e.to is None or seat in e.to:
+        if e.to is None or reveal_all or seat in e.to:
             params = dict(e.params)
-            for key, value in params.items():
-                if type(value) is tuple:
-                    params[key] = list(value)
+            for key in e.lists:
+                params[key] = list(params[key])
             out.append({"code": e.code, "params": params})
             if len(out) == LOG_WINDOW:
                 break

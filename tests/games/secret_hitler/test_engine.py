@@ -42,8 +42,9 @@ def test_rebalance_option_is_checked() -> None:
     assert RULES.view(RULES.initial_state(7, {"rebalance": True}))["draw_pile"] == 16
 
 
-def test_every_phase_is_documented_and_reached() -> None:
+def test_every_phase_and_log_code_is_documented_and_reached() -> None:
     seen: set[str] = set()
+    logged: set[str] = set()
     rng = random.Random(4)
     for seats in range(5, 11):
         for _ in range(40):
@@ -53,7 +54,9 @@ def test_every_phase_is_documented_and_reached() -> None:
                 seen.add(RULES.phase(state))
                 state = RULES.apply(state, action)
             seen.add(RULES.phase(state))
+            logged.update(e.code for e in state.log)
     assert seen == set(RULES.phases) == {p.value for p in Phase}
+    assert logged == set(RULES.log_codes)
 
 
 def test_every_own_code_is_exercised_by_a_scenario() -> None:
@@ -176,3 +179,36 @@ def test_views_are_fresh_copies() -> None:
         entry["params"].clear()
     view["alive"].clear()
     assert RULES.view(state, 0) == before
+
+
+PUBLIC_FIELDS = {"phase", "president", "chancellor", "liberal_policies", "fascist_policies", "election_tracker",
+                 "alive", "draw_pile", "discard_pile", "voted", "votes", "term_limited", "veto_unlocked", "log"}
+SEAT_FIELDS = {"role", "party", "known", "hand", "peek", "investigations"}
+
+
+def test_view_fields_and_types() -> None:
+    """Every field RULES.md lists, per-seat fields as lists indexed by seat."""
+    playout = random_playout(RULES, 8, random.Random(5))
+    state = RULES.initial_state(8)
+    for action in playout.actions[:60]:
+        state = RULES.apply(state, action)
+    public = RULES.view(state)
+    assert PUBLIC_FIELDS <= set(public) and not SEAT_FIELDS & set(public)
+    for name in ("alive", "voted", "votes", "investigated"):
+        assert isinstance(public[name], list) and len(public[name]) == 8
+    for name in ("liberal_policies", "fascist_policies", "election_tracker", "draw_pile", "discard_pile"):
+        assert type(public[name]) is int
+    assert public["term_limited"] == sorted(public["term_limited"])
+    seat = RULES.view(state, 2)
+    assert PUBLIC_FIELDS | SEAT_FIELDS <= set(seat)
+    assert len(seat["known"]) == 8 and len(seat["investigations"]) == 8
+    assert all(set(entry) == {"code", "params"} for entry in seat["log"])
+
+
+def test_evolve_refuses_unknown_fields() -> None:
+    from companion.games.secret_hitler.state import evolve
+
+    state = RULES.initial_state(5)
+    with pytest.raises(TypeError):
+        evolve(state, no_such_field=1)
+    assert evolve(state, tracker=2).tracker == 2 and state.tracker == 0

@@ -161,3 +161,24 @@ def test_seat_views_show_only_what_the_seat_may_know(seats: int) -> None:
             state = RULES.apply(state, action)
         over = RULES.view(state, 0)
         assert over["known"] == list(state.roles) and RULES.view(state)["roles"] == list(state.roles)
+
+
+@pytest.mark.parametrize("seats", (5, 6))
+def test_twin_peeks(seats: int) -> None:
+    """Different tiles shown by a peek: equal public views up to the draw that must match them."""
+    checked = 0
+    for seed in range(40):
+        actions = actions_of(seats, seed)
+        peeks = [i for i, a in enumerate(actions) if a["type"] == "peek"]
+        for i in peeks:
+            for alt in (["L", "L", "F"], ["F", "F", "F"], ["F", "L", "F"]):
+                if sorted(alt) == sorted(actions[i]["policies"]):
+                    continue
+                twin = list(actions)
+                twin[i] = dict(actions[i], policies=alt)
+                n = common_prefix(seats, actions, twin)
+                if n <= i:
+                    continue  # the pile could not have held those tiles
+                assert_same_public_views(RULES, seats, None, actions[:n], twin[:n])
+                checked += 1
+    assert checked >= 5

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from companion.games import CHANCE, game_names, get_rules
 from companion.table.runtime import Runtime
-from tests.web.conftest import login, new_game
+from tests.web.pages.conftest import login, new_game
 
 MAX_STEPS = 400
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion.web import site
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def load_setup():

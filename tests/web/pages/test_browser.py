@@ -9,8 +9,8 @@ import pytest
 
 from companion.games import game_names, get_rules
 from companion.table.runtime import Runtime
-from tests.web.browser import chromium, csp_errors, serve, shot
-from tests.web.conftest import PIN
+from tests.web.pages.browser import chromium, csp_errors, serve, shot
+from tests.web.pages.conftest import PIN
 
 pytestmark = pytest.mark.browser
 
@@ -181,7 +181,7 @@ def test_one_event_source_per_page_and_resume_after_a_cut(browser: Any, runtime:
     runtime.loop.call("new_game", game="tiny", seats=3, components="digital")
     runtime.loop.wait_idle()
     tokens = [t for t in runtime.loop.session.tokens]
-    with serve(runtime.app(SSE_MAX_EVENTS=1, SSE_HEARTBEAT_S=1.0)) as url:
+    with serve(runtime.app(SSE_MAX_MESSAGES=1, SSE_HEARTBEAT_S=1.0)) as url:
         ctx = browser.new_context(locale="en-US")
         ctx.add_init_script(COUNT_EVENT_SOURCES)
         streams: list[Any] = []

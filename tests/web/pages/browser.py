@@ -12,7 +12,7 @@ from waitress.server import create_server
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "web"
 
 
 @contextmanager

@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.table.runtime import Runtime
-from tests.web.conftest import PIN, host_post, login, new_game
+from tests.web.pages.conftest import PIN, host_post, login, new_game
 
 PAGES = ["/", "/about", "/host", "/sim"]
 
