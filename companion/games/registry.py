@@ -8,6 +8,7 @@ from companion.games.rules import Rules
 
 GAMES: dict[str, str] = {
     "secret_hitler": "companion.games.secret_hitler",
+    "gangsters_dilemma": "companion.games.gangsters_dilemma",
 }
 """Game id -> module exposing `RULES` (a Rules instance); read-only."""
 

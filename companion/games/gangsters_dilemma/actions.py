@@ -1,0 +1,49 @@
+"""The action vocabulary (RULES.md section 2) as declarative schemas, and which phase takes which."""
+
+from __future__ import annotations
+
+from typing import Final, Mapping
+
+from companion.games.gangsters_dilemma.vocab import LOOT, TRADES
+from companion.games.schema import ActionSpec, integer, list_of, nullable, one_of, opt, seat, text
+
+ACTIONS: Final[Mapping[str, ActionSpec]] = {
+    "setup": ActionSpec({
+        "police": seat(),
+        "characters": list_of(nullable(text(40)), per_seat=True),
+        "demands": list_of(text(64), min_len=3, max_len=3),
+        "elite_demands": opt(list_of(text(64), max_len=3), ()),
+    }, chance=True),
+    "patrol": ActionSpec({"locations": list_of(integer(), min_len=2, max_len=2)}),
+    "peek": ActionSpec({}),
+    "reveal_patrol": ActionSpec({"location": integer(), "target": opt(seat())}, chance=True),
+    "choose": ActionSpec({"location": integer()}),
+    "swap": ActionSpec({"target": seat(), "give": one_of(*LOOT), "take": one_of(*LOOT)}),
+    "steal": ActionSpec({"target": seat()}),
+    "skip": ActionSpec({}),
+    "respond": ActionSpec({
+        "response": one_of("inform", "silence", "bribe"),
+        "pay": opt(one_of("liquor", "dollars")),
+    }),
+    "trade": ActionSpec({"trade": one_of(*TRADES, "none")}),
+    "fulfil": ActionSpec({
+        "demand": text(64),
+        "substitute": opt(one_of(*LOOT)),
+        "pay": opt(one_of("dollars", "liquor")),
+    }),
+    "pass": ActionSpec({}),
+    "reveal_demand": ActionSpec({"demand": text(64)}, chance=True),
+}
+
+PHASE_ACTIONS: Final[Mapping[str, frozenset[str]]] = {
+    "setup": frozenset({"setup"}),
+    "plan": frozenset({"patrol", "choose", "peek"}),
+    "peek": frozenset({"reveal_patrol"}),
+    "abilities": frozenset({"swap", "steal", "skip"}),
+    "respond": frozenset({"respond", "pass"}),
+    "trade": frozenset({"trade"}),
+    "fulfil": frozenset({"fulfil", "pass"}),
+    "reveal_demand": frozenset({"reveal_demand"}),
+    "game_over": frozenset(),
+}
+"""Action types each phase takes; anything else is `wrong_phase`."""

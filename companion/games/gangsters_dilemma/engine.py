@@ -1,0 +1,134 @@
+"""The Gangster's Dilemma engine: the contract methods over the state, handlers, legal lists and views."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, Mapping
+
+from companion.games.contract import CHANCE, Outcome
+from companion.games.gangsters_dilemma import handlers
+from companion.games.gangsters_dilemma.actions import ACTIONS, PHASE_ACTIONS
+from companion.games.gangsters_dilemma.legal import (
+    bribe_pays, can_peek, fulfil_choices, open_locations, patrol_choices, steal_targets, swap_choices,
+    trade_choices, visitors,
+)
+from companion.games.gangsters_dilemma.options import OPTION_DEFAULTS, build_config
+from companion.games.gangsters_dilemma.state import Player, State
+from companion.games.gangsters_dilemma.views import view
+from companion.games.gangsters_dilemma.vocab import (
+    LOCATION_START_MONEY, OWN_CODES, PHASES, START_LIQUOR, START_MONEY,
+)
+from companion.games.rules import Rules
+from companion.games.schema import ActionSpec
+
+Action = dict[str, Any]
+
+
+class GangstersDilemma(Rules[State]):
+    """Gangster's Dilemma (3–7 seats) per RULES.md section 2."""
+
+    name: ClassVar[str] = "gangsters_dilemma"
+    title: ClassVar[str] = "Gangster's Dilemma"
+    min_seats: ClassVar[int] = 3
+    max_seats: ClassVar[int] = 7
+    actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
+    phases: ClassVar[Mapping[str, str]] = PHASES
+    own_codes: ClassVar[Mapping[str, str]] = OWN_CODES
+    option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
+
+    def seat_count(self, state: State) -> int:
+        """How many seats the game has."""
+        return state.seats
+
+    def phase(self, state: State) -> str:
+        """The current phase id (see `phases`)."""
+        return state.phase
+
+    def allowed(self, state: State, seat: int) -> frozenset[str]:
+        """Action types the current phase takes."""
+        return PHASE_ACTIONS[state.phase]
+
+    def _check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
+        build_config(options, seats)
+        return options
+
+    def _initial(self, seats: int, options: dict[str, Any]) -> State:
+        locations = 5 if seats <= 5 else 6
+        return State(
+            config=build_config(options, seats), seats=seats, locations=locations,
+            phase="setup", acting=frozenset({CHANCE}),
+            players=(Player(START_MONEY, (0, 0, 0, START_LIQUOR), None),) * seats,
+            money=(LOCATION_START_MONEY,) * locations,
+        )
+
+    def _to_act(self, state: State) -> frozenset[int]:
+        return state.acting
+
+    def _legal(self, state: State, seat: int) -> list[Action]:
+        phase = state.phase
+        if phase == "plan":
+            if seat == state.police:
+                return [{"type": "patrol", "seat": seat, "locations": list(pair)} for pair in patrol_choices(state)]
+            out = [{"type": "choose", "seat": seat, "location": loc} for loc in open_locations(state)]
+            if can_peek(state, seat):
+                out.append({"type": "peek", "seat": seat})
+            return out
+        if phase == "abilities":
+            if state.players[seat].character == "hitman":
+                out = [{"type": "swap", "seat": seat, "target": t, "give": g, "take": k}
+                       for t, g, k in swap_choices(state, seat)]
+            else:
+                out = [{"type": "steal", "seat": seat, "target": t} for t in steal_targets(state, seat)]
+            return out + [{"type": "skip", "seat": seat}]
+        if phase == "respond":
+            bribes = [{"type": "respond", "seat": seat, "response": "bribe", "pay": pay}
+                      for pay in bribe_pays(state.players[seat])]
+            if len(visitors(state, state.current)) == 1:
+                return bribes + [{"type": "pass", "seat": seat}]
+            return [{"type": "respond", "seat": seat, "response": r} for r in ("inform", "silence")] + bribes
+        if phase == "trade":
+            trades = trade_choices(state, state.current, state.players[seat])
+            return [{"type": "trade", "seat": seat, "trade": t} for t in trades + ["none"]]
+        if phase == "fulfil":
+            out = []
+            for ident, sub, pay in fulfil_choices(state, seat):
+                action: Action = {"type": "fulfil", "seat": seat, "demand": ident}
+                if sub is not None:
+                    action["substitute"], action["pay"] = sub, pay
+                out.append(action)
+            return out + [{"type": "pass", "seat": seat}]
+        return []
+
+    def _sample_chance(self, state: State, rng: random.Random) -> Action:
+        cfg = state.config
+        if state.phase == "setup":
+            n = state.seats
+            police = rng.randrange(n)
+            chars = rng.sample(cfg.characters, n) if cfg.characters else [None] * n
+            drawn = rng.sample([c.id for c in cfg.cards], 6 if "elite" in chars else 3)
+            return {"type": "setup", "seat": CHANCE, "police": police, "characters": chars,
+                    "demands": drawn[:3], "elite_demands": drawn[3:]}
+        if state.phase == "peek":
+            return {"type": "reveal_patrol", "seat": CHANCE, "location": rng.choice(state.patrols),
+                    "target": handlers.lookout_seat(state)}
+        return {"type": "reveal_demand", "seat": CHANCE, "demand": rng.choice(state.deck)}
+
+    def _view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def _outcome(self, state: State) -> Outcome | None:
+        return None if state.winners is None else Outcome(state.winners, "vp")
+
+    _apply_setup = staticmethod(handlers.setup)
+    _apply_patrol = staticmethod(handlers.patrol)
+    _apply_choose = staticmethod(handlers.choose)
+    _apply_peek = staticmethod(handlers.peek)
+    _apply_reveal_patrol = staticmethod(handlers.reveal_patrol)
+    _apply_swap = staticmethod(handlers.swap)
+    _apply_steal = staticmethod(handlers.steal)
+    _apply_skip = staticmethod(handlers.skip)
+    _apply_respond = staticmethod(handlers.respond)
+    _apply_pass = staticmethod(handlers.pass_)
+    _apply_trade = staticmethod(handlers.trade)
+    _apply_fulfil = staticmethod(handlers.fulfil)
+    _apply_reveal_demand = staticmethod(handlers.reveal_demand)

@@ -1,0 +1,88 @@
+"""Views: the public projection of a state, and what one seat may add to it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.gangsters_dilemma.state import Log, State
+from companion.games.gangsters_dilemma.vocab import LOCATION_NAMES
+
+
+def log_view(log: Log, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+    """The log from `start` as this viewer may read it: `{code, params}`, others' private entries dropped."""
+    return [
+        {"code": e.code, "params": {k: list(v) if type(v) is tuple else v for k, v in e.params.items()}}
+        for e in log.tail(start)
+        if e.to is None or (seat is not None and seat in e.to)
+    ]
+
+
+def _chosen(state: State) -> list[bool]:
+    """Per seat: whether its plan choice (patrols, or location) is in — never what it is."""
+    if state.revealed:
+        return [True] * state.seats
+    if not state.choices:
+        return [False] * state.seats
+    return [bool(state.patrols) if s == state.police else state.choices[s] is not None for s in range(state.seats)]
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """Public view (seat None) or a seat's view; depends on hidden facts only for that seat's own."""
+    cfg = state.config
+    revealed = state.revealed
+    patrols = state.patrols if revealed else ()
+    locations = [
+        {
+            "id": loc,
+            "name": LOCATION_NAMES[loc - 1] if not (loc == 5 and state.locations == 5) else "black_market+speakeasy",
+            "money": state.money[loc - 1],
+            "closed": loc in state.closed,
+            "patrolled": loc in patrols,
+            "visitors": [s for s, c in enumerate(state.choices) if c == loc] if revealed else [],
+        }
+        for loc in range(1, state.locations + 1)
+    ]
+    players = [
+        {
+            "money": p.money, "crate": p.loot[0], "art": p.loot[1], "jewel": p.loot[2], "liquor": p.loot[3],
+            "vp": p.vp(cfg), "demands": list(p.fulfilled), "character": p.character,
+            "private_demands": len(p.private),
+        }
+        for p in state.players
+    ]
+    visible = list(state.row) + [d for p in state.players for d in p.fulfilled]
+    if seat is not None:
+        visible += state.players[seat].private
+    out: dict[str, Any] = {
+        "round": state.round,
+        "police": None if state.phase == "setup" else state.police,
+        "phase": state.phase,
+        "locations": locations,
+        "players": players,
+        "demands": list(state.row),
+        "demand_cards": {d: cfg.by_id[d].as_json(cfg.sample) for d in visible},
+        "deck": len(state.deck),
+        "sample_deck": cfg.sample,
+        "market_price": cfg.market_price,
+        "lone_gangster_may_bribe": cfg.lone_bribe,
+        "patrols": list(patrols),
+        "chosen": _chosen(state),
+        "responded": [r is not None for r in state.responses] if state.responses else [False] * state.seats,
+        "resolving": state.current or None,
+        "peeked": state.peeked,
+        "to_act": sorted(state.acting),
+        "winners": sorted(state.winners) if state.winners is not None else None,
+        # From the latest reveal on (one round's worth): the journal keeps the whole game, and a view
+        # that grew with it would make every view (and so every tap) slower as the game goes on.
+        "log": log_view(state.log, seat, state.log_from),
+    }
+    if seat is not None:
+        mine = state.players[seat]
+        out["seat"] = seat
+        out["private_demands"] = list(mine.private)
+        out["choice"] = state.choices[seat] if state.choices else None
+        if seat == state.police and state.phase != "setup":
+            out["patrols"] = list(state.patrols)
+        out["response"] = state.responses[seat][0] if state.responses and state.responses[seat] else None
+        out["peek"] = state.peek if mine.character == "lookout" else None
+    return out
