@@ -9,6 +9,7 @@ from companion.games.rules import Rules
 GAMES: dict[str, str] = {
     "secret_hitler": "companion.games.secret_hitler",
     "gangsters_dilemma": "companion.games.gangsters_dilemma",
+    "boss_wallet": "companion.games.boss_wallet",
 }
 """Game id -> module exposing `RULES` (a Rules instance); read-only."""
 

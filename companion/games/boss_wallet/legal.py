@@ -1,0 +1,80 @@
+"""Who acts now, which action types each phase allows, and the listed legal actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.boss_wallet.config import SPECIALS_PER_SEAT, Timing
+from companion.games.boss_wallet.flow import extras_taken, play_cards
+from companion.games.boss_wallet.state import Phase, State
+from companion.games.contract import CHANCE
+
+ALLOWED: dict[Phase, frozenset[str]] = {
+    Phase.SETUP: frozenset({"setup"}),
+    Phase.TURNS: frozenset({"draw", "put", "buy_id", "flip", "special"}),
+    Phase.ROUND_END_SPECIALS: frozenset({"special", "pass"}),
+    Phase.SCAN: frozenset({"reveal_hand"}),
+    Phase.CREDIT: frozenset({"credit", "pass"}),
+    Phase.CREDIT_DRAW: frozenset({"credit_draw"}),
+    Phase.INVESTIGATE: frozenset({"investigate"}),
+    Phase.RETURN_CHIPS: frozenset({"return_chip"}),
+    Phase.AWARD: frozenset({"award"}),
+    Phase.GAME_OVER: frozenset(),
+}
+
+_CHANCE_PHASES = frozenset({Phase.SETUP, Phase.SCAN, Phase.CREDIT_DRAW, Phase.AWARD})
+_CHANCE = frozenset({CHANCE})
+
+
+def to_act(state: State) -> frozenset[int]:
+    """{CHANCE}, the seat(s) asked now, or nobody once the game is over."""
+    phase = state.phase
+    if phase in _CHANCE_PHASES:
+        return _CHANCE
+    if phase is Phase.TURNS:
+        return frozenset({state.turn}) if state.turn is not None else frozenset()
+    if phase is Phase.RETURN_CHIPS:
+        return frozenset(state.to_return)
+    if phase is Phase.GAME_OVER or not state.queue:
+        return frozenset()
+    return frozenset({state.queue[0]})
+
+
+def _specials(state: State, seat: int, timing: Timing) -> list[dict[str, Any]]:
+    if state.specials_by_seat[seat] >= SPECIALS_PER_SEAT:
+        return []
+    return [{"type": "special", "seat": seat, "card": s.id} for s in state.cfg.specials.values()
+            if s.timing is timing and s.id not in state.specials_used]
+
+
+def _turn(state: State, seat: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    check = state.size_check
+    if state.wallet > 0 or not check:
+        out.append({"type": "draw", "seat": seat})
+    if play_cards(state, seat) > 0 or not check:
+        out.append({"type": "put", "seat": seat})
+    payment = state.cfg.payment
+    if payment is not None and (len(payment) <= play_cards(state, seat) or not check):
+        taken = extras_taken(state)
+        # One representative payment per extra ID: the engine cannot know which cards the hand holds.
+        out += [{"type": "buy_id", "seat": seat, "paid": list(payment), "id_card": i}
+                for i in state.cfg.extra_ids if i not in taken]
+    out.append({"type": "flip", "seat": seat})
+    return out + _specials(state, seat, Timing.TURN_START)
+
+
+def legal(state: State, seat: int) -> list[dict[str, Any]]:
+    """The actions this acting seat may take now."""
+    phase = state.phase
+    if phase is Phase.TURNS:
+        return _turn(state, seat)
+    if phase is Phase.ROUND_END_SPECIALS:
+        return [{"type": "pass", "seat": seat}] + _specials(state, seat, Timing.ROUND_END)
+    if phase is Phase.CREDIT:
+        return [{"type": "credit", "seat": seat}, {"type": "pass", "seat": seat}]
+    if phase is Phase.INVESTIGATE:
+        return [{"type": "investigate", "seat": seat, "target": t} for t in range(state.seats) if t != seat]
+    if phase is Phase.RETURN_CHIPS:
+        return [{"type": "return_chip", "seat": seat, "chip": v} for v in sorted(set(state.chips[seat]))]
+    return []

@@ -1,0 +1,138 @@
+"""The immutable game state and its phases."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+from enum import Enum
+
+from companion.games.boss_wallet.config import Config
+from companion.games.rules import LogEntry
+
+
+class Log(tuple):
+    """The game log: a tuple of LogEntry whose params are read-only mappings of immutable values."""
+
+    __slots__ = ()
+
+    def append(self, entry: LogEntry) -> "Log":
+        """A new log with one more entry."""
+        return Log((*self, entry))
+
+    def __deepcopy__(self, memo: dict) -> "Log":
+        # Nothing inside can change (frozen entries, read-only params, immutable values): share it,
+        # as a deep copy of a tuple of ints does. Copying it made the playout harness quadratic.
+        return self
+
+
+class Phase(str, Enum):
+    """Every `phase` value of the game (documented in RULES.phases)."""
+
+    SETUP = "setup"
+    TURNS = "turns"
+    ROUND_END_SPECIALS = "round_end_specials"
+    SCAN = "scan"
+    CREDIT = "credit"
+    CREDIT_DRAW = "credit_draw"
+    INVESTIGATE = "investigate"
+    RETURN_CHIPS = "return_chips"
+    AWARD = "award"
+    GAME_OVER = "game_over"
+
+
+PHASE_TEXT: dict[Phase, str] = {
+    Phase.SETUP: "Chance deals the coins (the lowest coin starts) and 5 play cards per seat.",
+    Phase.TURNS: "Seats take turns clockwise from the start seat: draw, put, buy_id or flip (specials first).",
+    Phase.ROUND_END_SPECIALS: "After the 6th flip, each seat clockwise from the start may play round-end specials, then pass.",
+    Phase.SCAN: "Chance (the table's scan) reveals every hand, in any order; hands stay hidden.",
+    Phase.CREDIT: "A John Smith holding a credit card decides whether to use one.",
+    Phase.CREDIT_DRAW: "Chance draws from the wallet for the credit card until the first bill.",
+    Phase.INVESTIGATE: "On-duty officers, clockwise from the start seat, each investigate another seat.",
+    Phase.RETURN_CHIPS: "Verdicts are shown; guilty seats holding chips each return one (value private).",
+    Phase.AWARD: "Chance draws chips blind from the pool for each innocent seat in rank order.",
+    Phase.GAME_OVER: "Three rounds are over; the highest chip value wins.",
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One seat's judgement at round end; `wealth_cents` is the ranking wealth."""
+
+    identity: str | None
+    guilty: bool
+    reasons: tuple[str, ...]
+    guilt_cents: int
+    wealth_cents: int
+    on_duty: bool = False
+    credit_bill: str | None = None
+    confiscated_by: int | None = None
+    confiscated_cents: int = 0
+
+    def __deepcopy__(self, memo: dict) -> "Verdict":
+        # Only str/int/bool/None and tuples of them: as immutable as a tuple of ints, so shared.
+        return self
+
+
+@dataclass(frozen=True)
+class State:
+    """A Boss's Wallet game; every field is immutable; a change is a new State (`evolve`)."""
+
+    cfg: Config
+    round: int = 1
+    phase: Phase = Phase.SETUP
+    start_seat: int | None = None
+    turn: int | None = None
+    coins: tuple[int, ...] = ()
+    hourglasses: int = 0
+    turns_taken: int = 0
+    hand_sizes: tuple[int, ...] = ()
+    """Cards each hand holds as far as the engine can count (extra IDs included)."""
+    extras: tuple[tuple[str, ...], ...] = ()
+    """Extra IDs each seat bought this round (they stay in that hand)."""
+    wallet: int = 0
+    """Play cards in the wallet."""
+    specials_used: tuple[str, ...] = ()
+    specials_by_seat: tuple[int, ...] = ()
+    size_check: bool = True
+    """Off for the rest of the round once any special card is used."""
+    queue: tuple[int, ...] = ()
+    """Seats still to decide in the current round-end step, first is asked."""
+    hands: tuple[tuple[str, ...] | None, ...] = ()
+    """Scanned hands (None = not scanned yet)."""
+    credit_drawn: tuple[tuple[str, ...], ...] = ()
+    officers: tuple[int, ...] = ()
+    investigations: tuple[tuple[int, int], ...] = ()
+    verdicts: tuple[Verdict, ...] = ()
+    """Empty until the verdicts are shown."""
+    to_return: tuple[int, ...] = ()
+    award_queue: tuple[tuple[int, int], ...] = ()
+    """Rank places still to award, in rank order: (seat, chips due)."""
+    chips: tuple[tuple[int, ...], ...] = ()
+    """Chip values each seat holds, sorted (private per seat)."""
+    pool: tuple[int, int, int] = (0, 0, 0)
+    """Chips of value 1, 2, 3 in the pool."""
+    log: Log = Log()
+    round_log: int = 0
+    """Index of the current round's first log entry: views show the round (the whole log once over)."""
+
+    @property
+    def seats(self) -> int:
+        """Seat count."""
+        return self.cfg.seats
+
+    def evolve(self, **changes: Any) -> "State":
+        """dataclasses.replace without its per-call introspection (the hot path of every action)."""
+        unknown = changes.keys() - _STATE_FIELDS
+        if unknown:
+            raise TypeError(f"State has no field(s) {sorted(unknown)}")
+        new = object.__new__(State)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
+    def clockwise(self, first: int) -> tuple[int, ...]:
+        """All seats clockwise starting at `first`."""
+        return tuple((first + i) % self.cfg.seats for i in range(self.cfg.seats))
+
+
+_STATE_FIELDS = frozenset(f.name for f in fields(State))

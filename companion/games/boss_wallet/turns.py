@@ -1,0 +1,125 @@
+"""The round start (chance `setup`) and the turn actions: draw, put, buy_id, flip, special."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.boss_wallet.config import BUY_ID_CU, COINS, HAND, HOURGLASSES, SPECIALS_PER_SEAT, Timing
+from companion.games.boss_wallet.flow import (
+    extras_taken, finish_turn, log, play_cards, round_end_specials, round_over,
+)
+from companion.games.boss_wallet.state import Phase, State
+from companion.games.contract import IllegalAction
+
+Action = dict[str, Any]
+
+
+def apply_setup(state: State, a: Action) -> State:
+    """Coins dealt (distinct, from the seven), the lowest starts; every hand is dealt 5 blind cards."""
+    coins = a["coins"]
+    if len(set(coins)) != len(coins) or any(c not in COINS for c in coins):
+        raise IllegalAction("bad_coins", f"coins must be distinct values from {list(COINS)}, got {list(coins)}")
+    n = state.seats
+    start = coins.index(min(coins))
+    state = state.evolve(
+        phase=Phase.TURNS, start_seat=start, turn=start, coins=tuple(coins), hourglasses=0,
+        turns_taken=0, hand_sizes=(HAND,) * n, extras=((),) * n, wallet=len(state.cfg.in_use) - HAND * n,
+        specials_used=(), specials_by_seat=(0,) * n, size_check=True, queue=(), hands=(),
+        credit_drawn=((),) * n, officers=(), investigations=(), verdicts=(), to_return=(), award_queue=(),
+        round_log=len(state.log),
+    )
+    return log(state, "round_start", round=state.round, coins=list(coins), start_seat=start)
+
+
+def apply_draw(state: State, a: Action) -> State:
+    """Draw a play card blind from the wallet (which one is hidden until the scan)."""
+    seat = a["seat"]
+    if state.wallet <= 0 and state.size_check:
+        raise IllegalAction("wallet_empty", "the wallet holds no play card to draw")
+    sizes = list(state.hand_sizes)
+    sizes[seat] += 1
+    state = state.evolve(hand_sizes=tuple(sizes), wallet=max(0, state.wallet - 1))
+    return finish_turn(log(state, "draw", seat=seat))
+
+
+def apply_put(state: State, a: Action) -> State:
+    """Put one play card (hidden) into the wallet."""
+    seat = a["seat"]
+    if play_cards(state, seat) <= 0 and state.size_check:
+        raise IllegalAction("empty_hand", "this hand holds no play card to put into the wallet")
+    sizes = list(state.hand_sizes)
+    sizes[seat] = max(len(state.extras[seat]), sizes[seat] - 1)
+    state = state.evolve(hand_sizes=tuple(sizes), wallet=state.wallet + 1)
+    return finish_turn(log(state, "put", seat=seat))
+
+
+def check_payment(state: State, paid: tuple[str, ...]) -> None:
+    """Bills and jewellery in use, distinct, worth >= 300 CU together (overpaying allowed)."""
+    if len(set(paid)) != len(paid):
+        raise IllegalAction("duplicate_card", "a card is listed twice")
+    total = 0
+    for card_id in paid:
+        card = state.cfg.card(card_id)
+        if card is None:
+            raise IllegalAction("unknown_card", f"{card_id!r} is not in the card catalogue")
+        if card_id not in state.cfg.usable:
+            raise IllegalAction("card_not_in_use", f"{card_id!r} is not in use at {state.seats} seats")
+        if not card.payable:
+            raise IllegalAction("not_payable", f"{card_id!r} is not a bill or jewellery")
+        total += card.value
+    if total < BUY_ID_CU:
+        raise IllegalAction("underpaid", f"an extra ID costs {BUY_ID_CU} CU, paid {total} CU")
+
+
+def apply_buy_id(state: State, a: Action) -> State:
+    """Pay >= 300 CU in bills and jewellery into the wallet, take one extra ID (no change given)."""
+    seat, paid, id_card = a["seat"], a["paid"], a["id_card"]
+    check_payment(state, paid)
+    if state.size_check and len(paid) > play_cards(state, seat):
+        raise IllegalAction("hand_too_small", f"the hand holds {play_cards(state, seat)} play cards, "
+                                              f"{len(paid)} paid")
+    card = state.cfg.card(id_card)
+    if card is None or not card.extra:
+        raise IllegalAction("not_extra_id", f"{id_card!r} is not an extra ID card")
+    if id_card in extras_taken(state):
+        raise IllegalAction("extra_id_taken", f"{id_card!r} was already bought this round")
+    sizes, extras = list(state.hand_sizes), list(state.extras)
+    sizes[seat] = max(len(extras[seat]), sizes[seat] - len(paid)) + 1
+    extras[seat] = extras[seat] + (id_card,)
+    state = state.evolve(hand_sizes=tuple(sizes), extras=tuple(extras), wallet=state.wallet + len(paid))
+    state = log(state, "buy_id", seat=seat, paid_count=len(paid))
+    state = log(state, "buy_id_cards", to=seat, seat=seat, paid=list(paid), id_card=id_card)
+    return finish_turn(state)
+
+
+def apply_flip(state: State, a: Action) -> State:
+    """Flip an hourglass; the 6th flip ends the round at once."""
+    state = state.evolve(hourglasses=state.hourglasses + 1)
+    state = log(state, "flip", seat=a["seat"], hourglasses=state.hourglasses)
+    if state.hourglasses >= HOURGLASSES:
+        return round_over(state)
+    return finish_turn(state)
+
+
+def apply_special(state: State, a: Action) -> State:
+    """Play a special card: logged for the players to resolve; a replacing one ends the turn."""
+    seat, card_id = a["seat"], a["card"]
+    special = state.cfg.specials.get(card_id)
+    if special is None:
+        raise IllegalAction("unknown_special", f"{card_id!r} is not an enrolled special card")
+    wanted = Timing.TURN_START if state.phase is Phase.TURNS else Timing.ROUND_END
+    if special.timing is not wanted:
+        raise IllegalAction("wrong_timing", f"{special.name} is played at {special.timing.value}")
+    if card_id in state.specials_used:
+        raise IllegalAction("special_used", f"{special.name} was already used this round")
+    if state.specials_by_seat[seat] >= SPECIALS_PER_SEAT:
+        raise IllegalAction("too_many_specials", f"a seat holds only {SPECIALS_PER_SEAT} special cards a round")
+    counts = list(state.specials_by_seat)
+    counts[seat] += 1
+    state = state.evolve(specials_used=state.specials_used + (card_id,), specials_by_seat=tuple(counts),
+                    size_check=False)
+    state = log(state, "special", seat=seat, card=card_id, name=special.name, timing=special.timing.value,
+                replaces_action=special.replaces_action)
+    if state.phase is Phase.TURNS:
+        return finish_turn(state) if special.replaces_action else state
+    return round_end_specials(state, state.queue)

@@ -1,0 +1,129 @@
+"""Hidden facts never reach the public view: hands before the verdicts, bought IDs, chip values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games import CHANCE
+from companion.games.boss_wallet import RULES
+from tests.games.boss_wallet.drive import flip_to_round_end, scan, settle
+from tests.games.harness import assert_same_public_views
+
+PRIVATE_LOG = {"buy_id_cards", "hand_cards", "credit_cards", "return_chip_value", "award_chips"}
+
+
+def record(seats: int, options: Any, steps: list[dict]) -> tuple[Any, list[dict]]:
+    """Apply scripted actions; return the state and the actions."""
+    state = RULES.initial_state(seats, options)
+    for action in steps:
+        state = RULES.apply(state, action)
+    return state, steps
+
+
+def round_one(buy: tuple[list[str], str], hands: dict[int, list[str]]) -> list[dict]:
+    """3 seats, sample deck: seat 0 buys an extra ID, everyone flips, then the hands are scanned."""
+    actions: list[dict] = [{"type": "setup", "seat": CHANCE, "coins": [1, 2, 5]},
+                           {"type": "buy_id", "seat": 0, "paid": buy[0], "id_card": buy[1]}]
+    state, _ = record(3, None, actions)
+    state = flip_to_round_end(state, actions)
+    scan(state, hands, actions)
+    return actions
+
+
+HANDS_A = {0: ["extra_police", "red10a", "badge1", "green10a"], 1: ["john_smith1", "red250a", "red200b", "green50a",
+                                                                     "jewel80"]}
+HANDS_B = {0: ["extra_model", "jewel30", "blue20a", "blue50a"], 1: ["millionaire1", "yellow250a", "yellow200b",
+                                                                    "yellow100a", "jewel120"]}
+
+
+def test_hidden_hands_and_bought_ids_do_not_change_the_public_view() -> None:
+    a = round_one((["red250a", "red100b"], "extra_police"), HANDS_A)
+    b = round_one((["blue250a", "green250a"], "extra_model"), HANDS_B)
+    assert len(a) == len(b)
+    assert_same_public_views(RULES, 3, None, a, b)
+    state_a, _ = record(3, None, a)
+    state_b, _ = record(3, None, b)
+    # the hidden facts are real: the seats' own views differ
+    assert RULES.view(state_a, 0)["hand"] != RULES.view(state_b, 0)["hand"]
+    public = RULES.view(state_a)
+    assert all("hand" not in p and "verdict" not in p for p in public["players"])
+    assert [p["scanned"] for p in public["players"]] == [True, True, False]
+    assert not {e["code"] for e in public["log"]} & PRIVATE_LOG
+    # a seat sees its own scanned hand and private log lines, never another seat's
+    seat1 = RULES.view(state_a, 1)
+    assert seat1["hand"] == HANDS_A[1] and seat1["hand_complete"]
+    assert all("hand" not in p for p in seat1["players"])
+    assert [e["params"]["target"] for e in seat1["log"] if e["code"] == "hand_cards"] == [1]
+    assert "buy_id_cards" not in {e["code"] for e in seat1["log"]}
+    seat0 = RULES.view(state_a, 0)
+    assert [e["params"]["id_card"] for e in seat0["log"] if e["code"] == "buy_id_cards"] == ["extra_police"]
+
+
+def test_officer_investigates_without_seeing_other_hands() -> None:
+    actions = round_one((["red250a", "red100b"], "extra_police"), HANDS_A)
+    state, _ = record(3, None, actions)
+    state = scan(state, {2: ["model1", "jewel30", "blue10a", "blue20a", "green20a"]})
+    assert RULES.phase(state) == "investigate" and RULES.to_act(state) == frozenset({0})
+    for viewer in (None, 0, 1, 2):
+        view = RULES.view(state, viewer)
+        assert all("hand" not in p and "wealth_cents" not in p for p in view["players"])
+        assert view["officers"] == [0]
+    assert RULES.view(state, 0)["hand"] == HANDS_A[0]
+    after = RULES.apply(state, {"type": "investigate", "seat": 0, "target": 1})
+    assert [p["hand"] for p in RULES.view(after)["players"]] == [HANDS_A[0], HANDS_A[1],
+                                                                ["model1", "jewel30", "blue10a", "blue20a", "green20a"]]
+
+
+def chip_game(first_award: list[int], returned: int, last_award: list[int]) -> list[dict]:
+    """2 seats, three rounds: seat 0 wins round 1, is guilty in round 2, seat 1 wins round 3."""
+    actions: list[dict] = []
+    state = RULES.initial_state(2)
+    rounds = [
+        ([1, 2], {0: ["john_smith1", "red250a", "red100b", "green50a", "jewel80"],
+                  1: ["police1", "blue100b", "blue50a", "jewel30", "yellow10a"]}, [first_award], {}),
+        ([2, 1], {0: ["model1", "red10a", "green10a", "blue10a", "yellow10a"],
+                  1: ["millionaire1", "red250a", "red200b", "green50a", "green20a"]}, [[2]], {0: returned}),
+        ([5, 7], {0: ["john_smith1", "red10a", "green10a", "jewel30", "jewel80"],
+                  1: ["millionaire1", "red250a", "red200b", "green50a", "green20a"]}, [last_award], {}),
+    ]
+    for coins, hands, awards, returns in rounds:
+        setup = {"type": "setup", "seat": CHANCE, "coins": coins}
+        state = RULES.apply(state, setup)
+        actions.append(setup)
+        state = flip_to_round_end(state, actions)
+        state = scan(state, hands, actions)
+        state = settle(state, awards, returns, actions)
+    assert RULES.outcome(state) is not None
+    return actions
+
+
+def test_chip_values_stay_private_until_the_game_ends() -> None:
+    a = chip_game([3], 1, [1])
+    b = chip_game([1], 1, [3])
+    # everything but the final award (after which the game is over and everything may show)
+    assert_same_public_views(RULES, 2, None, a[:-1], b[:-1])
+    state_a, _ = record(2, None, a[:-1])
+    state_b, _ = record(2, None, b[:-1])
+    assert RULES.view(state_a, 0)["chip_values"] == [3]
+    assert RULES.view(state_b, 0)["chip_values"] == [1]
+    assert RULES.view(state_a)["players"][0] == RULES.view(state_b)["players"][0]
+    assert "chip_values" not in RULES.view(state_a)["players"][0]
+    assert not {e["code"] for e in RULES.view(state_a)["log"]} & PRIVATE_LOG
+    final_a, _ = record(2, None, a)
+    final_b, _ = record(2, None, b)
+    # once over, everything may show: seat 0 holds [3] vs [1]; seat 1 [1, 1, 2] (4) vs [1, 2, 3] (6)
+    assert RULES.view(final_a)["players"][0]["chip_values"] == [3]
+    assert RULES.view(final_a)["players"][1]["chip_values"] == [1, 1, 2]
+    assert RULES.view(final_b)["players"][1]["chip_values"] == [1, 2, 3]
+    assert RULES.outcome(final_a).winners == RULES.outcome(final_b).winners == frozenset({1})
+
+
+def test_returned_chip_value_is_private() -> None:
+    a = chip_game([3], 3, [1])
+    b = chip_game([3], 1, [1])
+    assert_same_public_views(RULES, 2, None, a[:-1], b[:-1])
+    state_a, _ = record(2, None, a[:-1])
+    state_b, _ = record(2, None, b[:-1])
+    assert RULES.view(state_a, 0)["chip_values"] == [1]
+    assert RULES.view(state_b, 0)["chip_values"] == [3]
+    assert RULES.view(state_a)["chip_pool"] == RULES.view(state_b)["chip_pool"]
