@@ -301,3 +301,45 @@ def test_a_seat_page_never_shows_another_seats_role(sh_table: Any, runtime: Runt
             == [None] * 5
         seats[s].click("#secret-toggle")  # hide again
         assert seats[s].is_hidden("#secret-body")
+
+
+BOARD_PARTS = {"secret_hitler": "#board .seat", "gangsters_dilemma": "#board .location[data-location]",
+               "boss_wallet": "#board .hourglass", "thief_of_baghdad": "#board .palace[data-palace]"}
+
+
+@pytest.mark.parametrize("game", [g for g in BOARD_PARTS if g in game_names()])
+def test_each_game_board_draws_mid_game(browser: Any, base_url: str, runtime: Runtime, game: str) -> None:
+    """Each registered game's board, drawn in both languages from its public view after some random play."""
+    import random as _random
+
+    rules = get_rules(game)
+    runtime.loop.call("end_game")
+    assert runtime.loop.call("new_game", game=game, seats=rules.min_seats + 1 if rules.max_seats > rules.min_seats
+                             else rules.min_seats, components="digital").get("game_id") is not None
+    rng = _random.Random(5)
+    for _ in range(40):
+        session = runtime.loop.session
+        acting = sorted(rules.to_act(session.state))
+        if not acting or rules.outcome(session.state) is not None:
+            break
+        runtime.loop.call("submit", seat=None, action=rng.choice(rules.legal_actions(session.state, acting[0])),
+                          source="test")
+    runtime.loop.wait_idle()
+    ctx = browser.new_context(locale="en-US")
+    page = ctx.new_page()
+    errors = csp_errors(page)
+    page.goto(base_url)
+    page.wait_for_selector(BOARD_PARTS[game])
+    assert page.inner_text("#game-title") == {"secret_hitler": "Secret Hitler", "gangsters_dilemma": "Gangster's Dilemma",
+                                              "boss_wallet": "Boss's Wallet", "thief_of_baghdad": "Thief of Baghdad"}[game]
+    assert page.query_selector_all("#log li"), "the log is empty"
+    view = rules.view(runtime.loop.session.state, None)
+    assert page.is_visible("#sample") == any(k.startswith("sample") and v for k, v in view.items())
+    shot(page, f"board-{game}-en")
+    page.click("button[data-lang=ko]")
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    page.wait_for_selector(BOARD_PARTS[game])
+    shot(page, f"board-{game}-ko")
+    page.click("button[data-lang=en]")
+    assert not errors, errors
+    ctx.close()

@@ -41,7 +41,9 @@ def check_public(client: FlaskClient, runtime: Runtime, table_html: str) -> None
     body = client.get("/api/state").get_json()
     assert body["game"]["view"] == json.loads(json.dumps(rules.view(state, None)))
     if rules.outcome(state) is None:
-        leaked = private_keys(rules, state, seats) & set(keys_in(body))
+        # the view itself is the engine's public view (above); around it nothing may carry a seat's field
+        around = {**body, "game": {k: v for k, v in body["game"].items() if k != "view"}}
+        leaked = private_keys(rules, state, seats) & (set(keys_in(around)) | set(body["game"]["view"]))
         assert not leaked, f"/api/state carries {leaked}"
         assert "seat_tokens" not in set(keys_in(body)) and "token" not in set(keys_in(body))
         view = body["game"]["view"]

@@ -152,13 +152,31 @@ function gangsters(view, ctx) {
 
 // --- Boss's Wallet --------------------------------------------------------------------------------
 
+/** A small hourglass drawn as SVG (no icon font: nothing comes from outside). */
+function hourglassIcon() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 10 16");
+  svg.setAttribute("width", "18");
+  svg.setAttribute("height", "28");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", "M1 1h8M1 15h8M2 1c0 5 6 5 6 7s-6 2-6 7M8 1c0 5-6 5-6 7s6 2 6 7");
+  path.setAttribute("fill", "none");
+  path.setAttribute("stroke", "currentColor");
+  path.setAttribute("stroke-width", "1.2");
+  svg.appendChild(path);
+  return svg;
+}
+
 function cu(cents) { return (Number(cents) / 100).toFixed(2); }
 
 function bossWallet(view, ctx) {
   const { i18n, toAct } = ctx;
   const chosen = chosenList(view);
   const glasses = h("div", { class: "hourglasses", dataset: { flipped: view.hourglasses ?? 0 } },
-    Array.from({ length: view.hourglasses_total ?? 6 }, (_, i) => i).map((i) => h("div", { class: `hourglass ${i < (view.hourglasses ?? 0) ? "flipped" : ""}` }, "⧗")));
+    Array.from({ length: view.hourglasses_total ?? 6 }, (_, i) => i).map((i) => h("div", {
+      class: `hourglass ${i < (view.hourglasses ?? 0) ? "flipped" : ""}` }, hourglassIcon())));
   const verdicts = (view.players || []).some((p) => p.verdict);
   const rows = (view.players || []).map((p, s) => h("tr", { dataset: { seat: s } },
     h("td", {}, seatChip(i18n, s), " ", i18n.seat(s),

@@ -4,7 +4,8 @@
 const LANGS = ["ko", "en"];
 const SEAT_FIELDS = new Set(["seat", "target", "president", "chancellor", "police", "turn", "first_president",
   "start_seat", "from_seat", "to_seat", "winner", "by", "victim", "holder", "officer", "buyer", "payer", "payee"]);
-const PER_SEAT_FIELDS = new Set(["votes", "roles", "responses", "choices"]);
+const PER_SEAT_FIELDS = new Set(["votes", "roles", "choices", "chip_values", "vp", "coins"]);
+const LOCATION_FIELDS = new Set(["location", "choice", "patrol"]);
 const SEAT_LIST_FIELDS = new Set(["winners", "seats", "arrested", "visitors", "informers", "guilty", "innocent"]);
 
 /** The language to start with: the saved choice, else the browser's first supported language. */
@@ -72,7 +73,9 @@ export class I18n {
     if (typeof v === "boolean") return this.t(v ? "ui.yes" : "ui.no");
     if (typeof v === "number") {
       if (SEAT_FIELDS.has(field) && Number.isInteger(v)) return this.seat(v);
-      return field === "location" ? this.word(String(v)) : String(v);
+      if (LOCATION_FIELDS.has(field)) return this.word(String(v));
+      if (field.endsWith("cents")) return `${(v / 100).toFixed(2)} CU`;
+      return String(v);
     }
     if (typeof v === "object") {
       return Object.entries(v).filter(([, x]) => x !== 0 && x !== null)
