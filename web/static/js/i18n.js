@@ -4,7 +4,7 @@
 const LANGS = ["ko", "en"];
 const SEAT_FIELDS = new Set(["seat", "target", "president", "chancellor", "police", "turn", "first_president",
   "start_seat", "from_seat", "to_seat", "winner", "by", "victim", "holder", "officer", "buyer", "payer", "payee"]);
-const PER_SEAT_FIELDS = new Set(["votes", "roles", "choices", "chip_values", "vp", "coins"]);
+const PER_SEAT_FIELDS = new Set(["votes", "roles", "choices", "chip_values", "vp", "coins", "hand_sizes"]);
 const LOCATION_FIELDS = new Set(["location", "choice", "patrol"]);
 const SEAT_LIST_FIELDS = new Set(["winners", "seats", "arrested", "visitors", "informers", "guilty", "innocent"]);
 
