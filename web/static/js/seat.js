@@ -59,8 +59,10 @@ async function send(action) {
   return postJSON(body.action, { token: body.token, action });
 }
 
+let appliedLang = null;
+
 function draw() {
-  i18n.apply();
+  if (appliedLang !== i18n.lang) { i18n.apply(); appliedLang = i18n.lang; }  // static texts: once per language
   const s = current;
   if (!s) return;
   i18n.game = s.game;

@@ -10,8 +10,10 @@ let i18n = await loadI18n(initialLang());
 let current = null;
 let prevView = null;
 
+let appliedLang = null;
+
 function draw() {
-  i18n.apply();
+  if (appliedLang !== i18n.lang) { i18n.apply(); appliedLang = i18n.lang; }  // static texts: once per language
   const s = current;
   byId("idle").hidden = Boolean(s && s.running);
   if (!s || !s.running) { replace(byId("board")); replace(byId("log")); return; }
