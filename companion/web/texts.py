@@ -8,11 +8,16 @@ import re
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
-from companion.games.playout import random_playout
+from companion.games.playout import choose_action
 from companion.games.registry import game_names, get_rules
 from companion.web.site import LANGS, i18n_dir
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+SEAT_VIEW_EVERY = 3
+ACTIONS_PER_SEAT_COUNT = 2000
+"""Seeds are played per seat count until this many actions have been seen (at least one game)."""
+MAX_STEPS = 20_000
+"""Seat views (private log lines) are read every this many steps of a playout; the public view every step."""
 
 
 @lru_cache(maxsize=4)
@@ -43,20 +48,29 @@ def _observed(game: str, seeds: tuple[int, ...]) -> dict[str, frozenset[str]]:
     rules = get_rules(game)
     seen: dict[str, set[str]] = {"log": set(), "outcomes": set(), "reasons": set()}
     for seats in range(rules.min_seats, rules.max_seats + 1):
-        for seed in seeds:
-            playout = random_playout(rules, seats, random.Random(seed))
-            state = rules.initial_state(seats, playout.options)
-            for action in playout.actions:
-                state = rules.apply(state, action)
-                for viewer in (None, *range(seats)):
+        played = 0
+        for n, seed in enumerate(seeds):
+            if n and played >= ACTIONS_PER_SEAT_COUNT:
+                break  # long games (thousands of actions) need fewer seeds to show every code
+            rng = random.Random(seed)
+            state = rules.initial_state(seats)
+            step = 0
+            while rules.to_act(state) and step < MAX_STEPS:
+                state = rules.apply(state, choose_action(rules, state, rng))
+                step += 1
+                # every seat's view every few steps: views keep at least a round or a dozen lines of log
+                over = not rules.to_act(state)
+                for viewer in (None, *range(seats)) if step % SEAT_VIEW_EVERY == 0 or over else (None,):
                     view = rules.view(state, viewer)
                     seen["log"] |= {entry["code"] for entry in view.get("log", [])}
-                players = view.get("players")
-                for player in players if isinstance(players, list) else []:
-                    if isinstance(player, Mapping):
-                        seen["reasons"] |= set(player.get("reasons") or ())
-            if playout.outcome is not None:
-                seen["outcomes"].add(playout.outcome.reason)
+                    players = view.get("players") if viewer is None else None
+                    for player in players if isinstance(players, list) else []:
+                        if isinstance(player, Mapping):
+                            seen["reasons"] |= set(player.get("reasons") or ())
+            played += step
+            outcome = rules.outcome(state)
+            if outcome is not None:
+                seen["outcomes"].add(outcome.reason)
     return {k: frozenset(v) for k, v in seen.items()}
 
 
