@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import random
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Mapping, Union
 
 from companion.games.contract import CHANCE, IllegalAction
@@ -100,7 +101,7 @@ class Binding:
     """The generic binding: seat zones, choices as actions, no cards; games subclass and extend it."""
 
     game: str = ""
-    card_kinds: Mapping[str, tuple[str, ...]] = {}
+    card_kinds: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     """Card kind -> allowed values, for enrollment."""
 
     def rules(self) -> Rules:

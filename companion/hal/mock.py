@@ -6,7 +6,6 @@ Tests, `companion bench` and the `/sim` page drive a table through `MockHardware
 from __future__ import annotations
 
 import collections
-import itertools
 import threading
 import time
 from typing import Any, Callable, Mapping, Sequence

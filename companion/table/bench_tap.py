@@ -6,9 +6,10 @@ import random
 import statistics
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 from companion.config import PollingConfig, demo_config
+from companion.hal.interfaces import RGB
 from companion.hal.mock import MockHardware
 from companion.table.runtime import Runtime
 
@@ -16,6 +17,11 @@ from companion.table.runtime import Runtime
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def _changed(span: slice, was: tuple[RGB, ...] | None) -> Callable[[tuple[RGB, ...]], bool]:
+    """A frame predicate: the zone's pixels differ from what they were before the tap."""
+    return lambda frame: frame[span] != was
 
 
 def tap_to_led(taps: int, data_dir: str, seed: int = 1) -> dict[str, Any]:
@@ -54,9 +60,9 @@ def tap_to_led(taps: int, data_dir: str, seed: int = 1) -> dict[str, Any]:
                 vote = "nein" if rng.random() < 0.6 else "ja"
                 t0 = time.perf_counter()
                 hw.place(f"r{seat}", ballots[(seat, vote)], wait=False)
-                got = hw.mock_strip.wait_for(
-                    lambda f: before is None or f[zone.start:zone.start + zone.count] != before[zone.start:zone.start + zone.count],
-                    after=shown, timeout=5)
+                span = slice(zone.start, zone.start + zone.count)
+                was = before[span] if before is not None else None
+                got = hw.mock_strip.wait_for(_changed(span, was), after=shown, timeout=5)
                 if got is None:
                     raise RuntimeError(f"no LED answer to a tap on seat {seat}")
                 samples.append((got[0] - t0) * 1000)

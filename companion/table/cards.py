@@ -45,9 +45,9 @@ def check_card(raw: Any) -> Card:
         raise CardError("bad_card", f"card {uid}: unknown game {game!r}")
     kinds = get_binding(game).card_kinds
     kind, value, label = raw.get("kind"), raw.get("value"), raw.get("label", "")
-    if kind not in kinds:
+    if not isinstance(kind, str) or kind not in kinds:
         raise CardError("bad_card", f"card {uid}: {game} has no card kind {kind!r} (kinds: {', '.join(kinds)})")
-    if value not in kinds[kind]:
+    if not isinstance(value, str) or value not in kinds[kind]:
         raise CardError("bad_card", f"card {uid}: a {kind} is one of {', '.join(kinds[kind])}, not {value!r}")
     if not isinstance(label, str) or len(label) > MAX_LABEL:
         raise CardError("bad_card", f"card {uid}: the label is text of at most {MAX_LABEL} characters")

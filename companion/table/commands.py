@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from companion.table.cards import CardError
@@ -56,7 +57,8 @@ def _undo(loop: Any, args: Mapping[str, Any]) -> Result:
                                   (session.game_id,))
         loop.journal.conn.commit()
     record = loop.journal.game(session.game_id)
-    loop.session = from_record(record)
+    taken_back = tuple(a for a in session.actions[keep:] if a.get("seat", -1) == -1)
+    loop.session = replace(from_record(record), reserved_chance=taken_back + session.reserved_chance)
     loop.status = "running"
     loop._publish()
     return {"undone": len(session.actions) - keep, "actions": keep}

@@ -9,7 +9,7 @@ from companion.hal.mock import MockHardware
 from companion.table.bus import Subscriber
 from companion.table.cards import CardError, normalise_uid
 from companion.table.loop import TableLoop
-from companion.web.facade import Refusal
+from companion.web.facade import Refusal, SimFacade
 
 
 class TableHandle:
@@ -18,7 +18,7 @@ class TableHandle:
     def __init__(self, loop: TableLoop, host_pin: str) -> None:
         self.loop = loop
         self._pin = host_pin
-        self.sim: MockSim | None = MockSim(loop) if isinstance(loop.hw, MockHardware) else None
+        self.sim: SimFacade | None = MockSim(loop) if isinstance(loop.hw, MockHardware) else None
 
     def public_state(self) -> dict[str, Any]:
         """Public snapshot plus hardware health."""
@@ -61,7 +61,9 @@ class TableHandle:
     def host_state(self) -> dict[str, Any]:
         """Host console data."""
         result = self.loop.call("host_state")
-        return result if isinstance(result, dict) else {"error": result.code}
+        if not isinstance(result, dict):
+            return {"error": result.code, "health": self.health()}
+        return {**result, "health": self.health()}
 
     def host_command(self, command: str, args: Mapping[str, Any]) -> dict[str, Any] | Refusal:
         """A host command on the loop thread."""

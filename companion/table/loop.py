@@ -289,7 +289,7 @@ class TableLoop:
             for action in actions:
                 state = session.rules.apply(state, action)
                 rows.append((action, source))
-            state, sampled = auto_chance(session, state, self.rng)
+            state, sampled, reserve = auto_chance(session, state, self.rng)
         except IllegalAction as exc:
             self.session = replace(session, pending=pending)  # a refused tile set must be tapped again
             return self._reject(zone, exc)
@@ -301,7 +301,8 @@ class TableLoop:
                 log.error("journal write failed: %s", exc)
                 self.counters.errors += 1
                 return self._reject(zone, IllegalAction("journal_error", f"The journal could not be written: {exc}"))
-        self.session = session.with_actions(state, [a for a, _ in rows], pending)
+        self.session = replace(session.with_actions(state, [a for a, _ in rows], pending),
+                               reserved_chance=reserve)
         self.counters.accepted += len(rows)
         outcome = session.rules.outcome(state)
         if outcome is not None and session.ended is None:
@@ -401,11 +402,12 @@ class TableLoop:
         running = self.status in ("running", "over") and not self.enrolling
         public = session.rules.view(session.state, None)
         names = [s.name for s in self.config.seats]
-        for seat in range(session.seats):
-            message = self.prompt_for(seat, session, public, names, running)
-            terminal = self.config.seats[seat].terminal if seat < len(self.config.seats) else None
-            if terminal and self._prompts.get(seat) != message:
-                self.hw.terminals.send(terminal, message)
+        idle: dict[str, Any] = {"v": 1, "type": "idle", "ballot": None, "info": {}}
+        for seat, seat_cfg in enumerate(self.config.seats):
+            # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
+            message = self.prompt_for(seat, session, public, names, running) if seat < session.seats else idle
+            if seat_cfg.terminal and self._prompts.get(seat) != message:
+                self.hw.terminals.send(seat_cfg.terminal, message)
             self._prompts[seat] = message
 
     def prompt_for(self, seat: int, session: Session, public: Mapping[str, Any], names: list[str],

@@ -31,6 +31,8 @@ class Session:
     state: Any
     pending: Any = None
     ended: str | None = None
+    reserved_chance: tuple[dict[str, Any], ...] = ()
+    """Digital chance outcomes taken back by an undo, reused first so an undo never reshuffles the deck."""
 
     @property
     def game(self) -> str:
@@ -75,14 +77,26 @@ def from_record(record: GameRecord) -> Session:
                    record.tokens, record.actions, state)
 
 
-def auto_chance(session: Session, state: Any, rng: random.Random) -> tuple[Any, list[dict[str, Any]]]:
-    """Sample every chance action due that the table does not read from components."""
+def auto_chance(session: Session, state: Any,
+                rng: random.Random) -> tuple[Any, list[dict[str, Any]], tuple[dict[str, Any], ...]]:
+    """Supply every chance action due that the table does not read from components: an outcome reserved by
+    an undo if it still applies, else a fresh sample. Returns (state, chance actions, reserve left)."""
     sampled: list[dict[str, Any]] = []
     rules = session.rules
+    reserved = list(session.reserved_chance)
     while rules.to_act(state) == frozenset({CHANCE}) and not session.binding.chance_is_physical(state, session.mode):
         if len(sampled) >= MAX_AUTO_CHANCE:
             raise IllegalAction("chance_loop", "the engine asked for chance too many times in a row")
-        action = rules.sample_chance(state, rng)
-        state = rules.apply(state, action)
+        action = None
+        while reserved and action is None:
+            candidate = reserved.pop(0)
+            try:
+                state = rules.apply(state, candidate)
+                action = candidate
+            except IllegalAction:  # no longer possible here: forget it
+                continue
+        if action is None:
+            action = rules.sample_chance(state, rng)
+            state = rules.apply(state, action)
         sampled.append(action)
-    return state, sampled
+    return state, sampled, tuple(reserved)

@@ -1,4 +1,11 @@
-"""The Flask app factory: one blueprint per concern, talking to the table only through `facade.TableFacade`."""
+"""The Flask app factory: one blueprint per concern, talking to the table only through `facade.TableFacade`.
+
+Extending (the page issue): register more blueprints in `create_app`; reach the table through
+`current_app.extensions["table"]` (a TableFacade) and nothing else; refuse with `errors.ApiError(code, message)`;
+validate bodies with `errors.json_body`; guard host POSTs with `auth.require_host()` (session + X-CSRF-Token)
+and seat requests with `auth.seat_from_token`. A seat page listens to the public `/api/events` stream and
+refetches `GET /api/seat/<token>` on each `state` event (its private view never goes over the public stream).
+"""
 
 from __future__ import annotations
 

@@ -55,6 +55,8 @@ def json_body(required: dict[str, type | tuple[type, ...]] | None = None) -> dic
         body = json.loads(raw.decode("utf-8") if raw else "")
     except (ValueError, UnicodeDecodeError) as exc:
         raise ApiError("bad_json", f"the body is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ApiError("bad_json", "the body is nested too deeply") from None
     if not isinstance(body, dict):
         raise ApiError("bad_json", "the body must be a JSON object")
     for name, kind in (required or {}).items():

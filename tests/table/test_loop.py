@@ -6,7 +6,6 @@ from __future__ import annotations
 import sqlite3
 import stat
 import time
-from pathlib import Path
 from typing import Callable
 
 import pytest
@@ -305,3 +304,29 @@ def test_a_journal_failure_changes_nothing_and_shows_nothing(make_table: Make,
     assert event is not None and event.type == "rejected" and sub.get(0.1) is None  # no new state shown
     monkeypatch.undo()
     assert isinstance(rt.loop.call("submit", seat=0, action={"type": "vote", "vote": "ja"}, source="test"), dict)
+
+
+def test_a_smaller_next_game_leaves_no_stale_prompt_on_unused_terminals(make_table: Make) -> None:
+    rt = make_table()
+    hub = hw(rt).mock_terminals
+    hub.connect("T3")
+    rt.loop.call("new_game", game="tiny", seats=4)
+    assert hub.last_prompt("T3")["type"] == "prompt"  # type: ignore[index]
+    rt.loop.call("new_game", game="tiny", seats=2)
+    assert hub.last_prompt("T3") == {"v": 1, "type": "idle", "ballot": None, "info": {}}
+
+
+def test_undo_never_reshuffles_a_digital_draw(make_table: Make) -> None:
+    """Undoing the vote that triggered a draw and voting again draws the same tiles (no reroll by undo)."""
+    rt = make_table()
+    for seat, key in enumerate(("ja", "nein", "ja")):
+        hw(rt).press(seat, key)
+    rt.loop.wait_idle()
+    first_draw = live_rows(rt)[-1]["action"]
+    assert first_draw["type"] == "draw"
+    for _ in range(5):
+        rt.loop.call("undo")
+        assert live_rows(rt)[-1]["action"]["type"] == "vote"
+        hw(rt).press(2, "nein")
+        rt.loop.wait_idle()
+        assert live_rows(rt)[-1]["action"] == first_draw

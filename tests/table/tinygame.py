@@ -8,6 +8,7 @@ secret matches the majority of picks win.
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -116,7 +117,7 @@ class TinyBinding(Binding):
     """Votes from ballot cards and buttons; in physical mode the two drawn tiles are tapped anywhere."""
 
     game = "tiny"
-    card_kinds = {"ballot": ("ja", "nein"), "tile": ("L", "F")}
+    card_kinds = MappingProxyType({"ballot": ("ja", "nein"), "tile": ("L", "F")})
 
     def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
         from companion.games.binding import Pressed

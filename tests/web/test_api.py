@@ -28,6 +28,8 @@ def test_healthz_and_public_state_hold_no_seat_data(client: FlaskClient, runtime
     ({"data": "{not json", "content_type": "application/json"}, 400, "bad_json"),
     ({"data": b"\xff\xfe", "content_type": "application/json"}, 400, "bad_json"),
     ({"json": [1, 2]}, 400, "bad_json"),
+    ({"data": "[" * 200_000, "content_type": "application/json"}, 400, "bad_json"),
+    ({"data": "NaN", "content_type": "application/json"}, 400, "bad_json"),
     ({"json": {"token": "x"}}, 400, "bad_field"),
     ({"json": {"action": "vote"}}, 400, "bad_field"),
     ({"json": {"action": {"type": "vote"}}}, 401, "unauthorised"),
@@ -87,6 +89,7 @@ def test_host_login_csrf_and_commands(client: FlaskClient, runtime: Runtime) -> 
     assert r.status_code == 200 and r.json["undone"] == 1
     state = client.get("/api/host/state").json
     assert [t["seat"] for t in state["game"]["seat_tokens"]] == [0, 1]
+    assert state["health"]["backend"] == "mock" and len(state["health"]["readers"]) == 12
     assert client.post("/api/host/end_game", json={}, headers=headers).json["ok"] is True
     assert client.get("/api/host/cards").json["deck"]["format"] == "companion-deck"
     assert client.post("/api/host/logout", headers=headers).status_code == 200
@@ -170,3 +173,25 @@ def test_sse_has_ids_resumes_after_last_event_id_and_sends_heartbeats(app: Flask
     assert ids == sorted(ids) and ids[0] == int(snapshot["id"].split("-")[1]) + 1
     stale = sse_events(client.get("/api/events", headers={"Last-Event-ID": "feedface-3"}).get_data(as_text=True))
     assert stale[1]["event"] == "state" and stale[1]["data"]["game"]["actions"] == 3  # a fresh snapshot
+
+
+ENDPOINTS = ["/api/action", "/api/host/login", "/api/host/new_game", "/api/host/undo", "/api/host/end_game",
+             "/api/host/resume", "/api/host/enroll_mode", "/api/host/enroll", "/api/host/forget_card",
+             "/api/host/import_cards", "/api/sim/place", "/api/sim/remove", "/api/sim/press", "/api/sim/terminal",
+             "/api/sim/fail"]
+BODIES: list[object] = [None, {}, [], "x", 0, {"action": None}, {"action": {"type": None}}, {"seats": -1},
+                        {"game": ["secret_hitler"]}, {"deck": {"format": "companion-deck", "version": 1,
+                                                                 "cards": [None]}},
+                        {"uid": {"a": 1}}, {"reader": 0, "uid": 0}, {"seat": 10**30, "key": "ja"},
+                        {"terminal": "T0", "op": "choose", "ballot": "x", "value": {"deep": [1]}},
+                        {"reader": "r0", "times": 10**30}, {"on": None}, {"pin": 1234},
+                        {"game": "tiny", "seats": 3, "options": {"x": 1}}, {"token": None, "action": {}}]
+
+
+@pytest.mark.parametrize("path", ENDPOINTS)
+def test_no_body_makes_a_500(client: FlaskClient, path: str) -> None:
+    headers = login(client)
+    for body in BODIES:
+        r = client.post(path, json=body, headers=headers)
+        assert r.status_code < 500, (path, body, r.json)
+        assert r.json is not None and ("code" in r.json or r.json.get("ok") is True), (path, body, r.json)

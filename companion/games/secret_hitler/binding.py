@@ -8,6 +8,7 @@ on the board reader. Votes come from ja/nein buttons, ballot cards on a seat rea
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
@@ -22,7 +23,7 @@ class SecretHitlerBinding(Binding):
     """Inputs -> actions and the LED scene for Secret Hitler."""
 
     game = "secret_hitler"
-    card_kinds = {"policy": ("L", "F"), "ballot": ("ja", "nein")}
+    card_kinds = MappingProxyType({"policy": ("L", "F"), "ballot": ("ja", "nein")})
 
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, the board reader and the LED-only tracks."""

@@ -1,0 +1,22 @@
+"""`companion bench --json` prints one JSON object with the tap -> LED figure (its values are not judged here)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bench_json_shape(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "bench", "--json", "--taps", "40", "--data",
+                          str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 1
+    report = json.loads(lines[0])
+    figure = report["tap_to_led_ms"]
+    assert figure["taps"] >= 40 and 0 < figure["p50"] <= figure["p99"] <= figure["max"]
+    assert list(tmp_path.iterdir()) == []  # the temporary database is gone
