@@ -20,9 +20,7 @@ def check_deal(s: State, roles: tuple[str, ...], first: int) -> None:
     counts = (roles.count(LIBERAL), roles.count(FASCIST), roles.count(HITLER))
     if counts != (libs, fascists, hitlers):
         raise IllegalAction(
-            "wrong_role_mix",
-            f"{s.seats} seats take {libs} liberal, {fascists} fascist and {hitlers} hitler, got "
-            f"{counts[0]}/{counts[1]}/{counts[2]}",
+            "wrong_role_mix", f"{s.seats} seats take {libs} liberal, {fascists} fascist and {hitlers} hitler"
         )
     if not 0 <= first < s.seats:
         raise IllegalAction("first_president_out_of_range", f"first_president must be 0..{s.seats - 1}, got {first}")
@@ -58,12 +56,10 @@ def check_draw(s: State, policies: tuple[str, ...], count: int) -> None:
     top_l = top.count(L)
     rest_l, rest_f = drawn_l - top_l, (count - drawn_l) - (len(top) - top_l)
     if rest_l < 0 or rest_f < 0:
-        raise IllegalAction("draw_not_peeked", f"the top of the pile was peeked: the draw must hold {list(top)}")
+        raise IllegalAction("draw_not_peeked", "the top of the pile was peeked: the draw must hold the peeked tiles")
     unknown_l, unknown_f = unknown_counts(s)
     if rest_l > unknown_l or rest_f > unknown_f:
-        raise IllegalAction(
-            "impossible_draw", f"the draw pile cannot hold that: drew {drawn_l} L and {count - drawn_l} F"
-        )
+        raise IllegalAction("impossible_draw", "the draw pile does not hold those tiles")
 
 
 def take(s: State, policies: tuple[str, ...]) -> State:
@@ -112,7 +108,7 @@ def apply_peek(s: State, policies: tuple[str, ...]) -> State:
     peek_l = policies.count(L)
     # A peek happens once a game, after a session took every earlier peeked tile, so nothing is fixed yet.
     if s.peeked or peek_l > unknown_l or 3 - peek_l > unknown_f:
-        raise IllegalAction("impossible_peek", f"the draw pile cannot hold {list(policies)} on top")
+        raise IllegalAction("impossible_peek", "the draw pile does not hold those tiles")
     president = s.president
     entries = (note("peeked", president=president), secret(president, "peek", policies=policies))
     return evolve(s, phase=Phase.PEEK_REVIEW, peeked=policies, peeker=president, log=s.log + entries)

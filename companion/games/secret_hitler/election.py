@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games.contract import IllegalAction
 from companion.games.secret_hitler.flow import game_over, hitler_chancellor, move_tracker, term_limited
-from companion.games.secret_hitler.state import HITLER_ZONE, JA, NEIN, Phase, State, evolve, note
+from companion.games.secret_hitler.state import HITLER_ZONE, JA, NEIN, Phase, State, evolve, note, with_vote
 
 
 def check_nominee(s: State, target: int) -> None:
@@ -39,7 +39,7 @@ def apply_vote(s: State, seat: int, vote: str) -> State:
     votes = s.votes[:seat] + (vote,) + s.votes[seat + 1:]
     pending = s.pending - {seat}
     if pending:
-        return evolve(s, votes=votes, pending=pending)
+        return with_vote(s, votes, pending)
     ja = votes.count(JA)
     nein = votes.count(NEIN)
     passed = ja > nein

@@ -10,7 +10,7 @@ from companion.games.secret_hitler.state import VETO_AT, L, Phase, State, evolve
 def without(hand: tuple[str, ...], policy: str) -> tuple[str, ...]:
     """The hand minus one tile of `policy`; IllegalAction if the hand holds none."""
     if policy not in hand:
-        raise IllegalAction("policy_not_in_hand", f"no {policy} tile in the hand")
+        raise IllegalAction("policy_not_in_hand", "that tile is not in the hand")
     i = hand.index(policy)
     return hand[:i] + hand[i + 1:]
 

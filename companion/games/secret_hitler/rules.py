@@ -131,12 +131,30 @@ class SecretHitler(Rules[State]):
     option_defaults = MappingProxyType({"rebalance": False})
 
     def apply(self, state: State, action: Any) -> State:
-        """The state after `action` (see Rules.apply); a well-formed vote from a seat still to vote takes a
-        shortcut, because votes are most of a game's actions: it passes every check of the general path."""
-        if type(action) is dict and state.phase is Phase.VOTE and action.get("type") == "vote":
-            seat, vote = action.get("seat"), action.get("vote")
-            if type(seat) is int and seat in state.pending and (vote == JA or vote == NEIN) and type(vote) is str:
-                return election.apply_vote(state, seat, vote)
+        """The state after `action` (see Rules.apply). The most frequent actions, when well-formed and from the
+        seat to act in the right phase, take a shortcut past the generic parsing: they pass every check of the
+        general path and reach the same function with the same arguments; anything else takes that path."""
+        if type(action) is dict:
+            kind, seat, phase = action.get("type"), action.get("seat"), state.phase
+            if type(seat) is int:
+                if kind == "vote" and phase is Phase.VOTE:
+                    vote = action.get("vote")
+                    if seat in state.pending and type(vote) is str and (vote == JA or vote == NEIN):
+                        return election.apply_vote(state, seat, vote)
+                elif kind == "nominate" and phase is Phase.NOMINATE and seat == state.president:
+                    target = action.get("target")
+                    if type(target) is int and 0 <= target < state.seats:
+                        return election.apply_nominate(state, target)
+                elif kind == "draw" and (phase is Phase.DRAW or phase is Phase.CHAOS) and seat == CHANCE:
+                    policies = action.get("policies")
+                    if type(policies) is list and all(type(p) is str and (p == L or p == F) for p in policies):
+                        return chance.apply_draw(state, tuple(policies))
+                elif (kind == "discard" and phase is Phase.DISCARD and seat == state.president) or (
+                        kind == "enact" and phase is Phase.ENACT and seat == state.chancellor):
+                    policy = action.get("policy")
+                    if type(policy) is str and (policy == L or policy == F):
+                        apply_tile = legislation.apply_discard if kind == "discard" else legislation.apply_enact
+                        return apply_tile(state, policy)
         return super().apply(state, action)
 
     def seat_count(self, state: State) -> int:

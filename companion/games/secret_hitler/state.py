@@ -123,7 +123,8 @@ class State:
     result: Outcome | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        """Every value a State holds is immutable (see `note`), so a deep copy shares them."""
+        """Every value a State holds is immutable (tuples, frozensets, read-only log params; a test walks them),
+        so a deep copy is a new State sharing them."""
         return evolve(self)
 
 
@@ -143,6 +144,16 @@ def evolve(s: State, **changes: object) -> State:
     return new
 
 
+def with_vote(s: State, votes: tuple[str | None, ...], pending: frozenset[int]) -> State:
+    """`evolve(s, votes=votes, pending=pending)` for the most frequent action, without keyword handling."""
+    fields = s.__dict__.copy()
+    fields["votes"] = votes
+    fields["pending"] = pending
+    new = _new(State)
+    _set(new, "__dict__", fields)
+    return new
+
+
 @dataclass(frozen=True)
 class Entry(LogEntry):
     """A LogEntry whose params are immutable; `lists` names the params held as tuples (shown as lists)."""
@@ -151,8 +162,12 @@ class Entry(LogEntry):
 
 
 def _entry(code: str, params: dict[str, Any], to: frozenset[int] | None) -> Entry:
+    """An Entry over a read-only view of `params` (a dict nobody else holds)."""
     lists = tuple(k for k, v in params.items() if type(v) is tuple)
-    return Entry(code, MappingProxyType(params), to, lists)
+    # Built like `evolve` builds a State: the frozen dataclass __init__ is slow and this runs on every log line.
+    entry = _new(Entry)
+    _set(entry, "__dict__", {"code": code, "params": MappingProxyType(params), "to": to, "lists": lists})
+    return entry
 
 
 def note(code: str, **params: Any) -> Entry:

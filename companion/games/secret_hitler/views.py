@@ -6,8 +6,9 @@ from typing import Any
 
 from companion.games.secret_hitler.flow import term_limited
 from companion.games.secret_hitler.powers import party
-from companion.games.secret_hitler.state import FASCIST, HITLER, LIBERAL, Entry, VETO_AT, Phase, State, hitler_knows_fascists
-
+from companion.games.secret_hitler.state import (
+    FASCIST, HITLER, LIBERAL, VETO_AT, Entry, Phase, State, hitler_knows_fascists,
+)
 
 LOG_WINDOW = 10
 """How many of the latest readable entries a view's `log` carries (the journal keeps the whole game): views

@@ -12,7 +12,7 @@ import pytest
 
 from companion.games import CHANCE, IllegalAction, LogEntry, Outcome, Rules, get_rules
 from companion.games.playout import random_playout
-from companion.games.secret_hitler.state import POWERS, ROLE_MIX, Phase, Power, State
+from companion.games.secret_hitler.state import POWERS, ROLE_MIX, Phase, Power, State, evolve
 from companion.games.secret_hitler.views import LOG_WINDOW
 
 RULES = get_rules("secret_hitler")
@@ -87,30 +87,44 @@ def test_sampled_draws_follow_the_pile() -> None:
     assert abs(counts[3] / 6000 - 20 / 680) < 0.01
 
 
-def states_in_vote_phase() -> list[State]:
-    """Vote-phase states (some with votes cast, some with dead seats) from random games."""
+def some_states() -> list[State]:
+    """States of every phase (some with votes cast, some with dead seats) from random games."""
     found = []
     rng = random.Random(3)
-    for seats in (5, 7, 10):
+    for seats in (5, 6, 7, 10):
         for _ in range(6):
             playout = random_playout(RULES, seats, rng)
             state = RULES.initial_state(seats)
             for action in playout.actions:
-                if state.phase is Phase.VOTE:
-                    found.append(state)
+                found.append(state)
                 state = RULES.apply(state, action)
+            found.append(state)
     return found
 
 
-def test_vote_shortcut_matches_the_general_path() -> None:
-    """SecretHitler.apply's vote shortcut gives exactly what the base Rules.apply gives."""
-    odd = [{"type": "vote", "seat": s, "vote": v} for s in (-1, 0, 1, 4, 9, 10, True, "1", None)
-           for v in ("ja", "nein", "JA", True, None)]
-    odd += [{"type": "vote", "seat": 2, "vote": "ja", "extra": 1}, {"type": "vote", "seat": 2},
-            {"type": "nominate", "seat": 2, "target": 3}]
-    compared = 0
-    for state in states_in_vote_phase()[::5]:
-        for action in odd:
+def variants(state: State) -> list[object]:
+    """Well-formed and malformed actions of every type the shortcuts handle, from right and wrong seats."""
+    out: list[object] = []
+    seats = (-1, 0, 1, 4, 9, 10, True, "1", None, 2.0)
+    for seat in seats:
+        out += [{"type": "vote", "seat": seat, "vote": v} for v in ("ja", "nein", "JA", True, None)]
+        out += [{"type": "nominate", "seat": seat, "target": t} for t in (0, 3, -1, 10, True, None)]
+        out += [{"type": k, "seat": seat, "policy": p} for k in ("discard", "enact") for p in ("L", "F", "X", 1)]
+    for seat in (-1, 0, True, None):
+        for pols in (["L"], ["F"], ["L", "F", "F"], ["F", "F", "F"], ["L", "L", "L"], ["L", "X", "F"], [], "LFF",
+                     ("L", "F", "F"), ["L", "F"]):
+            out.append({"type": "draw", "seat": seat, "policies": pols})
+    out += [{"type": "vote", "seat": 2, "vote": "ja", "extra": 1}, {"type": "vote", "seat": 2},
+            {"type": "nominate", "seat": state.president}, {"type": "enact", "seat": state.chancellor},
+            {"type": "discard", "seat": state.president, "policy": "F", "extra": [1]}]
+    return out
+
+
+def test_shortcuts_match_the_general_path() -> None:
+    """SecretHitler.apply's shortcuts give exactly what the base Rules.apply gives, result or refusal code."""
+    compared = applied = 0
+    for state in some_states()[::15]:
+        for action in variants(state):
             try:
                 fast = RULES.apply(state, action)
             except IllegalAction as exc:
@@ -121,7 +135,8 @@ def test_vote_shortcut_matches_the_general_path() -> None:
                 slow = exc.code
             assert fast == slow, action
             compared += 1
-    assert compared > 1000
+            applied += not isinstance(fast, str)
+    assert compared > 20000 and applied > 100, (compared, applied)
 
 
 IMMUTABLE_ATOMS = (int, str, bool, type(None), Phase)
@@ -206,8 +221,6 @@ def test_view_fields_and_types() -> None:
 
 
 def test_evolve_refuses_unknown_fields() -> None:
-    from companion.games.secret_hitler.state import evolve
-
     state = RULES.initial_state(5)
     with pytest.raises(TypeError):
         evolve(state, no_such_field=1)

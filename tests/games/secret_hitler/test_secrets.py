@@ -182,3 +182,52 @@ def test_twin_peeks(seats: int) -> None:
                 assert_same_public_views(RULES, seats, None, actions[:n], twin[:n])
                 checked += 1
     assert checked >= 5
+
+
+def test_refusals_name_no_tiles() -> None:
+    """A refused draw, peek or enactment says why by code and a fixed message, never which tiles were read."""
+    messages: dict[str, set[str]] = {}
+    combos = [[a, b, c] for a in "LF" for b in "LF" for c in "LF"]
+    for seats in (5, 6, 10):
+        for seed in range(8):
+            state = RULES.initial_state(seats)
+            for action in actions_of(seats, seed):
+                if state.phase.value in ("draw", "peek"):
+                    for combo in combos:
+                        try:
+                            RULES.apply(state, {"type": state.phase.value, "seat": CHANCE, "policies": combo})
+                        except IllegalAction as exc:
+                            messages.setdefault(exc.code, set()).add(exc.message)
+                if state.phase.value == "enact":
+                    for policy in "LF":
+                        try:
+                            RULES.apply(state, {"type": "enact", "seat": state.chancellor, "policy": policy})
+                        except IllegalAction as exc:
+                            messages.setdefault(exc.code, set()).add(exc.message)
+                state = RULES.apply(state, action)
+    assert {"impossible_draw", "policy_not_in_hand"} <= set(messages)
+    assert all(len(texts) == 1 for texts in messages.values()), messages
+
+
+@pytest.mark.parametrize("seats", (5, 7, 10))
+def test_liberal_seat_view_ignores_the_other_roles(seats: int) -> None:
+    """A liberal's whole view is the same whatever the other seats were dealt, until it investigates someone."""
+    checked = 0
+    for seed in SEEDS[:6]:
+        actions = actions_of(seats, seed)
+        roles = list(actions[0]["roles"])
+        me = roles.index("liberal")
+        others = [r for i, r in enumerate(roles) if i != me]
+        random.Random(seed).shuffle(others)
+        twin_roles = others[:me] + ["liberal"] + others[me:]
+        twin = [dict(actions[0], roles=twin_roles)] + actions[1:]
+        a, b = RULES.initial_state(seats), RULES.initial_state(seats)
+        for x, y in zip(actions, twin):
+            if x["type"] == "investigate" and x["seat"] == me:
+                break
+            a, b = RULES.apply(a, x), RULES.apply(b, y)
+            if RULES.outcome(a) or RULES.outcome(b):
+                break
+            assert RULES.view(a, me) == RULES.view(b, me), x
+            checked += 1
+    assert checked > 100
