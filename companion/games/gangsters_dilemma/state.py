@@ -168,7 +168,12 @@ class Work:
 
     def note(self, code: str, params: dict[str, Any] | None = None, to: frozenset[int] | None = None) -> None:
         """Append a log entry (private when `to` is given)."""
-        frozen = MappingProxyType({k: _frozen(v) for k, v in params.items()}) if params else _EMPTY
+        if not params:
+            frozen = _EMPTY
+        elif all(type(v) in _SCALARS for v in params.values()):
+            frozen = MappingProxyType(params)  # callers pass a fresh dict that nobody else holds
+        else:
+            frozen = MappingProxyType({k: _frozen(v) for k, v in params.items()})
         self.log.append(Entry(code, frozen, to))
 
     def log_length(self) -> int:

@@ -115,7 +115,6 @@ def test_sample_chance_always_applies() -> None:
         for seed in range(20):
             state = RULES.initial_state(seats)
             action = RULES.sample_chance(state, random.Random(seed))
-            assert sorted(c for c in action["characters"]) == sorted(action["characters"])
             assert len(set(action["characters"])) == seats and set(action["characters"]) <= set(CHARACTERS)
             after = RULES.apply(state, action)
             assert len(action["elite_demands"]) == (3 if "elite" in action["characters"] else 0)

@@ -12,7 +12,7 @@ from companion.games import CHANCE
 from companion.games.gangsters_dilemma.vocab import LOOT, TRADES
 from companion.games.playout import random_playout
 from tests.games.gangsters_dilemma.helpers import HARD, RULES, play, setup_action
-from tests.games.harness import assert_same_public_views
+from tests.games.harness import assert_same_public_views, check_playout
 
 SEATS = range(3, 8)
 
@@ -159,3 +159,20 @@ def test_private_log_entries_reach_their_seat_only() -> None:
     assert "patrolled" in codes(0) and "chose" not in codes(0)
     assert [e for e in RULES.view(state, 1)["log"] if e["code"] == "chose"] == [
         {"code": "chose", "params": {"seat": 1, "location": 4}}]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"characters": [], "lone_gangster_may_bribe": True, "market_price": 2},
+        {"characters": ["elite", "lookout", "hitman", "flapper", "lady", "bootlegger", "right_hand"]},
+        {"demands": HARD + [{"id": f"e{i}", "vp": 4 + 3 * (i % 3), "needs": {"liquor": 1, "art": i % 2}}
+                            for i in range(8)], "lone_gangster_may_bribe": True},
+    ],
+    ids=["no-characters", "seven-characters", "enrolled-deck"],
+)
+def test_playouts_with_house_rules(options: dict) -> None:
+    """The shared harness over non-default options (the default options run in test_playouts)."""
+    for seats in (3, 7):
+        for seed in range(4):
+            check_playout(RULES, seats, seed, options=options, try_every_legal=seed == 0)
