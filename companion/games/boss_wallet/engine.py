@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from companion.games.boss_wallet import chance, legal, roundend, turns, views
@@ -14,7 +15,7 @@ from companion.games.contract import Outcome
 from companion.games.rules import Rules
 from companion.games.schema import ActionSpec, integer, list_of, opt, seat, text
 
-ACTIONS: Mapping[str, ActionSpec] = {
+ACTIONS: Mapping[str, ActionSpec] = MappingProxyType({
     "setup": ActionSpec({"coins": list_of(integer(), per_seat=True)}, chance=True),
     "draw": ActionSpec({}),
     "put": ActionSpec({}),
@@ -28,10 +29,10 @@ ACTIONS: Mapping[str, ActionSpec] = {
     "investigate": ActionSpec({"target": seat()}),
     "return_chip": ActionSpec({"chip": integer(1, 3)}),
     "award": ActionSpec({"target": seat(), "chips": list_of(integer(1, 3), max_len=4)}, chance=True),
-}
+})
 """The action vocabulary of RULES.md section 3."""
 
-CODES: Mapping[str, str] = {
+CODES: Mapping[str, str] = MappingProxyType({
     "bad_coins": "Coins must be distinct values from 1, 2, 5, 7, 10, 20 and 50 cents, one per seat.",
     "wallet_empty": "The wallet holds no play card to draw.",
     "empty_hand": "This hand holds no play card to put into the wallet.",
@@ -59,7 +60,7 @@ CODES: Mapping[str, str] = {
     "no_such_chip": "This seat holds no chip of that value.",
     "wrong_chip_count": "The award draws a different number of chips.",
     "chip_not_in_pool": "The pool does not hold those chips.",
-}
+})
 """The game's own IllegalAction codes with English text."""
 
 
@@ -71,7 +72,7 @@ class BossWallet(Rules[State]):
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     actions = ACTIONS
-    phases = {p.value: desc for p, desc in PHASE_TEXT.items()}
+    phases = MappingProxyType({p.value: desc for p, desc in PHASE_TEXT.items()})
     own_codes = CODES
     option_defaults = OPTION_DEFAULTS
     reasons = REASONS

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Mapping
 
 from companion.games.boss_wallet.cards import Kind, Person
 from companion.games.boss_wallet.config import LIMIT_CENTS, Config, award_schedule
 from companion.games.boss_wallet.state import State, Verdict
 
-REASONS: dict[str, str] = {
+REASONS: Mapping[str, str] = MappingProxyType({
     "no_id": "holds no ID card",
     "two_ids": "holds more than one ID card (only the secret agent may)",
     "over_500": "wealth (cards and coin) is over 500 CU",
@@ -17,7 +19,7 @@ REASONS: dict[str, str] = {
     "no_jewel": "a model without jewellery",
     "badge": "holds a police badge without being the police",
     "credit_card": "holds a credit card without being John Smith (or more than the limit)",
-}
+})
 """Every verdict reason code, in the order a verdict lists them."""
 
 

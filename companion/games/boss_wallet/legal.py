@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 from companion.games.boss_wallet.config import SPECIALS_PER_SEAT, Timing
 from companion.games.boss_wallet.flow import extras_taken, play_cards
 from companion.games.boss_wallet.state import Phase, State
 from companion.games.contract import CHANCE
 
-ALLOWED: dict[Phase, frozenset[str]] = {
+ALLOWED: Mapping[Phase, frozenset[str]] = MappingProxyType({
     Phase.SETUP: frozenset({"setup"}),
     Phase.TURNS: frozenset({"draw", "put", "buy_id", "flip", "special"}),
     Phase.ROUND_END_SPECIALS: frozenset({"special", "pass"}),
@@ -20,7 +21,7 @@ ALLOWED: dict[Phase, frozenset[str]] = {
     Phase.RETURN_CHIPS: frozenset({"return_chip"}),
     Phase.AWARD: frozenset({"award"}),
     Phase.GAME_OVER: frozenset(),
-}
+})
 
 _CHANCE_PHASES = frozenset({Phase.SETUP, Phase.SCAN, Phase.CREDIT_DRAW, Phase.AWARD})
 _CHANCE = frozenset({CHANCE})

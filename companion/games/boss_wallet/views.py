@@ -50,6 +50,7 @@ def _player(state: State, seat: int, reveal: bool) -> dict[str, Any]:
 def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
     """The view every seat and the table page may see (plus `seat`'s private log lines when given)."""
     over = state.phase is Phase.GAME_OVER
+    players = [_player(state, s, over) for s in range(state.seats)]
     return {
         "game": "boss_wallet",
         "sample_deck": state.cfg.sample_deck,
@@ -61,8 +62,7 @@ def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
         "hourglasses": state.hourglasses,
         "hourglasses_total": HOURGLASSES,
         "wallet": state.wallet,
-        "extra_ids_left": len(state.cfg.extra_ids) - len(extras_taken(state)) if state.extras else
-        len(state.cfg.extra_ids),
+        "extra_ids_left": len(state.cfg.extra_ids) - len(extras_taken(state)),
         "chip_pool": sum(state.pool),
         "size_check": state.size_check,
         "specials_used": list(state.specials_used),
@@ -71,7 +71,9 @@ def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
         "officers": list(state.officers),
         "investigations": [{"seat": o, "target": t} for o, t in state.investigations],
         "awards_due": [{"seat": s, "chips": n} for s, n in state.award_queue],
-        "players": [_player(state, s, over) for s in range(state.seats)],
+        "players": players,
+        "card_info": state.cfg.entries(
+            [c for p in players for c in (*p.get("hand", ()), *p.get("credit_drawn", ()))]),
         "log": log_view(state.log if over else state.log[state.round_log:], seat, reveal_all=over),
     }
 
@@ -80,11 +82,14 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     """The public view plus this seat's chip values and its own hand as far as the table knows it."""
     view = public_view(state, seat)
     scanned = state.hands[seat] if state.hands else None
+    known = list(scanned) if scanned is not None else list(state.extras[seat] if state.extras else ())
+    drawn = list(state.credit_drawn[seat]) if state.credit_drawn else []
+    view["card_info"].update(state.cfg.entries(known + drawn))
     view.update(
         seat=seat,
         chip_values=list(state.chips[seat]),
-        hand=list(scanned) if scanned is not None else list(state.extras[seat] if state.extras else ()),
+        hand=known,
         hand_complete=scanned is not None,
-        credit_drawn=list(state.credit_drawn[seat]) if state.credit_drawn else [],
+        credit_drawn=drawn,
     )
     return view

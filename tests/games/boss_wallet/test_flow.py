@@ -130,3 +130,11 @@ def test_every_code_raised_is_documented() -> None:
 
 
 RULES_DIR = Path(__file__).resolve().parents[3] / "companion" / "games" / "boss_wallet"
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("seats", range(2, 8))
+def test_soak_playouts_with_options(seats: int) -> None:
+    """`make soak`: many more seeds over every option set."""
+    for seed in range(300):
+        check_playout(RULES, seats, 5000 + seed, OPTION_SETS[seed % len(OPTION_SETS)], try_every_legal=seed % 10 == 0)

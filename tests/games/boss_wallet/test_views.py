@@ -49,9 +49,12 @@ def test_hidden_hands_and_bought_ids_do_not_change_the_public_view() -> None:
     assert all("hand" not in p and "verdict" not in p for p in public["players"])
     assert [p["scanned"] for p in public["players"]] == [True, True, False]
     assert not {e["code"] for e in public["log"]} & PRIVATE_LOG
+    assert public["card_info"] == {}
     # a seat sees its own scanned hand and private log lines, never another seat's
     seat1 = RULES.view(state_a, 1)
     assert seat1["hand"] == HANDS_A[1] and seat1["hand_complete"]
+    assert set(seat1["card_info"]) == set(HANDS_A[1])
+    assert seat1["card_info"]["red250a"] == {"type": "bill", "value": 250, "currency": "red"}
     assert all("hand" not in p for p in seat1["players"])
     assert [e["params"]["target"] for e in seat1["log"] if e["code"] == "hand_cards"] == [1]
     assert "buy_id_cards" not in {e["code"] for e in seat1["log"]}
@@ -69,7 +72,9 @@ def test_officer_investigates_without_seeing_other_hands() -> None:
         assert all("hand" not in p and "wealth_cents" not in p for p in view["players"])
         assert view["officers"] == [0]
     assert RULES.view(state, 0)["hand"] == HANDS_A[0]
+    assert RULES.view(state)["card_info"] == {}
     after = RULES.apply(state, {"type": "investigate", "seat": 0, "target": 1})
+    assert RULES.view(after)["card_info"]["badge1"] == {"type": "badge"}
     assert [p["hand"] for p in RULES.view(after)["players"]] == [HANDS_A[0], HANDS_A[1],
                                                                 ["model1", "jewel30", "blue10a", "blue20a", "green20a"]]
 
