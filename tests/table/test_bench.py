@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bench_json_shape(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, "-m", "companion.cli", "bench", "--json", "--taps", "40", "--data",
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "bench", "--json", "--only", "tap_to_led", "--taps", "40", "--data",
                           str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
