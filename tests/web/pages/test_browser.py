@@ -303,6 +303,25 @@ def test_a_seat_page_never_shows_another_seats_role(sh_table: Any, runtime: Runt
         assert seats[s].is_hidden("#secret-body")
 
 
+def test_host_undoes_the_last_action_after_confirming(sh_table: Any, runtime: Runtime) -> None:
+    host, seats, table = sh_table
+    runtime.loop.wait_idle()
+    before = len(runtime.loop.session.actions)
+    host.click("#undo")
+    host.wait_for_selector("#confirm-box:not([hidden])")
+    assert host.inner_text("#confirm-text").startswith("Really undo: ")
+    host.click("#confirm-cancel")
+    assert len(runtime.loop.session.actions) == before, "cancel changed nothing"
+    host.click("#undo")
+    host.click("#confirm-ok")
+    host.wait_for_function("() => document.getElementById('flash').textContent === 'Undone.'")
+    runtime.loop.wait_idle()
+    after = len(runtime.loop.session.actions)
+    assert after < before
+    table.wait_for_function(f"() => document.body.dataset.version.endsWith('.{after}')")
+    shot(host, "host-undone")
+
+
 BOARD_PARTS = {"secret_hitler": "#board .seat", "gangsters_dilemma": "#board .location[data-location]",
                "boss_wallet": "#board .hourglass", "thief_of_baghdad": "#board .palace[data-palace]"}
 

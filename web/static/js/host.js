@@ -174,10 +174,12 @@ function healthTable(hw) {
 }
 
 let health = {};
+let publicState = null;
 
 async function refresh() {
   try {
-    [hostState, health] = await Promise.all([fetchJSON("/api/host/state"), fetchJSON("/api/state").then((p) => p.health || {})]);
+    [hostState, publicState] = await Promise.all([fetchJSON("/api/host/state"), fetchJSON("/api/state")]);
+    health = publicState.health || {};
     drawState();
   } catch (err) {
     if (err.status === 401) { byId("console").hidden = true; byId("login").hidden = false; } else fail(err);
@@ -215,9 +217,9 @@ byId("new-game-form").addEventListener("submit", async (ev) => {
     components }, "host.started");
 });
 byId("undo").addEventListener("click", () => {
-  const hist = (hostState && (hostState.history || hostState.actions)) || [];
-  const last = hist.length ? hist[hist.length - 1] : null;
-  const what = last ? (last.action && last.action.type ? i18n.action(last.action) : last.type ? i18n.action(last) : JSON.stringify(last)) : "—";
+  // the last public log line says in words what the last action did (the host sees no secret here)
+  const log = (publicState && publicState.game && publicState.game.view && publicState.game.view.log) || [];
+  const what = log.length ? i18n.log(log[log.length - 1]) : "—";
   askConfirm(i18n.t("host.undo_confirm", { what }), () => command("undo", {}, "host.undone"));
 });
 byId("end-game").addEventListener("click", () => askConfirm(i18n.t("host.end_confirm"), () => command("end_game", {}, "host.ended")));
