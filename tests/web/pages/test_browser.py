@@ -143,10 +143,10 @@ def test_seat_page_secret_prompt_confirm_and_refusal(browser: Any, base_url: str
     secret = session.rules.view(session.state, 0)["secret"]
     [a] = seat_pages(browser, [link])
     errors = csp_errors(a)
+    a.wait_for_selector("#choices button.choice")  # the seat votes first in this game
     assert a.is_hidden("#secret-body") and a.inner_text("#secret-body") == ""
     a.click("#secret-toggle")
-    a.wait_for_selector("#private [data-field=secret]")
-    assert a.inner_text("#private [data-field=secret]") == secret
+    a.wait_for_function(f"() => (document.querySelector('#private [data-field=secret]') || {{}}).textContent === '{secret}'")
     shot(a, "seat-secret-shown")
     a.click("#secret-toggle")
     assert a.is_hidden("#secret-body")
