@@ -28,10 +28,17 @@ def _terminal_rtt(args: argparse.Namespace) -> dict[str, Any]:
     return {"terminal_rtt": terminal_round_trip()}
 
 
+def _tap_to_dom(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.webbench import tap_to_dom
+    with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=args.data) as tmp:
+        return tap_to_dom(args.dom_taps, tmp, args.pages, args.seed)
+
+
 BENCHES: dict[str, Bench] = {
     "tap_to_led": _tap_to_led,
     "spi_transfers": _spi_transfers,
     "terminal_rtt": _terminal_rtt,
+    "tap_to_dom": _tap_to_dom,
 }
 """Figure name -> function returning the keys it adds to the report; read-only."""
 
@@ -41,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--only", choices=sorted(BENCHES), action="append", help="run only these figures")
     parser.add_argument("--taps", type=int, default=1000, help="taps for tap_to_led (>= 1000 for the figure)")
+    parser.add_argument("--dom-taps", type=int, default=200, help="taps for tap_to_dom (each seen by --pages pages)")
+    parser.add_argument("--pages", type=int, default=10, help="table pages connected for tap_to_dom")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--data", default=None, help="directory for the temporary database (its disk is measured)")
 

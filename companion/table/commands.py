@@ -128,6 +128,19 @@ def _import_cards(loop: Any, args: Mapping[str, Any]) -> Result:
         return Refusal(exc.code, exc.message)
 
 
+def _export_record(loop: Any, args: Mapping[str, Any]) -> Result:
+    """The newest game's record (setup + live actions, the replay format) once it is over: it holds every secret."""
+    history = loop.journal.history(1)
+    record = loop.journal.game(history[0]["id"]) if history else None
+    if record is None:
+        return Refusal("no_game", "No game has been played yet.")
+    if record.ended is None:
+        return Refusal("game_running", "The record can be exported once the game is over.")
+    return {"id": record.id, "setup": {"game": record.game, "seats": record.seats, "options": record.options},
+            "mode": record.mode, "actions": list(record.actions), "end_reason": record.end_reason,
+            "outcome": history[0]["outcome"]}
+
+
 def _host_state(loop: Any, args: Mapping[str, Any]) -> Result:
     session = loop.session
     c = loop.counters
@@ -154,6 +167,7 @@ COMMANDS: dict[str, Callable[[Any, Mapping[str, Any]], Result]] = {
     "_ping": _ping, "submit": _submit, "new_game": _new_game, "undo": _undo, "end_game": _end_game,
     "resume": _resume, "enroll_mode": _enroll_mode, "enroll": _enroll, "forget_card": _forget_card,
     "export_cards": _export_cards, "import_cards": _import_cards, "host_state": _host_state,
+    "export_record": _export_record,
 }
 """Command name -> handler; read-only."""
 

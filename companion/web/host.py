@@ -1,0 +1,91 @@
+"""`/host`: the host console page, its seat QR codes (SVG, drawn here) and its downloads; PIN session only."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import segno
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request, session
+
+from companion.games.registry import game_names, get_rules
+from companion.web.auth import is_host, require_host
+from companion.web.errors import ApiError
+from companion.web.pages import preferred_lang
+from companion.web.site import templates_dir
+
+bp = Blueprint("host", __name__, template_folder=str(templates_dir()))
+
+
+def games_catalogue() -> list[dict[str, Any]]:
+    """Every registered game with its seat range and house-rule options (defaults), for the new-game form."""
+    out = []
+    for name in game_names():
+        rules = get_rules(name)
+        out.append({
+            "name": name, "title": rules.title, "min_seats": rules.min_seats, "max_seats": rules.max_seats,
+            "options": {k: v for k, v in rules.option_defaults.items()},
+        })
+    return out
+
+
+def seat_tokens(host_state: dict[str, Any]) -> dict[int, str]:
+    """Seat -> token from the table's host state (tokens are listed per seat)."""
+    game = host_state.get("game") or {}
+    return {int(e["seat"]): str(e["token"]) for e in game.get("seat_tokens", ())
+            if isinstance(e, dict) and isinstance(e.get("token"), str)}
+
+
+@bp.get("/host")
+def host_page() -> str:
+    """The console; before the PIN only the login form does anything."""
+    return render_template("host.html", lang=preferred_lang(), logged_in=is_host(),
+                           csrf_token=session.get("csrf", "") if is_host() else "")
+
+
+@bp.get("/host/games.json")
+def games() -> Any:
+    """The games the table knows (public facts: names, seat ranges, option defaults)."""
+    return jsonify(ok=True, games=games_catalogue())
+
+
+@bp.get("/host/qr/<int:seat>.svg")
+def seat_qr(seat: int) -> Response:
+    """The QR code of a seat's link, as SVG (host session only: it carries the seat's token)."""
+    require_host(post=False)
+    token = seat_tokens(current_app.extensions["table"].host_state()).get(seat)
+    if token is None:
+        raise ApiError("not_found", f"no seat {seat} in the running game")
+    out = io.BytesIO()
+    segno.make(f"{request.host_url}seat/{token}", error="m").save(out, kind="svg", scale=4, border=2, omitsize=True)
+    body = out.getvalue()
+    return Response(body, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/host/export/<kind>.json")
+def export(kind: str) -> Response:
+    """Download the deck file (`cards.json`) or the finished game's record (`record.json`: JSON lines in the
+    replay format, a setup line then one action per line) as an attachment."""
+    require_host(post=False)
+    table = current_app.extensions["table"]
+    if kind == "cards":
+        result = table.host_command("export_cards", {})
+    elif kind == "record":
+        result = table.host_command("export_record", {})
+    else:
+        raise ApiError("not_found", f"nothing to export called {kind!r}")
+    if not isinstance(result, dict):
+        raise ApiError(getattr(result, "code", "bad_request"), getattr(result, "message", "export failed"))
+    if kind == "cards":
+        body, name = json.dumps(result.get("deck", result), ensure_ascii=False, indent=1), "cards.json"
+    else:
+        lines = [result["setup"], *result["actions"]]
+        body, name = "\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n", f"game-{result.get('id')}.jsonl"
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
+
+
+def register(app: Flask) -> None:
+    """Add the host console to an app."""
+    app.register_blueprint(bp)

@@ -1,0 +1,60 @@
+"""Public pages: the table screen `/`, `/about`, the page's assets and translations, and the headers."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, Response, abort, render_template, request, send_from_directory
+
+from companion.web.site import LANGS, i18n_dir, static_dir, templates_dir
+
+CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+"""No inline script or style, nothing from another origin (the Pi has no internet at a game night)."""
+
+
+def preferred_lang() -> str:
+    """The browser's language if we have it, else English (the page's switch overrides it client-side)."""
+    return request.accept_languages.best_match(LANGS) or "en"
+
+
+def create_blueprint() -> Blueprint:
+    """The `pages` blueprint."""
+    bp = Blueprint("pages", __name__, template_folder=str(templates_dir()))
+
+    @bp.get("/")
+    def table() -> str:
+        """The table screen (public view only)."""
+        return render_template("table.html", lang=preferred_lang(), csrf_token="",
+                               state_url="/api/state", events_url="/api/events")
+
+    @bp.get("/about")
+    def about() -> str:
+        """Credits and licences."""
+        return render_template("about.html", lang=preferred_lang(), csrf_token="")
+
+    @bp.get("/assets/<path:filename>")
+    def asset(filename: str) -> Response:
+        """CSS and JS (a missing file is a 404)."""
+        response = send_from_directory(static_dir(), filename, max_age=300)
+        return response
+
+    @bp.get("/i18n/<lang>.json")
+    def texts(lang: str) -> Response:
+        """One language's texts."""
+        if lang not in LANGS:
+            abort(404)
+        return send_from_directory(i18n_dir(), f"{lang}.json", max_age=300)
+
+    @bp.after_app_request
+    def headers(response: Response) -> Response:
+        """Security headers on every response of the app."""
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
+    return bp
+
+
+def register(app: Flask) -> None:
+    """Add the public pages to an app."""
+    app.register_blueprint(create_blueprint())

@@ -1,0 +1,24 @@
+"""`/sim`: the simulator page (mock backend only): virtual cards on zones, terminal buttons, the LED strip."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, current_app, render_template
+
+from companion.web.pages import preferred_lang
+from companion.web.site import templates_dir
+
+bp = Blueprint("sim", __name__, template_folder=str(templates_dir()))
+
+
+@bp.get("/sim")
+def sim_page() -> tuple[str, int] | str:
+    """The simulator, or a 404 page saying it needs the mock backend."""
+    if current_app.extensions["table"].sim is None:
+        return render_template("error.html", lang=preferred_lang(), csrf_token="", key="ui.sim_off",
+                               message="The simulator runs only with the mock hardware backend."), 404
+    return render_template("sim.html", lang=preferred_lang(), csrf_token="")
+
+
+def register(app: Flask) -> None:
+    """Add the simulator page to an app."""
+    app.register_blueprint(bp)

@@ -1,0 +1,140 @@
+"""Tap -> table page DOM latency: ballot taps on mock readers during Secret Hitler votes, seen by 10 table
+pages in a real browser (Debian's Chromium via Playwright; the `test` extra), plus the table page's weight."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import threading
+import time
+from dataclasses import replace
+from typing import Any
+
+from companion.config import PollingConfig, demo_config
+from companion.table.runtime import Runtime
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+WATCH = """() => {
+  window.__renders = [];
+  new MutationObserver(() => window.__renders.push({v: document.body.dataset.version,
+    t: performance.timeOrigin + performance.now()})).observe(document.body, {attributes: true,
+    attributeFilter: ["data-version"]});
+}"""
+SEATS = 7
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def _actions(version: str) -> tuple[str, int]:
+    game_id, _, count = version.rpartition(".")
+    return game_id, int(count or 0)
+
+
+FIND = "([g, n]) => (window.__renders.find(r => r.v.startsWith(g + '.') && +r.v.split('.')[1] > n) || {}).t ?? null"
+
+
+def _seen(tab: Any, game_id: str, before: int, timeout_s: float = 10.0) -> float:
+    """When this page's DOM first showed a game state after `before` actions (ms since the epoch)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        seen = tab.evaluate(FIND, [game_id, before])
+        if seen is not None:
+            return float(seen)
+        if time.monotonic() > deadline:
+            raise RuntimeError("a table page did not show the tap")
+        time.sleep(0.01)
+
+
+def page_weight(browser: Any, url: str) -> dict[str, Any]:
+    """Bytes the table page loads (HTML, CSS, JS, texts, first state), without the event stream."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    sizes: dict[str, int] = {}
+
+    def count(response: Any) -> None:
+        if "/api/events" not in response.url:
+            try:
+                sizes[response.url] = len(response.body())
+            except Exception:  # a response without a body (redirect) weighs nothing
+                sizes[response.url] = 0
+
+    page.on("response", count)
+    page.goto(url, wait_until="networkidle")
+    ctx.close()
+    return {"kb": round(sum(sizes.values()) / 1024, 1), "requests": len(sizes)}
+
+
+def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1, game: str = "secret_hitler",
+               seats: int = SEATS) -> dict[str, Any]:
+    """p50/p99/max (ms) from a mock ballot tap to the table page's DOM showing it, on every one of `pages`."""
+    from playwright.sync_api import sync_playwright
+    from waitress.server import create_server
+
+    from companion.hal.mock import MockHardware
+
+    cfg = replace(demo_config(), data_dir=data_dir, polling=PollingConfig(interval_ms=10, removal_ms=20))
+    runtime = Runtime(cfg, rng=random.Random(seed)).start()
+    hw, loop = runtime.hardware, runtime.loop
+    assert isinstance(hw, MockHardware)
+    server = create_server(runtime.app(), host="127.0.0.1", port=0, threads=max(32, pages + 8))
+    threading.Thread(target=server.run, daemon=True).start()
+    url = f"http://127.0.0.1:{server.effective_port}/"
+    ballots = {}
+    for seat in range(seats):
+        for i, vote in enumerate(("ja", "nein")):
+            uid = f"D{seat:02d}{i}0000"
+            loop.call("enroll", uid=uid, game=game, kind="ballot", value=vote, label=f"{vote} {seat}")
+            ballots[(seat, vote)] = uid
+    rng = random.Random(seed)
+    samples: list[float] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            loop.call("new_game", game=game, seats=seats, components="digital")
+            weight = page_weight(browser, url)
+            tabs = []
+            for _ in range(pages):
+                tab = browser.new_context().new_page()
+                tab.goto(url)
+                tab.wait_for_function("() => (document.body.dataset.version || '') !== ''")
+                tab.evaluate(WATCH)
+                tabs.append(tab)
+            while len(samples) < taps * pages:
+                session = loop.session
+                if session is None or session.rules.outcome(session.state) is not None:
+                    loop.call("new_game", game=game, seats=seats, components="digital")
+                    continue
+                rules, state = session.rules, session.state
+                acting = sorted(rules.to_act(state))
+                voters = [s for s in acting if any(a["type"] == "vote" for a in rules.legal_actions(state, s))]
+                if not voters:
+                    loop.call("submit", seat=None, action=rng.choice(rules.legal_actions(state, acting[0])),
+                              source="bench")
+                    continue
+                for seat in voters:
+                    game_id, before = str(session.game_id), len(loop.session.actions)
+                    vote = "nein" if rng.random() < 0.6 else "ja"
+                    t0 = time.time() * 1000
+                    hw.place(f"r{seat}", ballots[(seat, vote)], wait=False)
+                    loop.wait_idle()
+                    for tab in tabs:  # polled from here, not in the pages: page-side polling would load the CPU
+                        samples.append(_seen(tab, game_id, before) - t0)
+                    for tab in tabs:
+                        tab.evaluate("() => { window.__renders = []; }")
+                for seat in voters:
+                    hw.reader(f"r{seat}").uid = None
+                for seat in voters:
+                    hw.remove(f"r{seat}")
+                loop.wait_idle()
+            browser.close()
+    finally:
+        server.close()
+        runtime.stop()
+    return {"tap_to_dom_ms": {"p50": round(statistics.median(samples), 2), "p99": round(_percentile(samples, 0.99), 2),
+                              "max": round(max(samples), 2), "taps": len(samples) // pages, "pages": pages},
+            "table_page_kb": weight["kb"], "table_page_requests": weight["requests"]}

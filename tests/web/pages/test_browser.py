@@ -1,0 +1,364 @@
+"""The page in a real browser (Debian's Chromium via Playwright) against the app served by waitress."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+import pytest
+
+from companion.games import game_names, get_rules
+from companion.table.runtime import Runtime
+from tests.web.pages.browser import chromium, csp_errors, serve, shot
+from tests.web.pages.conftest import PIN
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def base_url(runtime: Runtime) -> Iterator[str]:
+    with serve(runtime.app(SSE_HEARTBEAT_S=1.0)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture()
+def context(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(locale="en-US")
+    yield ctx
+    ctx.close()
+
+
+def host_login(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/host")
+    page.fill("#pin", PIN)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector("#console:not([hidden])")
+    page.wait_for_function("() => document.getElementById('ng-game').options.length > 0")
+
+
+def host_new_game(page: Any, game: str, seats: int) -> list[str]:
+    """Start a game from the host console; returns the seat links in seat order."""
+    page.select_option("#ng-game", game)
+    page.select_option("#ng-seats", str(seats))
+    page.click("#ng-start")
+    page.wait_for_function(f"() => document.querySelectorAll('a.seat-link').length === {seats}")
+    return page.eval_on_selector_all("a.seat-link", "els => els.map(e => e.href)")
+
+
+def test_language_switch(context: Any, base_url: str) -> None:
+    page = context.new_page()
+    errors = csp_errors(page)
+    page.goto(f"{base_url}/about")
+    page.wait_for_function("() => document.querySelector('[data-i18n=\"ui.about\"]').textContent === 'About'")
+    assert page.get_attribute("html", "lang") == "en"
+    page.click("button[data-lang=ko]")
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    assert page.inner_text("h2[data-i18n='ui.about']") == "정보"
+    assert "크리에이티브 커먼즈" in page.inner_text("main")
+    shot(page, "about-ko")
+    page.goto(f"{base_url}/")  # the choice is remembered
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    assert page.inner_text("[data-i18n='ui.log']") == "게임 기록"
+    page.click("button[data-lang=en]")
+    page.wait_for_function("() => document.querySelector('[data-i18n=\"ui.log\"]').textContent === 'Game log'")
+    assert not errors, errors
+
+
+def test_korean_browser_starts_in_korean(browser: Any, base_url: str) -> None:
+    ctx = browser.new_context(locale="ko-KR")
+    page = ctx.new_page()
+    page.goto(f"{base_url}/about")
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    assert page.inner_text("h2[data-i18n='ui.about']") == "정보"
+    ctx.close()
+
+
+def test_enrollment_sees_a_simulated_tap(browser: Any, base_url: str) -> None:
+    host_ctx, sim_ctx = browser.new_context(locale="en-US"), browser.new_context(locale="en-US")
+    host, sim = host_ctx.new_page(), sim_ctx.new_page()
+    errors = csp_errors(host) + csp_errors(sim)
+    host_login(host, base_url)
+    host.click("#enroll-toggle")
+    host.wait_for_function("() => document.getElementById('enroll-toggle').dataset.on === '1'")
+    sim.goto(f"{base_url}/sim")
+    sim.wait_for_selector(".zone[data-reader=r2] input")
+    sim.fill(".zone[data-reader=r2] input", "04a1b2c3d4e5f6")
+    sim.click(".zone[data-reader=r2] button[type=submit]")
+    try:
+        host.wait_for_function("() => document.getElementById('last-uid').textContent === '04A1B2C3D4E5F6'", timeout=5000)
+    except Exception:
+        print("DEBUG", host.inner_text("#status"), host.inner_text("#last-uid"), sim.inner_text("#zones")[:300], errors)
+        raise
+    host.fill("#en-kind", "ballot")
+    host.fill("#en-value", "ja")
+    host.fill("#en-label", "Ja 3")
+    host.select_option("#en-game", "tiny")
+    host.click("#en-save")
+    host.wait_for_function("() => document.getElementById('flash').textContent === 'Saved.'")
+    shot(host, "host-enrollment")
+    shot(sim, "sim")
+    sim.click(".zone[data-reader=r2] button.remove")  # take it off again
+    host.click("#enroll-toggle")
+    host.wait_for_function("() => !document.getElementById('enroll-toggle').dataset.on")
+    assert not errors, errors
+    host_ctx.close()
+    sim_ctx.close()
+
+
+def seat_pages(browser: Any, links: list[str]) -> list[Any]:
+    """One browser context (a phone) per seat link."""
+    pages = []
+    for link in links:
+        page = browser.new_context(locale="en-US").new_page()
+        page.goto(link)
+        page.wait_for_selector("#prompt button.choice, #no-prompt")
+        pages.append(page)
+    return pages
+
+
+def close_all(pages: list[Any]) -> None:
+    for page in pages:
+        page.context.close()
+
+
+def choose(page: Any, needle: str) -> None:
+    """Tap the choice whose action JSON contains `needle`, then confirm it."""
+    page.click(f"#choices button.choice[data-action*='{needle}']")
+    page.wait_for_selector("#confirm")
+    page.click("#confirm-yes")
+
+
+def test_seat_page_secret_prompt_confirm_and_refusal(browser: Any, base_url: str, runtime: Runtime) -> None:
+    runtime.loop.call("end_game")
+    runtime.loop.call("new_game", game="tiny", seats=3, components="digital")
+    runtime.loop.wait_idle()
+    session = runtime.loop.session
+    link = f"{base_url}/seat/{session.tokens[0]}"
+    secret = session.rules.view(session.state, 0)["secret"]
+    [a] = seat_pages(browser, [link])
+    errors = csp_errors(a)
+    a.wait_for_selector("#choices button.choice")  # the seat votes first in this game
+    assert a.is_hidden("#secret-body") and a.inner_text("#secret-body") == ""
+    a.click("#secret-toggle")
+    a.wait_for_function(f"() => (document.querySelector('#private [data-field=secret]') || {{}}).textContent === '{secret}'")
+    shot(a, "seat-secret-shown")
+    a.click("#secret-toggle")
+    assert a.is_hidden("#secret-body")
+    # a second phone for seat 0 that misses the live updates: its stale choice is refused, with the reason
+    stale = a.context.new_page()
+    stale.route("**/api/events", lambda route: route.abort())
+    stale.goto(link)
+    stale.wait_for_selector("#choices button.choice")
+    stale.click("#choices button.choice[data-action*='\"vote\":\"nein\"']")
+    choose(a, '"vote":"ja"')
+    a.wait_for_selector("#no-prompt")
+    stale.click("#confirm-yes")
+    stale.wait_for_selector("#refusal")
+    assert stale.inner_text("#refusal") == "Refused: It is not your turn."
+    shot(stale, "seat-refused")
+    assert not errors, errors
+    close_all([a])
+
+
+COUNT_EVENT_SOURCES = """
+window.__eventSources = [];
+const Original = window.EventSource;
+window.EventSource = function (url, init) { const es = new Original(url, init); window.__eventSources.push(url); return es; };
+window.EventSource.prototype = Original.prototype;
+"""
+
+
+def test_one_event_source_per_page_and_resume_after_a_cut(browser: Any, runtime: Runtime) -> None:
+    """Every page opens one stream; when the server cuts it, the browser comes back with Last-Event-ID and the
+    page shows the current state (here the server ends each stream after one event)."""
+    runtime.loop.call("end_game")
+    runtime.loop.call("new_game", game="tiny", seats=3, components="digital")
+    runtime.loop.wait_idle()
+    tokens = [t for t in runtime.loop.session.tokens]
+    with serve(runtime.app(SSE_MAX_MESSAGES=1, SSE_HEARTBEAT_S=1.0)) as url:
+        ctx = browser.new_context(locale="en-US")
+        ctx.add_init_script(COUNT_EVENT_SOURCES)
+        streams: list[Any] = []
+        ctx.on("request", lambda r: streams.append(r) if "/api/events" in r.url else None)
+        assert ctx.request.post(f"{url}/api/host/login", data={"pin": PIN}).ok  # the host page streams too
+        pages = {}
+        for path in ("/", f"/seat/{tokens[0]}", "/host", "/sim"):
+            page = ctx.new_page()
+            page.goto(url + path)
+            pages[path] = page
+        pages["/"].wait_for_function("() => (document.body.dataset.version || '') !== ''")
+        for seat, vote in ((0, "ja"), (1, "nein")):
+            assert runtime.loop.call("submit", seat=seat, action={"type": "vote", "seat": seat, "vote": vote},
+                                     source="test") is not None
+        runtime.loop.wait_idle()
+        session = runtime.loop.session
+        want = f"{session.game_id}.{len(session.actions)}"
+        pages["/"].wait_for_function(f"() => document.body.dataset.version === '{want}'", timeout=15000)
+        resumed = [r.all_headers().get("last-event-id") for r in streams]
+        assert any(resumed), f"no stream was resumed with Last-Event-ID ({len(streams)} streams)"
+        for path, page in pages.items():
+            sources = page.evaluate("() => window.__eventSources")
+            assert sources == ["/api/events"], (path, sources)
+        ctx.close()
+
+
+def test_table_page_weighs_under_200_kb(browser: Any, base_url: str) -> None:
+    from companion.webbench import page_weight
+
+    weight = page_weight(browser, base_url + "/")
+    assert weight["requests"] >= 10  # HTML, CSS, scripts, texts, state: all counted
+    assert weight["kb"] < 200, weight
+
+
+REVEALED = "() => document.querySelectorAll('#board .vote-card[data-vote=ja], #board .vote-card[data-vote=nein]').length"
+RECORD_REVEALS = """() => {
+  window.__revealCounts = [];
+  new MutationObserver(() => window.__revealCounts.push(document.querySelectorAll(
+    '#board .vote-card[data-vote=ja], #board .vote-card[data-vote=nein]').length))
+    .observe(document.getElementById('board'), {childList: true, subtree: true, attributes: true});
+}"""
+
+
+@pytest.fixture(scope="module")
+def sh_table(browser: Any, base_url: str, runtime: Runtime) -> Iterator[tuple[Any, list[Any], Any]]:
+    """The host starts a 5-seat Secret Hitler game from the console; five phones and the table page open it."""
+    runtime.loop.call("end_game")
+    host = browser.new_context(locale="en-US").new_page()
+    host_login(host, base_url)
+    links = host_new_game(host, "secret_hitler", 5)
+    shot(host, "host-new-game")
+    seats = seat_pages(browser, links)
+    table = browser.new_context(locale="en-US").new_page()
+    table.goto(base_url)
+    table.wait_for_selector("#board .seat")
+    runtime.loop.wait_idle()
+    yield host, seats, table
+    close_all([host, table, *seats])
+
+
+def test_five_phones_vote_and_the_table_flips_all_votes_together(sh_table: Any, runtime: Runtime) -> None:
+    host, seats, table = sh_table
+    errors = [csp_errors(p) for p in (host, table, *seats)]
+    president = runtime.loop.session.rules.view(runtime.loop.session.state)["president"]
+    seats[president].wait_for_selector("#choices button.choice[data-action*='nominate']")
+    choose(seats[president], '"type":"nominate"')
+    for page in seats:
+        page.wait_for_selector("#choices button.choice[data-action*='\"vote\":\"ja\"']")
+    table.wait_for_selector("#board .seat .badge.chancellor")
+    table.evaluate(RECORD_REVEALS)
+    votes = ["ja", "nein", "ja", "ja", "nein"]
+    for seat in range(4):
+        choose(seats[seat], f'"vote":"{votes[seat]}"')
+        table.wait_for_function(f"() => document.querySelectorAll('#board .badge.chosen').length === {seat + 1}")
+        assert table.evaluate(REVEALED) == 0, "a vote showed before the last one was in"
+        assert seats[4].evaluate(REVEALED) == 0
+    shot(table, "table-four-votes-in")
+    choose(seats[4], f'"vote":"{votes[4]}"')
+    table.wait_for_function(f"() => ({REVEALED[6:]}) === 5", timeout=5000)
+    counts = table.evaluate("() => window.__revealCounts")
+    assert [c for c in counts if c] and min(c for c in counts if c) == 5, f"votes flipped one by one: {counts}"
+    shown = table.eval_on_selector_all("#board .vote-card", "els => els.map(e => e.dataset.vote)")
+    assert shown == votes
+    for page in seats:  # every phone's board flips too
+        page.wait_for_function(f"() => ({REVEALED[6:]}) === 5", timeout=5000)
+    table.wait_for_timeout(700)  # let the flip animation finish for the picture
+    shot(table, "table-votes-revealed")
+    shot(seats[0], "seat-after-vote")
+    assert not [e for errs in errors for e in errs], errors
+
+
+def test_a_seat_page_never_shows_another_seats_role(sh_table: Any, runtime: Runtime) -> None:
+    host, seats, table = sh_table
+    session = runtime.loop.session
+    assert session.game == "secret_hitler"
+    views = [session.rules.view(session.state, s) for s in range(5)]
+    for s, page in enumerate(seats):
+        if page.is_hidden("#secret-body"):
+            assert page.inner_text("#secret-body") == "", "secrets drawn before the tap"
+            page.click("#secret-toggle")
+        page.wait_for_selector("#private [data-secret=role]")
+        own = page.inner_text("#private [data-secret=role]")
+        assert own == {"liberal": "Liberal", "fascist": "Fascist", "hitler": "Hitler"}[views[s]["role"]]
+        known_text = page.inner_text("#private")
+        for other in range(5):
+            label = f"Seat {other + 1}:"
+            if other != s and views[s]["known"][other] is None:
+                assert label not in known_text, f"seat {s} page shows seat {other}'s role"
+        if views[s]["role"] == "fascist":
+            hitler = views[s]["known"].index("hitler")
+            assert f"Seat {hitler + 1}: Hitler" in known_text
+        shot(page, f"seat-{s}-private")
+    for s, page in enumerate(seats):  # what the page's own request for its state carries
+        body = page.evaluate("() => fetch(document.body.dataset.state).then(r => r.json())")
+        assert body["seat"] == s and "roles" not in body["view"]
+        assert [k if i != s and views[s]["known"][i] is None else None for i, k in enumerate(body["view"]["known"])] \
+            == [None] * 5
+        seats[s].click("#secret-toggle")  # hide again
+        assert seats[s].is_hidden("#secret-body")
+
+
+def test_host_undoes_the_last_action_after_confirming(sh_table: Any, runtime: Runtime) -> None:
+    host, seats, table = sh_table
+    runtime.loop.wait_idle()
+    before = len(runtime.loop.session.actions)
+    host.click("#undo")
+    host.wait_for_selector("#confirm-box:not([hidden])")
+    assert host.inner_text("#confirm-text").startswith("Really undo: ")
+    host.click("#confirm-cancel")
+    assert len(runtime.loop.session.actions) == before, "cancel changed nothing"
+    host.click("#undo")
+    host.click("#confirm-ok")
+    host.wait_for_function("() => document.getElementById('flash').textContent === 'Undone.'")
+    runtime.loop.wait_idle()
+    after = len(runtime.loop.session.actions)
+    assert after < before
+    table.wait_for_function(f"() => document.body.dataset.version.endsWith('.{after}')")
+    shot(host, "host-undone")
+
+
+BOARD_PARTS = {"secret_hitler": "#board .seat", "gangsters_dilemma": "#board .location[data-location]",
+               "boss_wallet": "#board .hourglass", "thief_of_baghdad": "#board .palace[data-palace]"}
+
+
+@pytest.mark.parametrize("game", [g for g in BOARD_PARTS if g in game_names()])
+def test_each_game_board_draws_mid_game(browser: Any, base_url: str, runtime: Runtime, game: str) -> None:
+    """Each registered game's board, drawn in both languages from its public view after some random play."""
+    import random as _random
+
+    rules = get_rules(game)
+    runtime.loop.call("end_game")
+    assert runtime.loop.call("new_game", game=game, seats=rules.min_seats + 1 if rules.max_seats > rules.min_seats
+                             else rules.min_seats, components="digital").get("game_id") is not None
+    rng = _random.Random(5)
+    for _ in range(40):
+        session = runtime.loop.session
+        acting = sorted(rules.to_act(session.state))
+        if not acting or rules.outcome(session.state) is not None:
+            break
+        runtime.loop.call("submit", seat=None, action=rng.choice(rules.legal_actions(session.state, acting[0])),
+                          source="test")
+    runtime.loop.wait_idle()
+    ctx = browser.new_context(locale="en-US")
+    page = ctx.new_page()
+    errors = csp_errors(page)
+    page.goto(base_url)
+    page.wait_for_selector(BOARD_PARTS[game])
+    assert page.inner_text("#game-title") == {"secret_hitler": "Secret Hitler", "gangsters_dilemma": "Gangster's Dilemma",
+                                              "boss_wallet": "Boss's Wallet", "thief_of_baghdad": "Thief of Baghdad"}[game]
+    assert page.query_selector_all("#log li"), "the log is empty"
+    view = rules.view(runtime.loop.session.state, None)
+    assert page.is_visible("#sample") == any(k.startswith("sample") and v for k, v in view.items())
+    shot(page, f"board-{game}-en")
+    page.click("button[data-lang=ko]")
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    page.wait_for_selector(BOARD_PARTS[game])
+    shot(page, f"board-{game}-ko")
+    page.click("button[data-lang=en]")
+    assert not errors, errors
+    ctx.close()

@@ -1,0 +1,262 @@
+// Each game's board drawn from its PUBLIC view only (RULES.md "Public view"). A renderer gets
+// (view, ctx) with ctx = {i18n, prev, toAct: Set, seats} and returns one element.
+import { h, seatColour } from "./dom.js";
+
+const SH_POWERS = {
+  small: [null, null, "peek", "execute", "execute_veto", "win"],
+  mid: [null, "investigate", "special_election", "execute", "execute_veto", "win"],
+  big: ["investigate", "investigate", "special_election", "execute", "execute_veto", "win"],
+};
+
+/** True when a view says it uses a sample deck or catalogue (any truthy top-level "sample" field). */
+export function usesSample(view) {
+  return Object.entries(view || {}).some(([k, v]) => k.includes("sample") && Boolean(v) &&
+    !(Array.isArray(v) && v.length === 0));
+}
+
+export function seatChip(i18n, seat, extra = "") {
+  if (seat === "neutral") return h("span", { class: "chip-seat neutral", title: i18n.word("neutral") }, "N");
+  return h("span", { class: `chip-seat ${extra}`, style: { "--sc": seatColour(seat) }, title: i18n.seat(seat) },
+    String(Number(seat) + 1));
+}
+
+function panel(titleKey, i18n, ...children) {
+  return h("section", { class: "panel" }, h("h2", {}, i18n.t(titleKey)), ...children);
+}
+
+function kv(i18n, pairs) {
+  return h("div", { class: "kv" }, pairs.flatMap(([k, v]) => [h("span", { class: "muted" }, i18n.t(k)), h("span", {}, v)]));
+}
+
+/** "has chosen" badges from a per-seat list of booleans (voted / chosen / ...). */
+function chosenBadge(i18n, list, seat) {
+  return Array.isArray(list) && list[seat] ? h("span", { class: "badge chosen", dataset: { chosen: seat } }, i18n.t("ui.has_chosen")) : null;
+}
+
+/** Who has made the hidden choice being collected now (never what they chose). */
+function chosenList(view) {
+  if (view.phase === "respond" && Array.isArray(view.responded)) return view.responded;
+  for (const k of ["voted", "chosen", "has_chosen", "committed"]) if (Array.isArray(view[k])) return view[k];
+  return null;
+}
+
+// --- Secret Hitler --------------------------------------------------------------------------------
+
+function secretHitler(view, ctx) {
+  const { i18n, prev, toAct } = ctx;
+  const seats = (view.alive || []).length;
+  const powers = seats <= 6 ? SH_POWERS.small : seats <= 8 ? SH_POWERS.mid : SH_POWERS.big;
+  const lib = h("div", { class: "track liberal", dataset: { track: "liberal" } },
+    [0, 1, 2, 3, 4].map((i) => h("div", { class: `slot ${i < view.liberal_policies ? "filled" : ""}` },
+      i === 4 ? i18n.t("games.secret_hitler.board.liberal_win") : "")));
+  const fas = h("div", { class: "track fascist", dataset: { track: "fascist" } },
+    powers.map((p, i) => h("div", { class: `slot ${i < view.fascist_policies ? "filled" : ""}` },
+      p ? i18n.t(`games.secret_hitler.board.power_${p}`) : "")));
+  const tracker = h("div", { class: "track election", dataset: { track: "election" } },
+    [1, 2, 3].map((i) => h("div", { class: `slot ${i <= view.election_tracker ? "filled" : ""}` }, String(i))));
+  const revealNow = Array.isArray(view.votes) && view.votes.some((v) => v) &&
+    !(prev && Array.isArray(prev.votes) && prev.votes.some((v) => v));
+  const seatEls = (view.alive || []).map((alive, s) => {
+    const vote = Array.isArray(view.votes) ? view.votes[s] : null;
+    const card = h("div", { class: "vote-card", dataset: { seat: s, vote: vote || "" } },
+      h("div", { class: "inner" },
+        h("div", { class: "face back" }, "?"),
+        h("div", { class: `face front ${vote || ""}` }, vote ? i18n.word(vote) : "")));
+    if (vote) {
+      if (revealNow) requestAnimationFrame(() => requestAnimationFrame(() => card.classList.add("revealed")));
+      else card.classList.add("revealed");
+    }
+    const showCard = vote || (Array.isArray(view.voted) && view.voted[s]);
+    return h("div", { class: `seat ${toAct.has(s) ? "acting" : ""}`, dataset: { seat: s } },
+      h("div", { class: "name" }, seatChip(i18n, s), " ", i18n.seat(s)),
+      s === view.president ? h("span", { class: "badge president" }, i18n.word("president")) : null,
+      s === view.chancellor ? h("span", { class: "badge chancellor" }, i18n.word("chancellor")) : null,
+      !alive ? h("span", { class: "badge dead" }, i18n.t("ui.dead")) : null,
+      (view.term_limited || []).includes(s) ? h("span", { class: "badge limited" }, i18n.t("games.secret_hitler.board.term_limited")) : null,
+      toAct.has(s) ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null,
+      vote ? null : chosenBadge(i18n, view.voted, s),
+      showCard ? card : null);
+  });
+  return h("div", { class: "board sh" },
+    panel("games.secret_hitler.board.liberal_track", i18n, lib),
+    panel("games.secret_hitler.board.fascist_track", i18n, fas,
+      view.veto_unlocked ? h("p", { class: "badge" }, i18n.t("games.secret_hitler.board.veto_unlocked")) : null),
+    panel("games.secret_hitler.board.election_tracker", i18n, tracker,
+      kv(i18n, [["games.secret_hitler.board.draw_pile", String(view.draw_pile ?? "—")],
+        ["games.secret_hitler.board.discard_pile", String(view.discard_pile ?? "—")]])),
+    panel("ui.seats", i18n, h("div", { class: "seats" }, seatEls)));
+}
+
+// --- Gangster's Dilemma ---------------------------------------------------------------------------
+
+const LOOT = ["crate", "art", "jewel", "liquor"];
+
+/** What the bank pays or takes since the previous view: money and loot per player and location. */
+export function bankInstructions(prev, view) {
+  if (!prev || !Array.isArray(prev.players) || !Array.isArray(view.players)) return [];
+  const out = [];
+  view.players.forEach((p, s) => {
+    const q = prev.players[s];
+    if (!q) return;
+    const delta = {};
+    for (const k of ["money", ...LOOT]) if ((p[k] ?? 0) !== (q[k] ?? 0)) delta[k] = (p[k] ?? 0) - (q[k] ?? 0);
+    if (Object.keys(delta).length) out.push({ seat: s, delta });
+  });
+  (view.locations || []).forEach((l, i) => {
+    const m = prev.locations && prev.locations[i];
+    if (m && (l.money ?? 0) !== (m.money ?? 0)) out.push({ location: l.id, delta: { money: l.money - m.money } });
+  });
+  return out;
+}
+
+function signed(n) { return n > 0 ? `+${n}` : String(n); }
+
+function gangsters(view, ctx) {
+  const { i18n, toAct, prev } = ctx;
+  const chosen = chosenList(view);
+  const locs = (view.locations || []).map((l) => h("div", {
+    class: `location ${l.closed ? "closed" : ""} ${view.resolving === l.id ? "acting" : ""}`, dataset: { location: l.id } },
+    h("div", { class: "name" }, `${l.id}. `, l.name ? i18n.word(l.name) : i18n.t(`games.gangsters_dilemma.locations.${l.id}`, {}, String(l.id))),
+    h("div", { class: "big" }, `$${l.money}`),
+    l.closed ? h("span", { class: "badge dead" }, i18n.word("closed")) : null,
+    l.patrolled ? h("span", { class: "badge president" }, i18n.t("games.gangsters_dilemma.board.patrolled")) : null,
+    h("div", {}, (l.visitors || []).map((s) => seatChip(i18n, s)))));
+  const rows = (view.players || []).map((p, s) => h("tr", { class: toAct.has(s) ? "acting" : "", dataset: { seat: s } },
+    h("td", {}, seatChip(i18n, s), " ", i18n.seat(s), s === view.police ? h("span", { class: "badge president" }, i18n.word("police")) : null,
+      toAct.has(s) ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null, chosenBadge(i18n, chosen, s)),
+    h("td", {}, p.character ? i18n.word(p.character) : "—"),
+    h("td", {}, `$${p.money}`),
+    LOOT.map((k) => h("td", {}, String(p[k] ?? 0))),
+    h("td", { class: "big" }, String(p.vp ?? 0)),
+    h("td", {}, (p.demands || []).join(", "))));
+  const cards = view.demand_cards || {};
+  const demands = (view.demands || []).map((id) => {
+    const c = cards[id] || {};
+    return h("li", { dataset: { demand: id } }, `${id}: ${c.vp ?? "?"} ${i18n.t("ui.vp")} — `, i18n.value("needs", c.needs || {}));
+  });
+  const bank = bankInstructions(prev, view).map((b) => h("li", {},
+    b.seat !== undefined ? i18n.seat(b.seat) : i18n.t(`games.gangsters_dilemma.locations.${b.location}`, {}, String(b.location)),
+    ": ", Object.entries(b.delta).map(([k, d]) => k === "money" ? `${signed(d)} $` : `${signed(d)} ${i18n.word(k)}`).join(", ")));
+  return h("div", { class: "board gd" },
+    kv(i18n, [["ui.round", String(view.round ?? "—")], ["games.gangsters_dilemma.board.deck", String(view.deck ?? "—")]]),
+    panel("games.gangsters_dilemma.board.locations", i18n, h("div", { class: "locations" }, locs)),
+    h("section", { class: "panel bank" }, h("h2", {}, i18n.t("games.gangsters_dilemma.board.bank")),
+      bank.length ? h("ul", { class: "bank-list" }, bank) : h("p", { class: "muted" }, i18n.t("games.gangsters_dilemma.board.bank_nothing"))),
+    panel("ui.players", i18n, h("table", { class: "data" },
+      h("thead", {}, h("tr", {}, ["ui.seat", "games.gangsters_dilemma.board.character", "games.gangsters_dilemma.board.money"]
+        .map((k) => h("th", {}, i18n.t(k))), LOOT.map((k) => h("th", {}, i18n.word(k))),
+        h("th", {}, i18n.t("ui.vp")), h("th", {}, i18n.t("games.gangsters_dilemma.board.fulfilled")))),
+      h("tbody", {}, rows))),
+    panel("games.gangsters_dilemma.board.demands", i18n, demands.length ? h("ul", {}, demands) : h("p", { class: "muted" }, "—")));
+}
+
+// --- Boss's Wallet --------------------------------------------------------------------------------
+
+/** A small hourglass drawn as SVG (no icon font: nothing comes from outside). */
+function hourglassIcon() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 10 16");
+  svg.setAttribute("width", "18");
+  svg.setAttribute("height", "28");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", "M1 1h8M1 15h8M2 1c0 5 6 5 6 7s-6 2-6 7M8 1c0 5-6 5-6 7s6 2 6 7");
+  path.setAttribute("fill", "none");
+  path.setAttribute("stroke", "currentColor");
+  path.setAttribute("stroke-width", "1.2");
+  svg.appendChild(path);
+  return svg;
+}
+
+function cu(cents) { return (Number(cents) / 100).toFixed(2); }
+
+function bossWallet(view, ctx) {
+  const { i18n, toAct } = ctx;
+  const chosen = chosenList(view);
+  const glasses = h("div", { class: "hourglasses", dataset: { flipped: view.hourglasses ?? 0 } },
+    Array.from({ length: view.hourglasses_total ?? 6 }, (_, i) => i).map((i) => h("div", {
+      class: `hourglass ${i < (view.hourglasses ?? 0) ? "flipped" : ""}` }, hourglassIcon())));
+  const verdicts = (view.players || []).some((p) => p.verdict);
+  const rows = (view.players || []).map((p, s) => h("tr", { dataset: { seat: s } },
+    h("td", {}, seatChip(i18n, s), " ", i18n.seat(s),
+      s === view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.turn")) : null,
+      s === view.start_seat ? h("span", { class: "badge" }, i18n.t("games.boss_wallet.board.start_seat")) : null,
+      toAct.has(s) && s !== view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null,
+      chosenBadge(i18n, chosen, s)),
+    h("td", { class: "big" }, String(p.chips ?? 0)),
+    h("td", {}, String(p.hand_size ?? "—"), p.scanned ? h("span", { class: "badge chosen" }, i18n.t("games.boss_wallet.board.scanned")) : null),
+    verdicts ? [
+      h("td", {}, p.wealth_cents !== undefined ? cu(p.wealth_cents) : "—"),
+      h("td", { class: p.verdict ? `verdict-${p.verdict}` : "", dataset: { verdict: p.verdict || "" } },
+        p.verdict ? i18n.word(p.verdict) : "—", p.identity ? ` (${i18n.word(p.identity)})` : "",
+        p.on_duty ? h("span", { class: "badge" }, i18n.t("games.boss_wallet.board.on_duty")) : null,
+        p.confiscated_by !== null && p.confiscated_by !== undefined
+          ? h("div", { class: "muted" }, i18n.t("games.boss_wallet.board.confiscated", { officer: p.confiscated_by, amount: cu(p.confiscated_cents || 0) })) : null),
+      h("td", {}, h("ul", {}, (p.reasons || []).map((r) => h("li", { dataset: { reason: r } },
+        i18n.t(`games.boss_wallet.reasons.${r}`, {}, r))))),
+      h("td", {}, Array.isArray(p.hand) ? p.hand.map((c) => i18n.word(String(c))).join(", ") : "—")] : null));
+  return h("div", { class: "board bw" },
+    kv(i18n, [["ui.round", `${view.round ?? "—"} / ${view.rounds ?? 3}`],
+      ["games.boss_wallet.board.wallet", String(view.wallet ?? "—")]]),
+    panel("games.boss_wallet.board.hourglasses", i18n, glasses),
+    (view.investigations || []).length ? panel("games.boss_wallet.board.investigations", i18n, h("ul", {},
+      view.investigations.map((x) => h("li", {}, i18n.t("games.boss_wallet.board.investigated", { seat: x.seat, target: x.target }))))) : null,
+    panel("ui.players", i18n, h("table", { class: "data" },
+      h("thead", {}, h("tr", {}, h("th", {}, i18n.t("ui.seat")), h("th", {}, i18n.t("games.boss_wallet.board.chips")),
+        h("th", {}, i18n.t("games.boss_wallet.board.hand_size")),
+        verdicts ? ["games.boss_wallet.board.wealth", "games.boss_wallet.board.verdict", "games.boss_wallet.board.reasons",
+          "games.boss_wallet.board.hand"].map((k) => h("th", {}, i18n.t(k))) : null)),
+      h("tbody", {}, rows))));
+}
+
+// --- Thief of Baghdad -----------------------------------------------------------------------------
+
+const PALACE_COLOURS = { red: "#d2473f", blue: "#3a8fd6", green: "#3fb96b", yellow: "#f2d133", purple: "#9a5bd6", white: "#e8e8e8" };
+
+function thief(view, ctx) {
+  const { i18n, toAct } = ctx;
+  const palaces = (view.palaces || []).map((p) => h("div", {
+    class: "palace", dataset: { palace: p.color }, style: { "--pc": PALACE_COLOURS[p.color] || "#888" } },
+    h("div", { class: "name" }, i18n.word(p.color)),
+    h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.guards"), ": "),
+      (p.guards || []).map((g) => seatChip(i18n, g))),
+    h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.thieves"), ": "),
+      (p.thieves || []).map((n, s) => n ? h("span", { class: "badge", dataset: { thieves: s } }, `${i18n.seat(s)} × ${n}`) : null)),
+    h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.chests"), ": "),
+      (p.chests || []).length ? p.chests.map((c, i) => h("span", { class: `badge ${i === 0 ? "turn" : ""}` }, String(c))) : "—")));
+  const rows = (view.players || []).map((p, s) => h("tr", { dataset: { seat: s } },
+    h("td", {}, seatChip(i18n, s), " ", i18n.seat(s), s === view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.turn")) : null,
+      toAct.has(s) && s !== view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null),
+    ["supply", "guards_unplaced", "chests", "hand_size"].map((k) =>
+      h("td", { class: k === "chests" ? "big" : "" }, Array.isArray(p[k]) ? p[k].length + ` (${p[k].join(", ")})` : String(p[k] ?? 0)))));
+  return h("div", { class: "board tob" },
+    kv(i18n, [["games.thief_of_baghdad.board.thief_moves", `${view.thief_moves ?? 0} / 3`],
+      ["games.thief_of_baghdad.board.deck", String(view.deck ?? "—")],
+      ["games.thief_of_baghdad.board.dancers", String(view.dancers ?? "—")],
+      ["games.thief_of_baghdad.board.chests_to_win", String(view.chests_to_win ?? "—")]]),
+    panel("games.thief_of_baghdad.board.palaces", i18n, h("div", { class: "palaces" }, palaces)),
+    panel("ui.players", i18n, h("table", { class: "data" },
+      h("thead", {}, h("tr", {}, ["ui.seat", "games.thief_of_baghdad.board.supply", "games.thief_of_baghdad.board.guards_unplaced",
+        "games.thief_of_baghdad.board.chests", "games.thief_of_baghdad.board.hand_size"].map((k) => h("th", {}, i18n.t(k))))),
+      h("tbody", {}, rows))));
+}
+
+// --- any other game: the public fields as a list ----------------------------------------------
+
+function generic(view, ctx) {
+  return h("div", { class: "board generic" }, kv(ctx.i18n,
+    Object.entries(view).filter(([k]) => k !== "log").map(([k, v]) => [k, JSON.stringify(v)])));
+}
+
+export const BOARDS = {
+  secret_hitler: secretHitler,
+  gangsters_dilemma: gangsters,
+  boss_wallet: bossWallet,
+  thief_of_baghdad: thief,
+};
+
+/** The board for a game's public view. */
+export function renderBoard(game, view, ctx) {
+  return (BOARDS[game] || generic)(view, ctx);
+}

@@ -1,0 +1,58 @@
+// The generic prompt: a seat's legal actions as large buttons, then a confirm step, then the answer.
+import { h, replace } from "./dom.js";
+
+const GROUP_ABOVE = 8;
+
+/**
+ * Draw the prompt into `el`. `send(action)` posts it and resolves, or rejects with an Error carrying
+ * `.code`; the refusal is shown in words. `ui` keeps the seat's place (chosen type, pending confirm)
+ * across redraws of the same list.
+ */
+export function renderPrompt(el, i18n, legal, send, ui) {
+  const key = JSON.stringify(legal);
+  if (ui.key !== key) { ui.key = key; ui.type = null; ui.pending = null; ui.error = null; }
+  const parts = [];
+  if (ui.error) parts.push(h("p", { class: "error", role: "alert", id: "refusal" }, ui.error));
+  if (!legal.length) {
+    parts.push(h("p", { class: "muted", id: "no-prompt" }, i18n.t("ui.nothing_to_do")));
+    return replace(el, parts);
+  }
+  const redraw = () => renderPrompt(el, i18n, legal, send, ui);
+  if (ui.pending) {
+    const action = ui.pending;
+    parts.push(h("div", { class: "confirm", id: "confirm" },
+      h("span", { class: "muted" }, i18n.t("ui.confirm_question")),
+      h("span", { class: "what" }, i18n.action(action)),
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "primary", id: "confirm-yes", onclick: async (ev) => {
+          ev.currentTarget.disabled = true;
+          try {
+            await send(action);
+            ui.pending = null; ui.error = null; ui.type = null; ui.sent = i18n.action(action);
+          } catch (err) {
+            ui.pending = null;
+            ui.error = `${i18n.t("ui.refused")}: ${err.code ? i18n.code(err.code, err.message) : err.message}`;
+          }
+          redraw();
+        } }, i18n.t("ui.confirm")),
+        h("button", { type: "button", id: "confirm-no", onclick: () => { ui.pending = null; redraw(); } }, i18n.t("ui.back")))));
+    return replace(el, parts);
+  }
+  const types = [...new Set(legal.map((a) => a.type))];
+  let shown = legal;
+  if (legal.length > GROUP_ABOVE && types.length > 1 && !ui.type) {
+    parts.push(h("p", {}, i18n.t("ui.choose_kind")));
+    parts.push(h("div", { class: "prompt-list" }, types.map((t) => h("button", { type: "button", dataset: { type: t },
+      onclick: () => { ui.type = t; ui.error = null; redraw(); } }, i18n.action({ type: t })))));
+    return replace(el, parts);
+  }
+  if (ui.type) {
+    shown = legal.filter((a) => a.type === ui.type);
+    parts.push(h("button", { type: "button", onclick: () => { ui.type = null; redraw(); } }, i18n.t("ui.back")));
+  }
+  parts.push(h("p", {}, i18n.t("ui.your_move")));
+  parts.push(h("div", { class: "prompt-list", id: "choices" }, shown.map((a) => h("button", {
+    type: "button", class: "choice", dataset: { action: JSON.stringify(a) },
+    onclick: () => { ui.pending = a; ui.error = null; redraw(); } }, i18n.action(a)))));
+  return replace(el, parts);
+}

@@ -1,0 +1,94 @@
+// A phone as one seat's private terminal: secrets behind a tap, prompts with a confirm step.
+import { byId, fetchJSON, h, postJSON, replace } from "./dom.js";
+import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
+import { follow, statusPill } from "./live.js";
+import { renderBoard } from "./boards.js";
+import { renderLog } from "./log.js";
+import { renderPrompt } from "./prompt.js";
+import { normalizeSeat } from "./state.js";
+
+const PRIVATE = ["role", "party", "known", "hand", "peek", "investigations", "chip_values", "elite_demands",
+  "private_demands", "patrol_seen", "peeked", "seen", "demand_cards"];
+const PER_SEAT = new Set(["known", "investigations"]);
+const HIDE_AFTER_MS = 20000;
+
+let i18n = await loadI18n(initialLang());
+let current = null;
+let hideTimer = null;
+const ui = {};
+const body = document.body.dataset;
+
+/** The seat's private facts: the table's `info` (what its view adds to the public one), else known keys. */
+export function privateFields(s) {
+  const keys = s.info ? Object.keys(s.info).filter((k) => k !== "log") : PRIVATE.filter((k) => k in s.view);
+  const rank = (k) => (PRIVATE.includes(k) ? PRIVATE.indexOf(k) : PRIVATE.length);
+  return keys.sort((a, b) => rank(a) - rank(b));
+}
+
+function secretValue(field, v) {
+  if (PER_SEAT.has(field) && Array.isArray(v)) {
+    const items = v.map((x, s) => (x === null ? null : h("li", {}, `${i18n.seat(s)}: ${i18n.value(field, x)}`))).filter(Boolean);
+    return items.length ? h("ul", {}, items) : "—";
+  }
+  if (field === "role" || field === "party") return h("span", { class: `role-${v}`, dataset: { secret: field } }, i18n.value(field, v));
+  if (Array.isArray(v) && v.length === 0) return "—";
+  return i18n.value(field, v);
+}
+
+function drawSecret() {
+  const s = current;
+  const shown = !byId("secret-body").hidden;
+  if (!shown || !s) { replace(byId("secret-body")); return; }
+  const view = s.view;
+  const facts = s.info || view;
+  replace(byId("secret-body"),
+    h("div", { class: "kv", id: "private" }, privateFields(s).flatMap((k) => [
+      h("span", { class: "muted" }, i18n.field(k)), h("span", { dataset: { field: k } }, secretValue(k, facts[k]))])),
+    h("h3", {}, i18n.t("ui.your_log")), (() => { const ol = h("ol", { class: "log" }); renderLog(ol, i18n, view.log); return ol; })());
+}
+
+function setSecret(show) {
+  byId("secret-body").hidden = !show;
+  byId("secret-toggle").textContent = i18n.t(show ? "ui.tap_to_hide" : "ui.tap_to_show");
+  clearTimeout(hideTimer);
+  if (show) hideTimer = setTimeout(() => setSecret(false), HIDE_AFTER_MS);
+  drawSecret();
+}
+
+async function send(action) {
+  return postJSON(body.action, { token: body.token, action });
+}
+
+let appliedLang = null;
+
+function draw() {
+  if (appliedLang !== i18n.lang) { i18n.apply(); appliedLang = i18n.lang; }  // static texts: once per language
+  const s = current;
+  if (!s) return;
+  i18n.game = s.game;
+  byId("seat-name").textContent = s.seat !== null ? i18n.seat(s.seat) : "";
+  byId("game-title").textContent = s.game ? i18n.t(`games.${s.game}.title`, {}, s.game) : "";
+  byId("phase").textContent = s.phase ? i18n.phase(s.phase) : "";
+  byId("secret-toggle").textContent = i18n.t(byId("secret-body").hidden ? "ui.tap_to_show" : "ui.tap_to_hide");
+  renderPrompt(byId("prompt"), i18n, s.legal, send, ui);
+  drawSecret();
+  replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set() }) : "");
+}
+
+function onState(data) {
+  current = normalizeSeat(data);
+  draw();
+}
+
+byId("secret-toggle").addEventListener("click", () => setSecret(byId("secret-body").hidden));
+document.addEventListener("visibilitychange", () => { if (document.hidden) setSecret(false); });
+wireLangSwitch((next) => { i18n = next; draw(); });
+/** The public stream says something changed; this seat's own view comes from its token's endpoint. */
+async function reload() {
+  try { onState(await fetchJSON(body.state)); } catch (e) {
+    replace(byId("prompt"), h("p", { class: "error", role: "alert" }, e.code ? i18n.code(e.code, e.message) : e.message));
+  }
+}
+
+await reload();
+follow(body.events, { onState: reload, onEvent: reload, onStatus: statusPill(byId("status"), () => i18n) });

@@ -1,0 +1,49 @@
+// The one place that reads the table API's JSON shape (companion/table snapshot and seat state), so the
+// pages draw from a stable object.
+
+/**
+ * A public snapshot ({table, game: {name, seats, to_act, outcome, view, ...}, seats: [{name, colour}]})
+ * as {game, seats, phase, view, toAct: Set, chanceToAct, outcome, status, mismatched, version, seatInfo}.
+ */
+export function normalize(data) {
+  const d = data || {};
+  const g = d.game && typeof d.game === "object" ? d.game : null;
+  const view = (g && g.view) || {};
+  const toAct = (g && g.to_act) || [];
+  const table = d.table || {};
+  return {
+    game: g ? g.name : null,
+    seats: g ? g.seats : 0,
+    mode: g ? g.mode : null,
+    phase: view.phase ?? null,
+    view,
+    toAct: new Set(toAct.filter((s) => s !== -1)),
+    chanceToAct: toAct.includes(-1),
+    outcome: g ? g.outcome : null,
+    status: table.status ?? null,
+    mismatched: table.mismatched_zones || [],
+    version: g ? `${g.id}.${g.actions}` : "",
+    seatInfo: Array.isArray(d.seats) ? d.seats : [],
+    running: Boolean(g),
+  };
+}
+
+/**
+ * A seat's state ({seat, game, view, prompt: {type, ballot, options: [{value, label, action}], info}})
+ * as {seat, game, view, legal, info, phase}.
+ */
+export function normalizeSeat(data) {
+  const d = data || {};
+  const prompt = d.prompt || null;
+  const view = d.view || {};
+  return {
+    seat: d.seat ?? null,
+    game: d.game ?? null,
+    view,
+    phase: view.phase ?? null,
+    legal: prompt && prompt.type === "prompt" ? (prompt.options || []).map((o) => o.action) : [],
+    ballot: prompt ? prompt.ballot : null,
+    info: prompt ? prompt.info || {} : null,
+    running: Boolean(d.game),
+  };
+}
