@@ -232,7 +232,7 @@ def bank(public_view: Mapping[str, Any]) -> list[dict[str, Any]]:
             out.append({"seat": p["target"], "takes": {}, "hands_over": {"money": p["money"]}, "to": p["seat"]})
         elif code == "swapped":
             out.append({"seat": p["seat"], "takes": {p["take"]: 1}, "hands_over": {p["give"]: 1}, "to": p["target"]})
-        elif code == "traded":
+        elif code == "traded" and p.get("trade") in TRADES:  # "none" is logged too: nothing changes hands
             kind, gained = TRADES[p["trade"]]
             loot, money = {LOOT[kind]: 1}, {"money": p["price"]}
             takes, gives = (loot, money) if gained > 0 else (money, loot)

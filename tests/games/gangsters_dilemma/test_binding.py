@@ -150,3 +150,14 @@ def test_an_arrest_blinks_red_and_hands_loot_to_the_police() -> None:
     assert {"location": 2, "seat": 1, "takes": {}, "hands_over": {"liquor": 1}, "to": 0} in bank
     assert BINDING.expected(state) == {"seat:0": (), "seat:1": (), "seat:2": ()}
     assert scene["seat:0"].colour in (BLUE, DIM, GOLD)
+
+
+def test_bank_reads_every_logged_trade_including_none() -> None:
+    """`trade none` is logged as `traded` too: the bank lists nothing for it and never fails on it."""
+    from companion.games.gangsters_dilemma.binding import bank
+
+    view = {"log": [
+        {"code": "traded", "params": {"seat": 1, "trade": "none", "price": 1}},
+        {"code": "traded", "params": {"seat": 2, "trade": "buy_art", "price": 1}},
+    ]}
+    assert bank(view) == [{"seat": 2, "takes": {"art": 1}, "hands_over": {"money": 1}, "to": "bank"}]

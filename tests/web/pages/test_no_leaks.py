@@ -29,9 +29,15 @@ def keys_in(tree: Any) -> Iterator[str]:
 
 
 def private_keys(rules: Any, state: Any, seats: int) -> set[str]:
-    """Fields some seat's view has and the public view lacks (roles, hands, ...)."""
+    """Fields some seat's view has and the public view lacks (roles, hands, ...); a view naming its own
+    viewer (`seat` equal to that seat) is no secret, and `seat` is public wherever seats are numbered."""
     public = rules.view(state, None)
-    return {k for seat in range(seats) for k in rules.view(state, seat) if k not in public}
+    return {
+        k
+        for seat in range(seats)
+        for k, v in rules.view(state, seat).items()
+        if k not in public and not (k == "seat" and v == seat)
+    }
 
 
 def check_public(client: FlaskClient, runtime: Runtime, table_html: str) -> None:
