@@ -10,6 +10,7 @@ GAMES: dict[str, str] = {
     "secret_hitler": "companion.games.secret_hitler",
     "boss_wallet": "companion.games.boss_wallet",
     "gangsters_dilemma": "companion.games.gangsters_dilemma",
+    "thief_of_baghdad": "companion.games.thief_of_baghdad",
 }
 """Game id -> module exposing `RULES` (a Rules instance); read-only."""
 

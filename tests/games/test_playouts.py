@@ -1,4 +1,9 @@
-"""Random playouts of every game x seat count x >= 100 seeds, through the one harness."""
+"""Random playouts of every game x seat count x >= 100 seeds, through the one harness.
+
+A game whose random games run to thousands of actions (Thief of Baghdad: random seats spend their cards on
+guard moves, so ~4,000-7,000 actions a game) declares `quick_playout_seeds`: the default suite plays that many
+seeds per seat count and `make soak` plays the rest, in blocks that stay within the per-test timeout.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from companion.games import game_names, get_rules
 from tests.games.harness import check_playout
 
 SEEDS = range(100)
+SOAK_BLOCK = 5
 
 CASES = [
     (game, seats)
@@ -16,9 +22,32 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "seats"), CASES, ids=[f"{g}-{s}" for g, s in CASES])
-def test_random_playouts(game: str, seats: int) -> None:
+def quick_seeds(game: str) -> range:
+    """The seeds the default suite plays for a game: all of SEEDS unless the engine asks for fewer."""
+    return SEEDS[: getattr(get_rules(game), "quick_playout_seeds", len(SEEDS))]
+
+
+def _play(game: str, seats: int, seeds: range) -> None:
     rules = get_rules(game)
-    for seed in SEEDS:
+    for seed in seeds:
         # Every listed action is tried on a quarter of the games: the full check is quadratic in game length.
         check_playout(rules, seats, seed, try_every_legal=seed % 4 == 0)
+
+
+@pytest.mark.parametrize(("game", "seats"), CASES, ids=[f"{g}-{s}" for g, s in CASES])
+def test_random_playouts(game: str, seats: int) -> None:
+    _play(game, seats, quick_seeds(game))
+
+
+SOAK_CASES = [
+    (game, seats, first)
+    for game, seats in CASES
+    for first in range(len(quick_seeds(game)), len(SEEDS), SOAK_BLOCK)
+]
+
+
+@pytest.mark.soak
+@pytest.mark.timeout(1800)  # a block of long games on a busy machine can outlast the suite's 300 s default
+@pytest.mark.parametrize(("game", "seats", "first"), SOAK_CASES, ids=[f"{g}-{s}-{f}" for g, s, f in SOAK_CASES])
+def test_random_playouts_remaining_seeds(game: str, seats: int, first: int) -> None:
+    _play(game, seats, SEEDS[first:first + SOAK_BLOCK])
