@@ -25,7 +25,7 @@ LINES = (st.binary(max_size=300)
          | st.just(b"\r\n\x00\xff\x03\n"))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(noise=st.lists(LINES, max_size=12), hello_first=st.booleans())
 def test_random_bytes_and_lines_never_break_the_link(noise: list[bytes], hello_first: bool) -> None:
     link, opener, events = make()
