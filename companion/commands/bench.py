@@ -34,8 +34,28 @@ def _tap_to_dom(args: argparse.Namespace) -> dict[str, Any]:
         return tap_to_dom(args.dom_taps, tmp, args.pages, args.seed)
 
 
+def _engines(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.table.bench_engines import engine_figures
+    return engine_figures(args.seed)
+
+
+def _tap_to_sse(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.table.bench_sse import tap_to_sse
+    with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=args.data) as tmp:
+        return {"tap_to_sse_ms": tap_to_sse(args.sse_taps, tmp, args.sse_clients, args.seed)}
+
+
+def _idle(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.table.bench_idle import idle_run
+    with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=args.data) as tmp:
+        return idle_run(tmp, args.idle_s)
+
+
 BENCHES: dict[str, Bench] = {
+    "engines": _engines,
     "tap_to_led": _tap_to_led,
+    "tap_to_sse": _tap_to_sse,
+    "idle": _idle,
     "spi_transfers": _spi_transfers,
     "terminal_rtt": _terminal_rtt,
     "tap_to_dom": _tap_to_dom,
@@ -50,6 +70,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--taps", type=int, default=1000, help="taps for tap_to_led (>= 1000 for the figure)")
     parser.add_argument("--dom-taps", type=int, default=200, help="taps for tap_to_dom (each seen by --pages pages)")
     parser.add_argument("--pages", type=int, default=10, help="table pages connected for tap_to_dom")
+    parser.add_argument("--sse-taps", type=int, default=200, help="taps for tap_to_sse")
+    parser.add_argument("--sse-clients", type=int, default=20, help="SSE clients for tap_to_sse")
+    parser.add_argument("--idle-s", type=float, default=30.0, help="seconds of idle `companion run` measured")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--data", default=None, help="directory for the temporary database (its disk is measured)")
 

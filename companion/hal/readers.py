@@ -12,6 +12,13 @@ from companion.hal.interfaces import ReaderError, TagReader
 
 BACKOFF_MIN_S = 0.05
 BACKOFF_MAX_S = 2.0
+MAX_UID_HEX = 20  # a triple-size (10-byte) UID
+
+
+def plausible_uid(uid: object) -> bool:
+    """Whether a poll result can be a tag UID: a non-empty hex string of at most 10 bytes."""
+    return (isinstance(uid, str) and 0 < len(uid) <= MAX_UID_HEX
+            and all(c in "0123456789abcdefABCDEF" for c in uid))
 
 
 @dataclass
@@ -151,6 +158,9 @@ class ReaderPoller:
                 continue
             except Exception as exc:  # a driver bug must not kill the poller: count it like a fault
                 self._fault(reader, exc, now)
+                continue
+            if uid is not None and not plausible_uid(uid):  # garbage from a driver is a fault, never a tag
+                self._fault(reader, ReaderError(f"not a tag UID: {str(uid)[:40]!r}"), now)
                 continue
             with self._lock:
                 h.polls += 1

@@ -62,13 +62,29 @@ class GameRecord:
     actions: tuple[dict[str, Any], ...]
 
 
+BUSY_TIMEOUT_S = 2.0
+"""How long a commit waits for another connection's lock: short, because the loop thread waits with it."""
+
+_FAULT_CODES = {"SQLITE_FULL": "journal_full", "SQLITE_BUSY": "journal_locked", "SQLITE_LOCKED": "journal_locked",
+                "SQLITE_READONLY": "journal_readonly", "SQLITE_IOERR": "journal_io"}
+
+
+def fault_code(exc: sqlite3.Error) -> str:
+    """A stable refusal code for a failed journal write (SQLite's own result code; else `journal_error`)."""
+    name = getattr(exc, "sqlite_errorname", None) or ""
+    for prefix, code in _FAULT_CODES.items():
+        if name == prefix or name.startswith(prefix + "_"):
+            return code
+    return "journal_error"
+
+
 def open_db(path: Path) -> sqlite3.Connection:
     """Open (creating with mode 0600) the table database in WAL mode with synchronous=FULL."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # create private before SQLite sees it
     os.close(fd)
     os.chmod(path, 0o600)
-    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=10)
+    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=BUSY_TIMEOUT_S)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")

@@ -19,7 +19,7 @@ from companion.hal import (ButtonPressed, Hardware, ReaderFault, TagPlaced, TagR
                            TerminalGone, TerminalHello)
 from companion.table.bus import EventBus
 from companion.table.cards import CardRegistry
-from companion.table.journal import Journal
+from companion.table.journal import Journal, fault_code
 from companion.table.leds import LedRenderer
 from companion.table.prompts import private_part, prompt
 from companion.table.session import Session, auto_chance, check_setup, from_record, new_tokens, table_options
@@ -300,7 +300,7 @@ class TableLoop:
             except sqlite3.Error as exc:  # nothing committed: nothing changes, nothing is shown
                 log.error("journal write failed: %s", exc)
                 self.counters.errors += 1
-                return self._reject(zone, IllegalAction("journal_error", f"The journal could not be written: {exc}"))
+                return self._reject(zone, IllegalAction(fault_code(exc), f"The journal could not be written: {exc}"))
         self.session = replace(session.with_actions(state, [a for a, _ in rows], pending),
                                reserved_chance=reserve)
         self.counters.accepted += len(rows)
