@@ -200,5 +200,6 @@ def test_last_round_is_kept_after_the_game_is_over() -> None:
     assert rounds[:shown[0]] == [None] * shown[0] and rounds[-1] == 3
     assert rounds[shown[0]:] == sorted(rounds[shown[0]:])  # only ever moves on to a later round
     second_setup = [i for i, x in enumerate(actions) if x["type"] == "setup"][1]
-    assert rounds[second_setup] == 1 and RULES.view(record(2, None, actions[:second_setup + 1])[0])["players"][0].keys() \
-        .isdisjoint({"hand", "verdict"})
+    dealt, _ = record(2, None, actions[:second_setup + 1])
+    assert rounds[second_setup] == 1
+    assert all(p.keys().isdisjoint({"hand", "verdict"}) for p in RULES.view(dealt)["players"])
