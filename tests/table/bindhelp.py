@@ -69,7 +69,7 @@ def zone_span(rt: Runtime, zone: str) -> tuple[int, int]:
 def flashed(rt: Runtime, zone: str, after: int) -> bool:
     """Whether the zone showed red (a flash) in a frame after the `after`-th one."""
     start, _ = zone_span(rt, zone)
-    return hw(rt).mock_strip.wait_for(lambda f: f[start] == RED, after=after, timeout=1) is not None
+    return hw(rt).mock_strip.wait_for(lambda f: f[start] == RED, after=after, timeout=5) is not None
 
 
 def refused(rt: Runtime, feed: PublicFeed, zone: str, code: str, before_rows: int, shown: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from companion.games.binding import BLUE, GOLD, GREEN, RED, WHITE
 from companion.table.runtime import Runtime
@@ -76,6 +77,23 @@ def scan(rt: Runtime, seat: int, labels: list[str], confirm: str) -> None:
         choose(rt, seat, type="confirm_scan")
 
 
+def this_round(feed_text: str, snapshot: dict[str, Any]) -> str:
+    """Public outputs less the last round's results and the card facts they show (those cards are public now
+    and may be dealt again), as text: what could betray this round's hands."""
+    out = []
+    for line in [*feed_text.splitlines(), "state " + json.dumps(snapshot)]:
+        kind, _, data = line.partition(" ")
+        event = json.loads(data)
+        game = event.get("game") if kind == "state" else None
+        if game:
+            shown = {c for p in (game["view"].pop("last_round") or {}).get("players", ())
+                     for c in (*p["hand"], *p["credit_drawn"])}
+            game["view"]["card_info"] = {k: v for k, v in game["view"]["card_info"].items() if k not in shown}
+            game.pop("table_info")
+        out.append(f"{kind} {json.dumps(event)}")
+    return "\n".join(out)
+
+
 def hands_index(hands: dict[int, list[str]], hand: list[str]) -> int:
     """The seat holding a hand."""
     return next(s for s, h in hands.items() if h is hand)
@@ -108,6 +126,9 @@ def test_a_whole_game_through_mock_hardware(tables: list[Runtime], tmp_path: Pat
             refused(rt, feed, "seat:1", "bad_coins", rows, shown)
         deal(rt, round_no)
         feed.drain()  # the last round's hands were public at its end; from here on this round's are secret
+        if round_no > 1:  # the round before stays on show (hands, verdicts) while this one is played
+            assert rt.handle.public_state()["game"]["table_info"]["verdicts"] == verdicts[-1]
+            assert view(rt)["last_round"]["round"] == round_no - 1
         v = view(rt)
         assert v["round"] == round_no and v["phase"] == "turns" and v["sample_deck"] is False
         first = v["turn"]
@@ -150,7 +171,7 @@ def test_a_whole_game_through_mock_hardware(tables: list[Runtime], tmp_path: Pat
         assert row["action"] == {"type": "reveal_hand", "seat": -1, "target": first,
                                  "cards": [UID[c] for c in hands[first]]}
         assert shows(rt, f"seat:{first}", (WHITE,) * 6)
-        public_so_far = feed.drain() + json.dumps(rt.handle.public_state())
+        public_so_far = this_round(feed.drain(), rt.handle.public_state())
         other_terminal = json.dumps(hub.sent[f"T{second}"][sent_before:])
         for label in hands[first]:  # the scanned hand is in no public output, nor on the other terminal
             assert UID[label] not in public_so_far and UID[label] not in other_terminal
@@ -158,7 +179,8 @@ def test_a_whole_game_through_mock_hardware(tables: list[Runtime], tmp_path: Pat
         scan(rt, second, hands[second], "terminal")
         assert live_rows(rt)[-1]["source"] == f"terminal:T{second}"
         settle(rt)
-        info = rt.handle.public_state()["game"]["table_info"]  # shown until the next round is dealt
+        info = rt.handle.public_state()["game"]["table_info"]  # shown until the next round's verdicts
+        assert info["round"] == round_no
         verdicts.append(info["verdicts"])
         for seat, verdict in enumerate(info["verdicts"]):
             assert shows(rt, f"seat:{seat}", ((GREEN if verdict["verdict"] == "innocent" else RED),) * 6)
@@ -183,3 +205,57 @@ def test_a_whole_game_through_mock_hardware(tables: list[Runtime], tmp_path: Pat
                                                                           ("innocent", ())]
     outcome = rt.handle.public_state()["game"]["outcome"]
     assert outcome["reason"] == "chips"
+
+
+def test_a_digital_round_shows_its_results_after_the_table_deals_the_next(tables: list[Runtime],
+                                                                          tmp_path: Path) -> None:
+    """Digital: the table samples the awards and the next round's setup in the step that ends the round; the
+    round's verdicts, hands and awards still reach the public snapshot and the SSE feed (as `last_round`)."""
+    rt = example_table(tmp_path, "mock-boss-wallet.toml", "boss_wallet", 3, "digital", seed=5)
+    tables.append(rt)
+    for t in ("T0", "T1", "T2"):
+        hw(rt).mock_terminals.connect(t)
+    rt.loop.wait_idle()
+    feed = PublicFeed(rt)
+    assert view(rt)["phase"] == "turns" and view(rt)["last_round"] is None  # round 1 dealt by the table
+    for _ in range(200):
+        v = view(rt)
+        if v["round"] == 2:
+            break
+        if v["phase"] == "turns":
+            hw(rt).press(v["turn"], "flip")
+            rt.loop.wait_idle()
+        else:
+            seat = rt.handle.public_state()["game"]["to_act"][0]
+            legal = rt.loop.session.rules.legal_actions(rt.loop.session.state, seat)  # type: ignore[union-attr]
+            choose(rt, seat, **{k: v for k, v in legal[0].items() if k != "seat"})
+    snapshot = rt.handle.public_state()["game"]
+    public = snapshot["view"]
+    assert public["round"] == 2 and public["phase"] == "turns"
+    assert all("verdict" not in p and "hand" not in p for p in public["players"])  # round 2's are not shown yet
+    last = public["last_round"]
+    assert last["round"] == 1 and last["finished"]
+    rows = live_rows(rt)
+    # the results are the round the table sampled and judged: its scanned hands and its awards
+    scans = {r["action"]["target"]: r["action"]["cards"] for r in rows if r["action"]["type"] == "reveal_hand"}
+    assert [p["hand"] for p in last["players"]] == [scans[s] for s in range(3)]
+    awards = [(r["action"]["target"], len(r["action"]["chips"])) for r in rows if r["action"]["type"] == "award"]
+    assert [(a["seat"], a["chips"]) for a in last["awards"]] == awards
+    assert [p["verdict"] for p in last["players"]] and all(p["verdict"] in ("innocent", "guilty")
+                                                           for p in last["players"])
+    assert snapshot["table_info"]["round"] == 1
+    assert snapshot["table_info"]["verdicts"] == [
+        {"seat": p["seat"], "verdict": p["verdict"], "reasons": p["reasons"], "identity": p["identity"],
+         "wealth_cents": p["wealth_cents"]} for p in last["players"]]
+    assert [r["source"] for r in rows if r["action"]["type"] == "setup"] == ["chance", "chance"]
+    # the case the players could miss: after the round's last player action only chance acted (awards and the
+    # next setup sampled in that same step), so no published state showed round 1 in `players` afterwards
+    last_player = max(i for i, r in enumerate(rows) if r["source"] != "chance")
+    assert [r["action"]["type"] for r in rows[last_player + 1:]][-1] == "setup"
+    assert all(r["source"] == "chance" for r in rows[last_player + 1:])
+    # and the page's feed carried them: a published state with round 2 dealt and round 1's results
+    states = [json.loads(line.split(" ", 1)[1]) for line in feed.drain().splitlines() if line.startswith("state ")]
+    shown = [s["game"]["view"]["last_round"] for s in states if s["game"] and s["game"]["view"]["round"] == 2]
+    assert shown and shown[-1] == last
+    chips_drawn = [c for r in rows if r["action"]["type"] == "award" for c in r["action"]["chips"]]
+    assert chips_drawn and "chip_values" not in json.dumps(last)

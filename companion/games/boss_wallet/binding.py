@@ -264,8 +264,7 @@ class BossWalletBinding(Binding):
         return []
 
     def chance_is_physical(self, state: Any, mode: str) -> bool:
-        """Physical games read the coins, hands and credit draws from tags; chip draws are sampled. Waiting for
-        the coins also keeps the last round's verdicts on show until the players deal the next round."""
+        """Physical games read the coins, hands and credit draws from tags; chip draws are sampled."""
         return mode == "physical" and state.phase in (Phase.SETUP, Phase.SCAN, Phase.CREDIT_DRAW)
 
     def scene(self, public_view: Mapping[str, Any], seats: int) -> Scene:
@@ -300,19 +299,18 @@ class BossWalletBinding(Binding):
         return {f"seat:{i}": () for i in range(state.seats)}
 
     def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
-        """Once verdicts are shown: each seat's verdict with reasons, the investigations, the award order."""
-        players = public_view.get("players") or []
-        if not players or "verdict" not in players[0]:
+        """The latest judged round (the engine keeps it on show until the next round's verdicts): each seat's
+        verdict with reasons, the investigations, the rank order and the chips each seat drew."""
+        last = public_view.get("last_round")
+        if not last:
             return {}
-        ranking: list[int] = []
-        for entry in public_view.get("log") or ():
-            if entry.get("code") == "ranking":
-                ranking = list(entry["params"].get("seats", ()))
         return {
-            "verdicts": [{"seat": i, "verdict": p["verdict"], "reasons": p["reasons"], "identity": p["identity"],
-                          "wealth_cents": p["wealth_cents"]} for i, p in enumerate(players)],
-            "investigations": list(public_view.get("investigations") or ()),
-            "award_order": ranking,
+            "round": last["round"],
+            "verdicts": [{"seat": p["seat"], "verdict": p["verdict"], "reasons": p["reasons"],
+                          "identity": p["identity"], "wealth_cents": p["wealth_cents"]} for p in last["players"]],
+            "investigations": list(last["investigations"]),
+            "award_order": list(last["ranking"]),
+            "awards": list(last["awards"]),
         }
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
 from companion.games.boss_wallet import judge
 from companion.games.boss_wallet.cards import Kind
 from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS, SPECIALS_PER_SEAT, Timing
-from companion.games.boss_wallet.state import Phase, State
+from companion.games.boss_wallet.state import Phase, RoundResult, State
 from companion.games.rules import LogEntry
 
 
@@ -94,7 +95,11 @@ def to_investigate(state: State) -> State:
 def show(state: State) -> State:
     """Hands, wealth and verdicts become public; guilty seats with chips return one."""
     found = judge.verdicts(state)
-    state = state.evolve(verdicts=found, queue=())
+    result = RoundResult(
+        round=state.round, start_seat=state.start_seat or 0, coins=state.coins,
+        hands=tuple(h or () for h in state.hands), credit_drawn=state.credit_drawn, verdicts=found,
+        investigations=state.investigations, ranking=judge.ranking(state, found))
+    state = state.evolve(verdicts=found, queue=(), last_round=result)
     for seat, v in enumerate(found):
         state = log(state, "verdict", seat=seat, hand=list(state.hands[seat] or ()), identity=v.identity,
                     verdict="guilty" if v.guilty else "innocent", reasons=list(v.reasons),
@@ -126,6 +131,8 @@ def next_award(state: State) -> State:
 
 def end_round(state: State) -> State:
     """The round is judged; the next one starts with a setup, or the game ends after round 3."""
+    if state.last_round is not None:
+        state = state.evolve(last_round=replace(state.last_round, finished=True))
     if state.round >= ROUNDS:
         totals = [(sum(c), len(c)) for c in state.chips]
         best = max(totals)

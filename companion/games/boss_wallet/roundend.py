@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from companion.games.boss_wallet.config import CHIP_VALUES
@@ -116,8 +117,11 @@ def apply_return_chip(state: State, a: Action) -> State:
     chips, pool = list(state.chips), list(state.pool)
     chips[seat] = tuple(held)
     pool[CHIP_VALUES.index(chip)] += 1
+    result = state.last_round
+    if result is not None:
+        result = replace(result, returned=result.returned + (seat,))
     state = state.evolve(chips=tuple(chips), pool=tuple(pool),  # type: ignore[arg-type]
-                    to_return=tuple(s for s in state.to_return if s != seat))
+                         to_return=tuple(s for s in state.to_return if s != seat), last_round=result)
     state = log(state, "return_chip", seat=seat)
     state = log(state, "return_chip_value", to=seat, seat=seat, chip=chip)
     return state if state.to_return else to_award(state)
@@ -142,7 +146,11 @@ def apply_award(state: State, a: Action) -> State:
     chips = list(state.chips)
     chips[seat] = tuple(sorted(chips[seat] + tuple(values)))
     pool = tuple(n - want[v] for v, n in zip(CHIP_VALUES, state.pool))
-    state = state.evolve(chips=tuple(chips), pool=pool, award_queue=state.award_queue[1:])  # type: ignore[arg-type]
+    result = state.last_round
+    if result is not None:
+        result = replace(result, awards=result.awards + ((seat, due),))
+    state = state.evolve(chips=tuple(chips), pool=pool, award_queue=state.award_queue[1:],  # type: ignore[arg-type]
+                         last_round=result)
     state = log(state, "award", seat=seat, count=due)
     state = log(state, "award_chips", to=seat, seat=seat, chips=list(values))
     return next_award(state)

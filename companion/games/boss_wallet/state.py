@@ -76,6 +76,31 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class RoundResult:
+    """The public results of the latest round whose verdicts were shown; kept through the next round's setup
+    and turns (a digital table deals the next round in the same step the last one ends) until its verdicts."""
+
+    round: int
+    start_seat: int
+    coins: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    credit_drawn: tuple[tuple[str, ...], ...]
+    verdicts: tuple[Verdict, ...]
+    investigations: tuple[tuple[int, int], ...]
+    ranking: tuple[int, ...]
+    returned: tuple[int, ...] = ()
+    """Guilty seats that returned a chip (its value stays private)."""
+    awards: tuple[tuple[int, int], ...] = ()
+    """(seat, chips drawn) in award order (values private)."""
+    finished: bool = False
+    """Every award is drawn: the round is over."""
+
+    def __deepcopy__(self, memo: dict) -> "RoundResult":
+        # Only immutable values (ints, strs, tuples, frozen Verdicts): shared like a tuple of ints.
+        return self
+
+
+@dataclass(frozen=True)
 class State:
     """A Boss's Wallet game; every field is immutable; a change is a new State (`evolve`)."""
 
@@ -113,6 +138,8 @@ class State:
     """Chip values each seat holds, sorted (private per seat)."""
     pool: tuple[int, int, int] = (0, 0, 0)
     """Chips of value 1, 2, 3 in the pool."""
+    last_round: RoundResult | None = None
+    """Results of the latest round whose verdicts were shown (None before the first)."""
     log: Log = Log()
     round_log: int = 0
     """Index of the current round's first log entry: views show the round (the whole log once over)."""

@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.flow import extras_taken
-from companion.games.boss_wallet.state import Phase, State
+from companion.games.boss_wallet.state import Phase, RoundResult, State, Verdict
 from companion.games.rules import LogEntry
 
 
@@ -19,6 +19,41 @@ def log_view(log: tuple[LogEntry, ...], seat: int | None, reveal_all: bool = Fal
     ]
 
 
+def _judged(hand: tuple[str, ...], drawn: tuple[str, ...], v: Verdict) -> dict[str, Any]:
+    """What the verdicts make public about one seat: hand, wealth, verdict and why."""
+    return {
+        "hand": list(hand),
+        "wealth_cents": v.wealth_cents,
+        "guilt_cents": v.guilt_cents,
+        "verdict": "guilty" if v.guilty else "innocent",
+        "reasons": list(v.reasons),
+        "identity": v.identity,
+        "on_duty": v.on_duty,
+        "credit_drawn": list(drawn),
+        "credit_bill": v.credit_bill,
+        "confiscated_by": v.confiscated_by,
+        "confiscated_cents": v.confiscated_cents,
+    }
+
+
+def last_round_view(result: RoundResult | None) -> dict[str, Any] | None:
+    """The latest judged round as it was shown: per-seat results, investigations, ranking, chip counts drawn."""
+    if result is None:
+        return None
+    return {
+        "round": result.round,
+        "start_seat": result.start_seat,
+        "finished": result.finished,
+        "players": [{"seat": s, "coin": result.coins[s], **_judged(result.hands[s], result.credit_drawn[s], v)}
+                    for s, v in enumerate(result.verdicts)],
+        "investigations": [{"seat": o, "target": t, "guilty": result.verdicts[t].guilty}
+                           for o, t in result.investigations],
+        "ranking": list(result.ranking),
+        "returned": list(result.returned),
+        "awards": [{"seat": s, "chips": n} for s, n in result.awards],
+    }
+
+
 def _player(state: State, seat: int, reveal: bool) -> dict[str, Any]:
     """One seat's public entry: chip count, hand size; after the verdicts also hand, wealth, verdict."""
     out: dict[str, Any] = {
@@ -28,20 +63,7 @@ def _player(state: State, seat: int, reveal: bool) -> dict[str, Any]:
         "coin": state.coins[seat] if state.coins else None,
     }
     if state.verdicts:
-        v = state.verdicts[seat]
-        out.update(
-            hand=list(state.hands[seat] or ()),
-            wealth_cents=v.wealth_cents,
-            guilt_cents=v.guilt_cents,
-            verdict="guilty" if v.guilty else "innocent",
-            reasons=list(v.reasons),
-            identity=v.identity,
-            on_duty=v.on_duty,
-            credit_drawn=list(state.credit_drawn[seat]),
-            credit_bill=v.credit_bill,
-            confiscated_by=v.confiscated_by,
-            confiscated_cents=v.confiscated_cents,
-        )
+        out.update(_judged(state.hands[seat] or (), state.credit_drawn[seat], state.verdicts[seat]))
     if reveal:
         out["chip_values"] = list(state.chips[seat])
     return out
@@ -51,6 +73,8 @@ def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
     """The view every seat and the table page may see (plus `seat`'s private log lines when given)."""
     over = state.phase is Phase.GAME_OVER
     players = [_player(state, s, over) for s in range(state.seats)]
+    last = last_round_view(state.last_round)
+    shown = [p for p in (*players, *(last["players"] if last else ())) if "hand" in p]
     return {
         "game": "boss_wallet",
         "sample_deck": state.cfg.sample_deck,
@@ -72,8 +96,8 @@ def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
         "investigations": [{"seat": o, "target": t} for o, t in state.investigations],
         "awards_due": [{"seat": s, "chips": n} for s, n in state.award_queue],
         "players": players,
-        "card_info": state.cfg.entries(
-            [c for p in players for c in (*p.get("hand", ()), *p.get("credit_drawn", ()))]),
+        "last_round": last,
+        "card_info": state.cfg.entries([c for p in shown for c in (*p["hand"], *p["credit_drawn"])]),
         "log": log_view(state.log if over else state.log[state.round_log:], seat, reveal_all=over),
     }
 

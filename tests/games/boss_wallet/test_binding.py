@@ -204,11 +204,23 @@ def test_the_scene_shows_turn_scans_verdicts_and_hourglasses_never_a_hand() -> N
     scene = BINDING.scene(view, 2)
     assert scene["seat:0"].colour == GREEN and scene["seat:1"].colour == RED
     info = BINDING.info(view, 2)
+    assert info["round"] == 1
     assert [v["verdict"] for v in info["verdicts"]] == ["innocent", "guilty"]
     assert info["verdicts"][1]["reasons"] == ["under_500"]
-    assert info["investigations"] == [{"seat": 0, "target": 1}] and info["award_order"] == []
+    assert info["investigations"] == [{"seat": 0, "target": 1, "guilty": True}]
+    assert info["award_order"] == [0] and info["awards"] == []  # the guilty seat is not ranked
     state = RULES.apply(state, {"type": "return_chip", "seat": 1, "chip": 1})
-    assert BINDING.info(RULES.view(state), 2)["award_order"] == [0]
+    state = RULES.apply(state, {"type": "award", "seat": CHANCE, "target": 0, "chips": [2]})
+    # the next round is being dealt: the round's results stay in the table info (and on no LED)
+    assert RULES.phase(state) == "setup"
+    view = RULES.view(state)
+    after = BINDING.info(view, 2)
+    assert after["verdicts"] == info["verdicts"] and after["awards"] == [{"seat": 0, "chips": 1}]
+    state = RULES.apply(state, {"type": "setup", "seat": CHANCE, "coins": [5, 2]})
+    view = RULES.view(state)
+    assert BINDING.info(view, 2) == after
+    scene = BINDING.scene(view, 2)
+    assert scene["seat:1"].colour == GOLD and scene["seat:0"].colour == DIM
 
 
 def test_expected_is_empty_seat_readers() -> None:

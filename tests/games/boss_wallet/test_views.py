@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from companion.games import CHANCE
@@ -132,3 +133,73 @@ def test_returned_chip_value_is_private() -> None:
     assert RULES.view(state_a, 0)["chip_values"] == [1]
     assert RULES.view(state_b, 0)["chip_values"] == [3]
     assert RULES.view(state_a)["chip_pool"] == RULES.view(state_b)["chip_pool"]
+
+
+ROUND_ONE = {0: ["john_smith1", "red250a", "red100b", "green50a", "jewel80"],
+             1: ["police1", "blue100b", "blue50a", "jewel30", "yellow10a"]}
+
+
+def second_round(award: list[int], buy: tuple[list[str], str], hand: list[str]) -> list[dict]:
+    """2 seats: round 1 judged and awarded, round 2 dealt, seat 1 buys an ID, flips, its hand is scanned."""
+    actions: list[dict] = [{"type": "setup", "seat": CHANCE, "coins": [1, 2]}]
+    state, _ = record(2, None, actions)
+    state = flip_to_round_end(state, actions)
+    state = scan(state, ROUND_ONE, actions)
+    state = settle(state, [award], {}, actions)
+    setup = {"type": "setup", "seat": CHANCE, "coins": [2, 1]}
+    state = RULES.apply(state, setup)
+    actions.append(setup)
+    action = {"type": "buy_id", "seat": 1, "paid": buy[0], "id_card": buy[1]}
+    state = RULES.apply(state, action)
+    actions.append(action)
+    state = flip_to_round_end(state, actions)
+    scan(state, {1: hand}, actions)
+    return actions
+
+
+def test_last_round_shows_the_judged_round_never_the_running_one_nor_chip_values() -> None:
+    a = second_round([3], (["red250a", "red200b"], "extra_police"), ["extra_police", "millionaire1", "green50a",
+                                                                      "jewel30"])
+    b = second_round([1], (["yellow250a", "blue100b"], "extra_model"), ["extra_model", "yellow200b", "yellow100b",
+                                                                         "jewel120"])
+    # round 2 runs with other hands, another bought ID and round 1's chip of another value: the same public views
+    # up to (not including) the scan that shows round 2's verdicts
+    assert_same_public_views(RULES, 2, None, a, b)
+    state_a, _ = record(2, None, a)
+    state_b, _ = record(2, None, b)
+    assert RULES.view(state_a, 1)["hand"] != RULES.view(state_b, 1)["hand"]
+    assert RULES.view(state_a, 0)["chip_values"] == [1, 3] and RULES.view(state_b, 0)["chip_values"] == [1, 1]
+    public = RULES.view(state_a)
+    assert public["round"] == 2 and public["phase"] == "scan"
+    assert all("hand" not in p and "verdict" not in p for p in public["players"])
+    last = public["last_round"]
+    assert last["round"] == 1 and last["finished"] and last["start_seat"] == 0
+    assert [p["hand"] for p in last["players"]] == [ROUND_ONE[0], ROUND_ONE[1]]
+    assert [(p["seat"], p["coin"], p["verdict"]) for p in last["players"]] == [(0, 1, "innocent"), (1, 2, "innocent")]
+    assert last["awards"] == [{"seat": 0, "chips": 1}] and last["returned"] == [] and last["investigations"] == []
+    assert "3" not in json.dumps(last["awards"]) and "chip_values" not in json.dumps(last)
+    # card info covers the shown round-1 hands only, never a round-2 card
+    assert set(public["card_info"]) == set(ROUND_ONE[0]) | set(ROUND_ONE[1])
+
+
+def test_last_round_is_kept_after_the_game_is_over() -> None:
+    actions = chip_game([3], 1, [1])
+    final, _ = record(2, None, actions)
+    last = RULES.view(final)["last_round"]
+    assert RULES.outcome(final) is not None and last["round"] == 3 and last["finished"]
+    assert [p["verdict"] for p in last["players"]] == ["innocent", "innocent"]
+    assert last["ranking"] == [1, 0] and last["awards"] == [{"seat": 1, "chips": 1}]
+    # before round 2's verdicts, round 1's results (seat 0 richest, one chip) are on show; after, round 2's
+    state = RULES.initial_state(2)
+    rounds = []
+    for action in actions:
+        state = RULES.apply(state, action)
+        last = RULES.view(state)["last_round"]
+        rounds.append(None if last is None else last["round"])
+    shown = [i for i, r in enumerate(rounds) if r is not None]
+    assert rounds[:shown[0]] == [None] * shown[0] and rounds[-1] == 3
+    assert rounds[shown[0]:] == sorted(rounds[shown[0]:])  # only ever moves on to a later round
+    second_setup = [i for i, x in enumerate(actions) if x["type"] == "setup"][1]
+    dealt, _ = record(2, None, actions[:second_setup + 1])
+    assert rounds[second_setup] == 1
+    assert all(p.keys().isdisjoint({"hand", "verdict"}) for p in RULES.view(dealt)["players"])
