@@ -30,8 +30,10 @@ def firmware() -> Iterator[dict[str, ModuleType]]:
         sys.modules.update(saved)
 
 
-def reader(rfid: ModuleType, chip: object) -> object:
-    r = rfid.Reader(chip)
+def reader(rfid: ModuleType, chip: FakeMfrc522) -> object:
+    """The firmware driver on the fake chip, its stuck-guard timed by the chip's virtual clock (a loaded
+    machine must not make the real clock outrun the chip's timer)."""
+    r = rfid.Reader(chip, now_ms=lambda: int(chip.clock.monotonic() * 1000), diff=lambda a, b: a - b)
     r.init()
     return r
 
