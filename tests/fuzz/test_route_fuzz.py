@@ -17,6 +17,8 @@ TEXT = st.text(max_size=40)
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | TEXT,
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
                     max_leaves=15)
+EXAMPLES_PER_ROUTE = 8
+"""Random requests per route and login state: every route is fuzzed, none left to chance."""
 FIELDS = ["pin", "token", "action", "game", "seats", "options", "components", "uid", "kind", "value", "label",
           "reader", "seat", "key", "terminal", "ballot", "deck", "on", "type", "vote", "target"]
 BODIES = (st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=5).map(lambda d: json.dumps(d).encode())
@@ -56,30 +58,36 @@ def test_every_route_answers_random_input_without_a_5xx(app: Flask, as_host: boo
     csrf = login(client) if as_host else {}
     hits: dict[tuple[str, str], int] = {}
 
-    @settings(max_examples=max(150, 6 * len(routes)), deadline=None, derandomize=True,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                     HealthCheck.data_too_large])
-    @given(data=st.data())
-    def check(data: st.DataObject) -> None:
-        method, rule, args = data.draw(st.sampled_from(routes))
-        values = [data.draw(st.sampled_from(["0", "1", "-1", "99999999999999999999", "x", "%00", "..", "é"]) | 
-                            st.text(alphabet=st.characters(min_codepoint=48, max_codepoint=122), min_size=1, max_size=20))
-                  for _ in args]
-        headers: dict[str, Any] = {**csrf, **data.draw(HEADERS)}
-        body = data.draw(BODIES) if method != "GET" else None
-        path = _fill(rule, args, values)
-        query = data.draw(st.sampled_from(["", "?last_event_id=zz-1", "?lang=ko", "?x=%ff"]))
-        resp = client.open(path + query, method=method, data=body, headers=headers)
-        try:
-            assert resp.status_code < 500, (method, path, headers, body, resp.get_data()[:300])
-            if resp.mimetype == "application/json":
-                payload = resp.get_json()
-                if resp.status_code >= 400:
-                    assert isinstance(payload.get("code"), str) and payload["code"], payload
-        finally:
-            resp.close()
-        hits[(method, rule)] = hits.get((method, rule), 0) + 1
+    def fuzz(method: str, rule: str, args: list[str]) -> Any:
+        """A hypothesis test sending random input to one route (every route gets its own examples)."""
 
-    check()
+        @settings(max_examples=EXAMPLES_PER_ROUTE, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                         HealthCheck.data_too_large])
+        @given(data=st.data())
+        def check(data: st.DataObject) -> None:
+            values = [data.draw(st.sampled_from(["0", "1", "-1", "99999999999999999999", "x", "%00", "..", "é"]) |
+                                st.text(alphabet=st.characters(min_codepoint=48, max_codepoint=122), min_size=1,
+                                        max_size=20))
+                      for _ in args]
+            headers: dict[str, Any] = {**csrf, **data.draw(HEADERS)}
+            body = data.draw(BODIES) if method != "GET" else None
+            path = _fill(rule, args, values)
+            query = data.draw(st.sampled_from(["", "?last_event_id=zz-1", "?lang=ko", "?x=%ff"]))
+            resp = client.open(path + query, method=method, data=body, headers=headers)
+            try:
+                assert resp.status_code < 500, (method, path, headers, body, resp.get_data()[:300])
+                if resp.mimetype == "application/json":
+                    payload = resp.get_json()
+                    if resp.status_code >= 400:
+                        assert isinstance(payload.get("code"), str) and payload["code"], payload
+            finally:
+                resp.close()
+            hits[(method, rule)] = hits.get((method, rule), 0) + 1
+
+        return check
+
+    for method, rule, args in routes:
+        fuzz(method, rule, args)()
     missed = {(m, r) for m, r, _ in routes} - set(hits)
     assert not missed, f"routes never exercised: {missed}"
