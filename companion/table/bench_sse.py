@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.config import PollingConfig, WebConfig, demo_config
 from companion.hal.mock import MockHardware
-from companion.table.bench_tap import _percentile
+from companion.table.bench_tap import _percentile, enroll_ballots
 from companion.table.runtime import Runtime
 
 
@@ -82,12 +82,7 @@ def tap_to_sse(taps: int, data_dir: str, clients: int = 20, seed: int = 1) -> di
     hw = runtime.hardware
     assert isinstance(hw, MockHardware)
     loop = runtime.loop
-    ballots = {}
-    for seat in range(7):
-        for i, vote in enumerate(("ja", "nein")):
-            uid = f"C{seat:02d}{i}0000"
-            loop.call("enroll", uid=uid, game="secret_hitler", kind="ballot", value=vote, label=f"{vote} {seat}")
-            ballots[(seat, vote)] = uid
+    ballots = enroll_ballots(loop, "C")
     readers = [_Client(port) for _ in range(clients)]
     for c in readers:
         c.start()

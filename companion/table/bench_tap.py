@@ -24,6 +24,17 @@ def _changed(span: slice, was: tuple[RGB, ...] | None) -> Callable[[tuple[RGB, .
     return lambda frame: frame[span] != was
 
 
+def enroll_ballots(loop: Any, prefix: str, seats: int = 7) -> dict[tuple[int, str], str]:
+    """Enroll a ja and a nein ballot card per seat (UIDs starting with `prefix`); (seat, vote) -> UID."""
+    ballots = {}
+    for seat in range(seats):
+        for i, vote in enumerate(("ja", "nein")):
+            uid = f"{prefix}{seat:02d}{i}0000"
+            loop.call("enroll", uid=uid, game="secret_hitler", kind="ballot", value=vote, label=f"{vote} {seat}")
+            ballots[(seat, vote)] = uid
+    return ballots
+
+
 def tap_to_led(taps: int, data_dir: str, seed: int = 1) -> dict[str, Any]:
     """p50/p99/max (ms) from a mock tag placement to the LED frame that answers it, over `taps` taps."""
     cfg = replace(demo_config(), data_dir=data_dir, polling=PollingConfig(interval_ms=10, removal_ms=20))
@@ -32,12 +43,7 @@ def tap_to_led(taps: int, data_dir: str, seed: int = 1) -> dict[str, Any]:
     hw = runtime.hardware
     assert isinstance(hw, MockHardware)
     loop = runtime.loop
-    ballots = {}
-    for seat in range(7):
-        for i, vote in enumerate(("ja", "nein")):
-            uid = f"B{seat:02d}{i}0000"
-            loop.call("enroll", uid=uid, game="secret_hitler", kind="ballot", value=vote, label=f"{vote} {seat}")
-            ballots[(seat, vote)] = uid
+    ballots = enroll_ballots(loop, "B")
     zones = {z.zone: z for z in cfg.leds.zones}
     samples: list[float] = []
     try:
