@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.config import PollingConfig, WebConfig, demo_config
 from companion.hal.mock import MockHardware
-from companion.table.bench_tap import _percentile, enroll_ballots
+from companion.table.bench_tap import _percentile, enroll_ballots, voters_or_advance
 from companion.table.runtime import Runtime
 
 
@@ -93,15 +93,8 @@ def tap_to_sse(taps: int, data_dir: str, clients: int = 20, seed: int = 1) -> di
     taken = 0
     try:
         while taken < taps:
-            session = loop.session
-            if session is None or session.rules.outcome(session.state) is not None:
-                loop.call("new_game", game="secret_hitler", seats=7, components="digital")
-                continue
-            rules, state = session.rules, session.state
-            acting = sorted(rules.to_act(state))
-            voters = [s for s in acting if any(a["type"] == "vote" for a in rules.legal_actions(state, s))]
+            voters = voters_or_advance(loop, rng)
             if not voters:
-                loop.call("submit", seat=None, action=rng.choice(rules.legal_actions(state, acting[0])), source="bench")
                 continue
             for seat in voters:
                 loop.wait_idle()

@@ -35,6 +35,21 @@ def enroll_ballots(loop: Any, prefix: str, seats: int = 7) -> dict[tuple[int, st
     return ballots
 
 
+def voters_or_advance(loop: Any, rng: random.Random) -> list[int]:
+    """The seats that may vote now in the demo Secret Hitler game; else one step taken (new game or a random
+    legal action) and []."""
+    session = loop.session
+    if session is None or session.rules.outcome(session.state) is not None:
+        loop.call("new_game", game="secret_hitler", seats=7, components="digital")
+        return []
+    rules, state = session.rules, session.state
+    acting = sorted(rules.to_act(state))
+    voters = [s for s in acting if any(a["type"] == "vote" for a in rules.legal_actions(state, s))]
+    if not voters:
+        loop.call("submit", seat=None, action=rng.choice(rules.legal_actions(state, acting[0])), source="bench")
+    return voters
+
+
 def tap_to_led(taps: int, data_dir: str, seed: int = 1) -> dict[str, Any]:
     """p50/p99/max (ms) from a mock tag placement to the LED frame that answers it, over `taps` taps."""
     cfg = replace(demo_config(), data_dir=data_dir, polling=PollingConfig(interval_ms=10, removal_ms=20))
@@ -48,16 +63,8 @@ def tap_to_led(taps: int, data_dir: str, seed: int = 1) -> dict[str, Any]:
     samples: list[float] = []
     try:
         while len(samples) < taps:
-            session = loop.session
-            if session is None or session.rules.outcome(session.state) is not None:
-                loop.call("new_game", game="secret_hitler", seats=7, components="digital")
-                continue
-            rules, state = session.rules, session.state
-            acting = sorted(rules.to_act(state))
-            voters = [s for s in acting if any(a["type"] == "vote" for a in rules.legal_actions(state, s))]
+            voters = voters_or_advance(loop, rng)
             if not voters:
-                seat = acting[0]
-                loop.call("submit", seat=None, action=rng.choice(rules.legal_actions(state, seat)), source="bench")
                 continue
             for seat in voters:
                 zone = zones[f"seat:{seat}"]
