@@ -362,3 +362,38 @@ def test_each_game_board_draws_mid_game(browser: Any, base_url: str, runtime: Ru
     page.click("button[data-lang=en]")
     assert not errors, errors
     ctx.close()
+
+
+def test_boss_wallet_board_keeps_the_last_rounds_verdicts_into_the_next_round(browser: Any, base_url: str,
+                                                                               runtime: Runtime) -> None:
+    """A digital table deals round 2 in the step that ends round 1: the verdicts stay on the board as `last_round`."""
+    import random as _random
+
+    rules = get_rules("boss_wallet")
+    runtime.loop.call("end_game")
+    assert runtime.loop.call("new_game", game="boss_wallet", seats=4, components="digital").get("game_id")
+    rng = _random.Random(11)
+    while True:
+        state = runtime.loop.session.state
+        view = rules.view(state, None)
+        if view["round"] == 2 and view["last_round"] and not any(p.get("verdict") for p in view["players"]):
+            break
+        acting = sorted(rules.to_act(state))
+        assert acting and rules.outcome(state) is None, "round 2 never came"
+        runtime.loop.call("submit", seat=None, action=rng.choice(rules.legal_actions(state, acting[0])), source="test")
+    runtime.loop.wait_idle()
+    last = rules.view(runtime.loop.session.state, None)["last_round"]
+    ctx = browser.new_context(locale="en-US")
+    page = ctx.new_page()
+    page.goto(base_url)
+    page.wait_for_selector('#board .last-round[data-round="1"]')
+    assert page.inner_text("#board .last-round h2") == "Round 1 results"
+    rows = page.query_selector_all("#board .last-round tbody tr")
+    assert len(rows) == 4
+    for row, p in zip(rows, last["players"]):
+        assert row.query_selector("[data-verdict]").get_attribute("data-verdict") == p["verdict"]
+        assert [li.get_attribute("data-reason") for li in row.query_selector_all("li[data-reason]")] == p["reasons"]
+    shown = page.inner_text("#board .last-round")
+    assert "Award order" in shown and all(f"Seat {s + 1}" in shown for s in last["ranking"])
+    shot(page, "board-boss_wallet-last-round")
+    ctx.close()

@@ -14,6 +14,14 @@ export function usesSample(view) {
     !(Array.isArray(v) && v.length === 0));
 }
 
+/** Turn over the cards a renderer marked to flip now, after the page has painted them face down (so the
+ * flip animates, and every card of a reveal turns in the same frame). */
+export function startFlips(root) {
+  const cards = [...root.querySelectorAll("[data-flip]")];
+  for (const card of cards) card.removeAttribute("data-flip");
+  if (cards.length) requestAnimationFrame(() => requestAnimationFrame(() => cards.forEach((c) => c.classList.add("revealed"))));
+}
+
 export function seatChip(i18n, seat, extra = "") {
   if (seat === "neutral") return h("span", { class: "chip-seat neutral", title: i18n.word("neutral") }, "N");
   return h("span", { class: `chip-seat ${extra}`, style: { "--sc": seatColour(seat) }, title: i18n.seat(seat) },
@@ -63,7 +71,7 @@ function secretHitler(view, ctx) {
         h("div", { class: "face back" }, "?"),
         h("div", { class: `face front ${vote || ""}` }, vote ? i18n.word(vote) : "")));
     if (vote) {
-      if (revealNow) requestAnimationFrame(() => requestAnimationFrame(() => card.classList.add("revealed")));
+      if (revealNow) card.dataset.flip = "";  // turned over by startFlips once it is in the page
       else card.classList.add("revealed");
     }
     const showCard = vote || (Array.isArray(view.voted) && view.voted[s]);
@@ -171,6 +179,59 @@ function hourglassIcon() {
 
 function cu(cents) { return (Number(cents) / 100).toFixed(2); }
 
+/** A judged seat's verdict in words: verdict, identity, confiscation. */
+function verdictCell(i18n, p) {
+  return h("td", { class: p.verdict ? `verdict-${p.verdict}` : "", dataset: { verdict: p.verdict || "" } },
+    p.verdict ? i18n.word(p.verdict) : "—", p.identity ? ` (${i18n.word(p.identity)})` : "",
+    p.on_duty ? h("span", { class: "badge" }, i18n.t("games.boss_wallet.board.on_duty")) : null,
+    p.confiscated_by !== null && p.confiscated_by !== undefined
+      ? h("div", { class: "muted" }, i18n.t("games.boss_wallet.board.confiscated", { officer: p.confiscated_by, amount: cu(p.confiscated_cents || 0) })) : null);
+}
+
+function reasonsCell(i18n, p) {
+  return h("td", {}, h("ul", {}, (p.reasons || []).map((r) => h("li", { dataset: { reason: r } },
+    i18n.t(`games.boss_wallet.reasons.${r}`, {}, r)))));
+}
+
+/** A shown card in words from the view's `card_info` catalogue entry (else its id). */
+function cardName(i18n, info, id) {
+  const e = info && info[id];
+  if (!e) return i18n.word(String(id));
+  if (e.type === "bill") return `${e.value} ${i18n.word(e.currency)}`;
+  if (e.type === "jewel") return `${i18n.word("jewel")} ${e.value}`;
+  if (e.type === "id" && e.person) return `${i18n.word("id")}: ${i18n.word(e.person)}`;
+  return i18n.word(e.type);
+}
+
+function handCell(i18n, p, info) {
+  return h("td", {}, Array.isArray(p.hand) ? p.hand.map((c) => cardName(i18n, info, c)).join(", ") : "—");
+}
+
+/** The latest judged round as it was shown (`last_round`): kept on the board through the next round, since
+ * a digital table deals the next round in the same step that ends this one. Per-seat rows only while the
+ * players table is not itself showing verdicts. */
+function lastRound(view, i18n, withPlayers) {
+  const last = view.last_round;
+  if (!last) return null;
+  const players = withPlayers ? h("table", { class: "data", dataset: { lastRound: last.round } },
+    h("thead", {}, h("tr", {}, ["ui.seat", "games.boss_wallet.board.wealth", "games.boss_wallet.board.verdict",
+      "games.boss_wallet.board.reasons", "games.boss_wallet.board.hand"].map((k) => h("th", {}, i18n.t(k))))),
+    h("tbody", {}, (last.players || []).map((p) => h("tr", { dataset: { seat: p.seat } },
+      h("td", {}, seatChip(i18n, p.seat), " ", i18n.seat(p.seat)),
+      h("td", {}, p.wealth_cents !== undefined ? cu(p.wealth_cents) : "—"),
+      verdictCell(i18n, p), reasonsCell(i18n, p), handCell(i18n, p, view.card_info))))) : null;
+  const investigations = (last.investigations || []).map((x) => h("li", { dataset: { investigation: x.target } },
+    i18n.t("games.boss_wallet.board.investigation_result", { seat: x.seat, target: x.target, verdict: x.guilty ? "guilty" : "innocent" })));
+  return h("section", { class: "panel last-round", dataset: { round: last.round } },
+    h("h2", {}, i18n.t("games.boss_wallet.board.last_round", { round: last.round })),
+    players,
+    investigations.length ? h("ul", {}, investigations) : null,
+    kv(i18n, [["games.boss_wallet.board.award_order", (last.ranking || []).length ? i18n.value("seats", last.ranking) : "—"],
+      ["games.boss_wallet.board.awards", (last.awards || []).length
+        ? last.awards.map((a) => i18n.t("games.boss_wallet.board.award", { seat: a.seat, chips: a.chips })).join(", ")
+        : "—"]]));
+}
+
 function bossWallet(view, ctx) {
   const { i18n, toAct } = ctx;
   const chosen = chosenList(view);
@@ -188,14 +249,7 @@ function bossWallet(view, ctx) {
     h("td", {}, String(p.hand_size ?? "—"), p.scanned ? h("span", { class: "badge chosen" }, i18n.t("games.boss_wallet.board.scanned")) : null),
     verdicts ? [
       h("td", {}, p.wealth_cents !== undefined ? cu(p.wealth_cents) : "—"),
-      h("td", { class: p.verdict ? `verdict-${p.verdict}` : "", dataset: { verdict: p.verdict || "" } },
-        p.verdict ? i18n.word(p.verdict) : "—", p.identity ? ` (${i18n.word(p.identity)})` : "",
-        p.on_duty ? h("span", { class: "badge" }, i18n.t("games.boss_wallet.board.on_duty")) : null,
-        p.confiscated_by !== null && p.confiscated_by !== undefined
-          ? h("div", { class: "muted" }, i18n.t("games.boss_wallet.board.confiscated", { officer: p.confiscated_by, amount: cu(p.confiscated_cents || 0) })) : null),
-      h("td", {}, h("ul", {}, (p.reasons || []).map((r) => h("li", { dataset: { reason: r } },
-        i18n.t(`games.boss_wallet.reasons.${r}`, {}, r))))),
-      h("td", {}, Array.isArray(p.hand) ? p.hand.map((c) => i18n.word(String(c))).join(", ") : "—")] : null));
+      verdictCell(i18n, p), reasonsCell(i18n, p), handCell(i18n, p, view.card_info)] : null));
   return h("div", { class: "board bw" },
     kv(i18n, [["ui.round", `${view.round ?? "—"} / ${view.rounds ?? 3}`],
       ["games.boss_wallet.board.wallet", String(view.wallet ?? "—")]]),
@@ -207,7 +261,8 @@ function bossWallet(view, ctx) {
         h("th", {}, i18n.t("games.boss_wallet.board.hand_size")),
         verdicts ? ["games.boss_wallet.board.wealth", "games.boss_wallet.board.verdict", "games.boss_wallet.board.reasons",
           "games.boss_wallet.board.hand"].map((k) => h("th", {}, i18n.t(k))) : null)),
-      h("tbody", {}, rows))));
+      h("tbody", {}, rows))),
+    lastRound(view, i18n, !verdicts));
 }
 
 // --- Thief of Baghdad -----------------------------------------------------------------------------

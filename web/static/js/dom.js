@@ -32,6 +32,47 @@ export function replace(el, ...children) {
   return el;
 }
 
+/**
+ * Make `live` look like `next` in place: attributes, texts and children are patched, and nodes that did not
+ * change are left alone, so the browser redoes style, layout and paint only where the table changed (a
+ * full re-render cost every connected screen a whole-board layout per tap). Listeners are not carried
+ * over: use it for drawings without handlers.
+ */
+export function morph(live, next) {
+  if (live.nodeType !== next.nodeType || live.nodeName !== next.nodeName) {
+    live.replaceWith(next);
+    return;
+  }
+  if (live.nodeType === Node.TEXT_NODE) {
+    if (live.data !== next.data) live.data = next.data;
+    return;
+  }
+  if (live.isEqualNode(next)) return;  // a native deep compare: whole unchanged panels cost next to nothing
+  for (const attr of [...live.attributes]) if (!next.hasAttribute(attr.name)) live.removeAttribute(attr.name);
+  for (const attr of next.attributes) if (live.getAttribute(attr.name) !== attr.value) live.setAttribute(attr.name, attr.value);
+  const want = [...next.childNodes];
+  const have = [...live.childNodes];
+  for (let i = 0; i < want.length; i += 1) {
+    if (i < have.length) morph(have[i], want[i]);
+    else live.appendChild(want[i]);
+  }
+  for (let i = want.length; i < have.length; i += 1) have[i].remove();
+}
+
+/** Patch an element's children to be `children` (see morph). */
+export function morphChildren(el, ...children) {
+  const next = el.cloneNode(false);
+  append(next, children);
+  morph(el, next);
+  return el;
+}
+
+/** Set an element's text only when it differs (an equal write still invalidates layout). */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+  return el;
+}
+
 /** The element with this id (throws when a template lost it, so the mistake is loud). */
 export function byId(id) {
   const el = document.getElementById(id);

@@ -2,7 +2,7 @@
 import { byId, fetchJSON, h, postJSON, replace } from "./dom.js";
 import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
 import { follow, statusPill } from "./live.js";
-import { renderBoard } from "./boards.js";
+import { renderBoard, startFlips } from "./boards.js";
 import { renderLog } from "./log.js";
 import { renderPrompt } from "./prompt.js";
 import { normalizeSeat } from "./state.js";
@@ -73,6 +73,7 @@ function draw() {
   renderPrompt(byId("prompt"), i18n, s.legal, send, ui);
   drawSecret();
   replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set() }) : "");
+  startFlips(byId("board"));
 }
 
 function onState(data) {

@@ -1,8 +1,8 @@
 // The table screen (TV or tablet): the public view only.
-import { byId, fetchJSON, h, replace } from "./dom.js";
+import { byId, fetchJSON, h, morphChildren, replace, setText } from "./dom.js";
 import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
 import { follow, statusPill } from "./live.js";
-import { renderBoard, usesSample } from "./boards.js";
+import { renderBoard, startFlips, usesSample } from "./boards.js";
 import { renderLog } from "./log.js";
 import { normalize } from "./state.js";
 
@@ -18,24 +18,27 @@ function draw() {
   byId("idle").hidden = Boolean(s && s.running);
   if (!s || !s.running) { replace(byId("board")); replace(byId("log")); return; }
   i18n.game = s.game;
-  byId("game-title").textContent = i18n.t(`games.${s.game}.title`, {}, s.game);
-  byId("phase").textContent = s.phase ? i18n.phase(s.phase) : "";
+  setText(byId("game-title"), i18n.t(`games.${s.game}.title`, {}, s.game));
+  setText(byId("phase"), s.phase ? i18n.phase(s.phase) : "");
   byId("sample").hidden = !usesSample(s.view);
-  byId("to-act").textContent = s.toAct.size
+  setText(byId("to-act"), s.toAct.size
     ? i18n.t("ui.waiting_for", { seats: [...s.toAct].sort((a, b) => a - b) })
-    : s.chanceToAct ? i18n.t("ui.waiting_for_table") : "";
+    : s.chanceToAct ? i18n.t("ui.waiting_for_table") : "");
   const out = byId("outcome");
   out.hidden = !s.outcome;
   if (s.outcome) {
-    out.textContent = i18n.t("ui.game_over", {
+    setText(out, i18n.t("ui.game_over", {
       winners: s.outcome.winners,
       reason: i18n.t(`games.${s.game}.outcomes.${s.outcome.reason}`, {}, s.outcome.reason),
-    });
+    }));
   }
   const check = byId("check");
   check.hidden = s.status !== "resume_check";
-  if (!check.hidden) check.textContent = `${i18n.t("ui.expected_vs_seen")} ${s.mismatched.join(", ")}`;
-  replace(byId("board"), renderBoard(s.game, s.view, { i18n, prev: prevView, toAct: s.toAct }));
+  if (!check.hidden) setText(check, `${i18n.t("ui.expected_vs_seen")} ${s.mismatched.join(", ")}`);
+  const board = byId("board");
+  // patched, not rebuilt: a tap changes a badge or two, and only those are laid out and painted again
+  morphChildren(board, renderBoard(s.game, s.view, { i18n, prev: prevView, toAct: s.toAct }));
+  startFlips(board);
   renderLog(byId("log"), i18n, s.view.log);
   document.body.dataset.version = s.version;
 }
