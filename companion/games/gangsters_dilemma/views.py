@@ -46,7 +46,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         {
             "money": p.money, "crate": p.loot[0], "art": p.loot[1], "jewel": p.loot[2], "liquor": p.loot[3],
             "vp": p.vp(cfg), "demands": list(p.fulfilled), "character": p.character,
-            "private_demands": len(p.private),
+            "private_demand_count": len(p.private),
         }
         for p in state.players
     ]

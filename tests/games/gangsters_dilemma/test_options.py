@@ -72,5 +72,5 @@ def test_location_count_by_seats(seats: int, locations: int) -> None:
     assert [loc["id"] for loc in view["locations"]] == list(range(1, locations + 1))
     assert len(view["players"]) == seats and view["police"] is None
     assert all(p == {"money": 1, "crate": 0, "art": 0, "jewel": 0, "liquor": 1, "vp": 0, "demands": [],
-                     "character": None, "private_demands": 0} for p in view["players"])
+                     "character": None, "private_demand_count": 0} for p in view["players"])
     assert all(loc["money"] == 2 and not loc["closed"] and loc["visitors"] == [] for loc in view["locations"])

@@ -144,7 +144,7 @@ def test_the_elites_demands_stay_private() -> None:
         assert '"x0"' not in json.dumps(RULES.view(state, seat))
     mine = RULES.view(state, 0)
     assert mine["private_demands"] == ["x0", "x1", "x2"] and set(mine["demand_cards"]) >= {"x0", "x1", "x2"}
-    assert RULES.view(state)["players"][0]["private_demands"] == 3
+    assert RULES.view(state)["players"][0]["private_demand_count"] == 3
 
 
 def test_private_log_entries_reach_their_seat_only() -> None:
