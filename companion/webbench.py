@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.config import PollingConfig, demo_config
+from companion.table.bench_tap import enroll_ballots, percentile, voters_or_advance
 from companion.table.runtime import Runtime
 
 CHROMIUM = "/usr/bin/chromium"
@@ -22,12 +23,6 @@ WATCH = """() => {
     t: performance.timeOrigin + performance.now()})).observe(document.body, {attributes: true,
     attributeFilter: ["data-version"]});
 }"""
-SEATS = 7
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def _actions(version: str) -> tuple[str, int]:
@@ -75,8 +70,7 @@ def page_weight(browser: Any, url: str) -> dict[str, Any]:
     return {"kb": round(sum(sizes.values()) / 1024, 1), "requests": len(sizes)}
 
 
-def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1, game: str = "secret_hitler",
-               seats: int = SEATS) -> dict[str, Any]:
+def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1) -> dict[str, Any]:
     """p50/p99/max (ms) from a mock ballot tap to the table page's DOM showing it, on every one of `pages`."""
     from playwright.sync_api import sync_playwright
     from waitress.server import create_server
@@ -90,18 +84,13 @@ def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1, game: s
     server = create_server(runtime.app(), host="127.0.0.1", port=0, threads=max(32, pages + 8))
     threading.Thread(target=server.run, daemon=True).start()
     url = f"http://127.0.0.1:{server.effective_port}/"
-    ballots = {}
-    for seat in range(seats):
-        for i, vote in enumerate(("ja", "nein")):
-            uid = f"D{seat:02d}{i}0000"
-            loop.call("enroll", uid=uid, game=game, kind="ballot", value=vote, label=f"{vote} {seat}")
-            ballots[(seat, vote)] = uid
+    ballots = enroll_ballots(loop, "D")
     rng = random.Random(seed)
     samples: list[float] = []
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-            loop.call("new_game", game=game, seats=seats, components="digital")
+            loop.call("new_game", game="secret_hitler", seats=7, components="digital")
             weight = page_weight(browser, url)
             tabs = []
             for _ in range(pages):
@@ -111,19 +100,9 @@ def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1, game: s
                 tab.evaluate(WATCH)
                 tabs.append(tab)
             while len(samples) < taps * pages:
-                session = loop.session
-                if session is None or session.rules.outcome(session.state) is not None:
-                    loop.call("new_game", game=game, seats=seats, components="digital")
-                    continue
-                rules, state = session.rules, session.state
-                acting = sorted(rules.to_act(state))
-                voters = [s for s in acting if any(a["type"] == "vote" for a in rules.legal_actions(state, s))]
-                if not voters:
-                    loop.call("submit", seat=None, action=rng.choice(rules.legal_actions(state, acting[0])),
-                              source="bench")
-                    continue
+                voters = voters_or_advance(loop, rng)
                 for seat in voters:
-                    game_id, before = str(session.game_id), len(loop.session.actions)
+                    game_id, before = str(loop.session.game_id), len(loop.session.actions)
                     vote = "nein" if rng.random() < 0.6 else "ja"
                     t0 = time.time() * 1000
                     hw.place(f"r{seat}", ballots[(seat, vote)], wait=False)
@@ -141,6 +120,6 @@ def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1, game: s
     finally:
         server.close()
         runtime.stop()
-    return {"tap_to_dom_ms": {"p50": round(statistics.median(samples), 2), "p99": round(_percentile(samples, 0.99), 2),
+    return {"tap_to_dom_ms": {"p50": round(statistics.median(samples), 2), "p99": round(percentile(samples, 0.99), 2),
                               "max": round(max(samples), 2), "taps": len(samples) // pages, "pages": pages},
             "table_page_kb": weight["kb"], "table_page_requests": weight["requests"]}

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.config import PollingConfig, WebConfig, demo_config
 from companion.hal.mock import MockHardware
-from companion.table.bench_tap import _percentile, enroll_ballots, voters_or_advance
+from companion.table.bench_tap import enroll_ballots, percentile, voters_or_advance
 from companion.table.runtime import Runtime
 
 
@@ -118,5 +118,5 @@ def tap_to_sse(taps: int, data_dir: str, clients: int = 20, seed: int = 1) -> di
         for c in readers:
             c.join(5)
         runtime.stop()
-    return {"p50": round(statistics.median(samples), 3), "p99": round(_percentile(samples, 0.99), 3),
+    return {"p50": round(statistics.median(samples), 3), "p99": round(percentile(samples, 0.99), 3),
             "max": round(max(samples), 3), "taps": taken, "clients": clients}

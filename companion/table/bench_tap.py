@@ -14,7 +14,8 @@ from companion.hal.mock import MockHardware
 from companion.table.runtime import Runtime
 
 
-def _percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile of values (nearest rank)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
@@ -86,5 +87,5 @@ def tap_to_led(taps: int, data_dir: str, seed: int = 1) -> dict[str, Any]:
             loop.wait_idle()
     finally:
         runtime.stop()
-    return {"p50": round(statistics.median(samples), 3), "p99": round(_percentile(samples, 0.99), 3),
+    return {"p50": round(statistics.median(samples), 3), "p99": round(percentile(samples, 0.99), 3),
             "max": round(max(samples), 3), "taps": len(samples), "journal": "sqlite WAL synchronous=FULL"}
