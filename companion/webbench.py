@@ -3,11 +3,13 @@ pages in a real browser (Debian's Chromium via Playwright; the `test` extra), pl
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import statistics
 import threading
 import time
 from dataclasses import replace
+from multiprocessing.connection import Connection
 from typing import Any
 
 from companion.config import PollingConfig, demo_config
@@ -70,9 +72,12 @@ def page_weight(browser: Any, url: str) -> dict[str, Any]:
     return {"kb": round(sum(sizes.values()) / 1024, 1), "requests": len(sizes)}
 
 
-def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1) -> dict[str, Any]:
-    """p50/p99/max (ms) from a mock ballot tap to the table page's DOM showing it, on every one of `pages`."""
-    from playwright.sync_api import sync_playwright
+def _table(conn: Connection, data_dir: str, seed: int, threads: int) -> None:
+    """Child process: the demo table on mock hardware and its waitress server; places ballots when asked.
+
+    The table runs in its own process, as `companion run` does, so the browser driver's Python (Playwright's
+    client) does not share the server's interpreter lock; in one process it delayed SSE writes by up to
+    250 ms, a cost no real table has."""
     from waitress.server import create_server
 
     from companion.hal.mock import MockHardware
@@ -81,16 +86,58 @@ def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1) -> dict
     runtime = Runtime(cfg, rng=random.Random(seed)).start()
     hw, loop = runtime.hardware, runtime.loop
     assert isinstance(hw, MockHardware)
-    server = create_server(runtime.app(), host="127.0.0.1", port=0, threads=max(32, pages + 8))
+    server = create_server(runtime.app(), host="127.0.0.1", port=0, threads=threads)
     threading.Thread(target=server.run, daemon=True).start()
-    url = f"http://127.0.0.1:{server.effective_port}/"
     ballots = enroll_ballots(loop, "D")
     rng = random.Random(seed)
+    loop.call("new_game", game="secret_hitler", seats=7, components="digital")
+    conn.send(server.effective_port)
+    tapped: list[int] = []
+    try:
+        while (ask := conn.recv()) != "stop":
+            if ask == "voters":  # advance the game to its next vote; the seats that may vote
+                voters: list[int] = []
+                while not voters:
+                    voters = voters_or_advance(loop, rng)
+                conn.send(voters)
+            elif ask == "clear":  # the ballots taken off their readers
+                for seat in tapped:
+                    hw.reader(f"r{seat}").uid = None
+                for seat in tapped:
+                    hw.remove(f"r{seat}")
+                tapped.clear()
+                loop.wait_idle()
+                conn.send(True)
+            else:  # ("tap", seat): a ballot placed; answers (game id, actions before, tap time ms since the epoch)
+                seat = ask[1]
+                tapped.append(seat)
+                session = loop.session
+                game_id, before = str(session.game_id), len(session.actions)
+                vote = "nein" if rng.random() < 0.6 else "ja"
+                t0 = time.time() * 1000
+                hw.place(f"r{seat}", ballots[(seat, vote)], wait=False)
+                loop.wait_idle()
+                conn.send((game_id, before, t0))
+    finally:
+        server.close()
+        runtime.stop()
+
+
+def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1) -> dict[str, Any]:
+    """p50/p99/max (ms) from a mock ballot tap to the table page's DOM showing it, on every one of `pages`."""
+    from playwright.sync_api import sync_playwright
+
+    mp = multiprocessing.get_context("spawn")
+    conn, child_conn = mp.Pipe()
+    table = mp.Process(target=_table, args=(child_conn, data_dir, seed, max(32, pages + 8)), daemon=True)
+    table.start()
     samples: list[float] = []
     try:
+        if not conn.poll(60):
+            raise RuntimeError("the table process did not start")
+        url = f"http://127.0.0.1:{conn.recv()}/"
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-            loop.call("new_game", game="secret_hitler", seats=7, components="digital")
             weight = page_weight(browser, url)
             tabs = []
             for _ in range(pages):
@@ -100,26 +147,22 @@ def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1) -> dict
                 tab.evaluate(WATCH)
                 tabs.append(tab)
             while len(samples) < taps * pages:
-                voters = voters_or_advance(loop, rng)
-                for seat in voters:
-                    game_id, before = str(loop.session.game_id), len(loop.session.actions)
-                    vote = "nein" if rng.random() < 0.6 else "ja"
-                    t0 = time.time() * 1000
-                    hw.place(f"r{seat}", ballots[(seat, vote)], wait=False)
-                    loop.wait_idle()
+                conn.send("voters")
+                for seat in conn.recv():
+                    conn.send(("tap", seat))
+                    game_id, before, t0 = conn.recv()
                     # polled from here, not in the pages (page-side polling would load the CPU); the render time
                     # is the page's own clock, so the polling only has to be cheap, not prompt
                     for tab in tabs:
                         samples.append(_seen(tab, game_id, before) - t0)
-                for seat in voters:
-                    hw.reader(f"r{seat}").uid = None
-                for seat in voters:
-                    hw.remove(f"r{seat}")
-                loop.wait_idle()
+                conn.send("clear")
+                conn.recv()
             browser.close()
     finally:
-        server.close()
-        runtime.stop()
+        conn.send("stop")
+        table.join(10)
+        if table.is_alive():
+            table.kill()
     return {"tap_to_dom_ms": {"p50": round(statistics.median(samples), 2), "p99": round(percentile(samples, 0.99), 2),
                               "max": round(max(samples), 2), "taps": len(samples) // pages, "pages": pages},
             "table_page_kb": weight["kb"], "table_page_requests": weight["requests"]}
