@@ -3,18 +3,12 @@ pages in a real browser (Debian's Chromium via Playwright; the `test` extra), pl
 
 from __future__ import annotations
 
-import multiprocessing
-import random
 import statistics
-import threading
 import time
-from dataclasses import replace
-from multiprocessing.connection import Connection
 from typing import Any
 
-from companion.config import PollingConfig, demo_config
-from companion.table.bench_tap import enroll_ballots, percentile, voters_or_advance
-from companion.table.runtime import Runtime
+from companion.table.bench_process import TableProcess
+from companion.table.bench_tap import percentile
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -72,70 +66,14 @@ def page_weight(browser: Any, url: str) -> dict[str, Any]:
     return {"kb": round(sum(sizes.values()) / 1024, 1), "requests": len(sizes)}
 
 
-def _table(conn: Connection, data_dir: str, seed: int, threads: int) -> None:
-    """Child process: the demo table on mock hardware and its waitress server; places ballots when asked.
-
-    The table runs in its own process, as `companion run` does, so the browser driver's Python (Playwright's
-    client) does not share the server's interpreter lock; in one process it delayed SSE writes by up to
-    250 ms, a cost no real table has."""
-    from waitress.server import create_server
-
-    from companion.hal.mock import MockHardware
-
-    cfg = replace(demo_config(), data_dir=data_dir, polling=PollingConfig(interval_ms=10, removal_ms=20))
-    runtime = Runtime(cfg, rng=random.Random(seed)).start()
-    hw, loop = runtime.hardware, runtime.loop
-    assert isinstance(hw, MockHardware)
-    server = create_server(runtime.app(), host="127.0.0.1", port=0, threads=threads)
-    threading.Thread(target=server.run, daemon=True).start()
-    ballots = enroll_ballots(loop, "D")
-    rng = random.Random(seed)
-    loop.call("new_game", game="secret_hitler", seats=7, components="digital")
-    conn.send(server.effective_port)
-    tapped: list[int] = []
-    try:
-        while (ask := conn.recv()) != "stop":
-            if ask == "voters":  # advance the game to its next vote; the seats that may vote
-                voters: list[int] = []
-                while not voters:
-                    voters = voters_or_advance(loop, rng)
-                conn.send(voters)
-            elif ask == "clear":  # the ballots taken off their readers
-                for seat in tapped:
-                    hw.reader(f"r{seat}").uid = None
-                for seat in tapped:
-                    hw.remove(f"r{seat}")
-                tapped.clear()
-                loop.wait_idle()
-                conn.send(True)
-            else:  # ("tap", seat): a ballot placed; answers (game id, actions before, tap time ms since the epoch)
-                seat = ask[1]
-                tapped.append(seat)
-                session = loop.session
-                game_id, before = str(session.game_id), len(session.actions)
-                vote = "nein" if rng.random() < 0.6 else "ja"
-                t0 = time.time() * 1000
-                hw.place(f"r{seat}", ballots[(seat, vote)], wait=False)
-                loop.wait_idle()
-                conn.send((game_id, before, t0))
-    finally:
-        server.close()
-        runtime.stop()
-
-
 def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1) -> dict[str, Any]:
     """p50/p99/max (ms) from a mock ballot tap to the table page's DOM showing it, on every one of `pages`."""
     from playwright.sync_api import sync_playwright
 
-    mp = multiprocessing.get_context("spawn")
-    conn, child_conn = mp.Pipe()
-    table = mp.Process(target=_table, args=(child_conn, data_dir, seed, max(32, pages + 8)), daemon=True)
-    table.start()
+    table = TableProcess(data_dir, seed, threads=max(32, pages + 8))
     samples: list[float] = []
     try:
-        if not conn.poll(60):
-            raise RuntimeError("the table process did not start")
-        url = f"http://127.0.0.1:{conn.recv()}/"
+        url = f"http://127.0.0.1:{table.port}/"
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             weight = page_weight(browser, url)
@@ -147,22 +85,16 @@ def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1) -> dict
                 tab.evaluate(WATCH)
                 tabs.append(tab)
             while len(samples) < taps * pages:
-                conn.send("voters")
-                for seat in conn.recv():
-                    conn.send(("tap", seat))
-                    game_id, before, t0 = conn.recv()
+                for seat in table.voters():
+                    tap = table.tap(seat)
                     # polled from here, not in the pages (page-side polling would load the CPU); the render time
                     # is the page's own clock, so the polling only has to be cheap, not prompt
                     for tab in tabs:
-                        samples.append(_seen(tab, game_id, before) - t0)
-                conn.send("clear")
-                conn.recv()
+                        samples.append(_seen(tab, tap.game_id, tap.actions_before) - tap.at_ms)
+                table.clear()
             browser.close()
     finally:
-        conn.send("stop")
-        table.join(10)
-        if table.is_alive():
-            table.kill()
+        table.stop()
     return {"tap_to_dom_ms": {"p50": round(statistics.median(samples), 2), "p99": round(percentile(samples, 0.99), 2),
                               "max": round(max(samples), 2), "taps": len(samples) // pages, "pages": pages},
             "table_page_kb": weight["kb"], "table_page_requests": weight["requests"]}

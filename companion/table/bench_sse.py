@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import http.client
-import json
-import random
 import statistics
 import threading
 import time
-from dataclasses import replace
 from typing import Any
 
-from companion.config import PollingConfig, WebConfig, demo_config
-from companion.hal.mock import MockHardware
-from companion.table.bench_tap import enroll_ballots, percentile, voters_or_advance
-from companion.table.runtime import Runtime
+from companion.table.bench_process import TableProcess
+from companion.table.bench_tap import percentile
 
 
 class _Client(threading.Thread):
@@ -46,14 +41,14 @@ class _Client(threading.Thread):
                     event = text[7:]
                 elif text.startswith("data: ") and event == "state":
                     with self.lock:
-                        self.seen.append((number, time.perf_counter()))
+                        self.seen.append((number, time.time() * 1000))
         except OSError:
             return
         finally:
             conn.close()
 
     def arrival_after(self, number: int, timeout: float = 5.0) -> float | None:
-        """When the first state event numbered above `number` arrived."""
+        """When the first state event numbered above `number` arrived (ms since the epoch)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self.lock:
@@ -64,59 +59,31 @@ class _Client(threading.Thread):
         return None
 
 
-def _last_event_number(runtime: Runtime) -> int:
-    recent = runtime.loop.bus.recent()
-    return int(recent[-1].id.split("-")[1]) if recent else 0
-
-
 def tap_to_sse(taps: int, data_dir: str, clients: int = 20, seed: int = 1) -> dict[str, Any]:
     """p50/p99/max (ms) from a ballot placement to each SSE client holding the new state, over `taps` taps."""
-    cfg = replace(demo_config(), data_dir=data_dir, polling=PollingConfig(interval_ms=10, removal_ms=20),
-                  web=WebConfig(threads=clients + 8))
-    runtime = Runtime(cfg, rng=random.Random(seed)).start()
-    server = runtime.make_server("127.0.0.1", 0, SSE_HEARTBEAT_S=5.0)
-    serving = threading.Thread(target=server.run, daemon=True)
-    serving.start()
-    port = server.effective_port
-    rng = random.Random(seed)
-    hw = runtime.hardware
-    assert isinstance(hw, MockHardware)
-    loop = runtime.loop
-    ballots = enroll_ballots(loop, "C")
-    readers = [_Client(port) for _ in range(clients)]
-    for c in readers:
-        c.start()
-    for c in readers:
-        if not c.ready.wait(10):
-            raise RuntimeError("an SSE client did not connect")
+    table = TableProcess(data_dir, seed, threads=clients + 8)
+    readers = [_Client(table.port) for _ in range(clients)]
     samples: list[float] = []
     taken = 0
     try:
+        for c in readers:
+            c.start()
+        for c in readers:
+            if not c.ready.wait(10):
+                raise RuntimeError("an SSE client did not connect")
         while taken < taps:
-            voters = voters_or_advance(loop, rng)
-            if not voters:
-                continue
-            for seat in voters:
-                loop.wait_idle()
-                before = _last_event_number(runtime)
-                vote = "nein" if rng.random() < 0.6 else "ja"
-                t0 = time.perf_counter()
-                hw.place(f"r{seat}", ballots[(seat, vote)], wait=False)
+            for seat in table.voters():
+                tap = table.tap(seat)
                 for c in readers:
-                    got = c.arrival_after(before)
+                    got = c.arrival_after(tap.event_before)
                     if got is None:
                         raise RuntimeError(f"an SSE client never got the state after a tap on seat {seat}")
-                    samples.append((got - t0) * 1000)
+                    samples.append(got - tap.at_ms)
                 taken += 1
-            for seat in voters:
-                hw.reader(f"r{seat}").uid = None
-            for seat in voters:
-                hw.remove(f"r{seat}")
-            loop.wait_idle()
+            table.clear()
     finally:
-        runtime.loop.bus.close_all()  # end the streams first so no server thread writes to a closed server
+        table.stop()  # ends the streams, so the clients return
         for c in readers:
             c.join(5)
-        runtime.stop()
     return {"p50": round(statistics.median(samples), 3), "p99": round(percentile(samples, 0.99), 3),
             "max": round(max(samples), 3), "taps": taken, "clients": clients}

@@ -81,6 +81,8 @@ class Runtime:
         if server is None:
             return
         self.loop.bus.close_all()
+        # the workers finish first: a worker ending a stream pulls the trigger, which must still be open
+        server.task_dispatcher.shutdown(timeout=2)
 
         def close_everything() -> None:  # runs on waitress' own loop thread, so no socket is closed mid-select
             for dispatcher in list(server._map.values()):
@@ -93,7 +95,6 @@ class Runtime:
             server.trigger.pull_trigger(close_everything)
         except OSError:  # the server never ran: close directly
             close_everything()
-        server.task_dispatcher.shutdown(timeout=2)
 
     def stop(self) -> None:
         """Stop everything and close the database."""

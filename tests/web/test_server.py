@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import http.client
+import logging
 import threading
+
+import pytest
 
 from companion.table.runtime import Runtime
 
@@ -57,3 +60,27 @@ def test_a_stop_while_serving_ends_serve(runtime: Runtime) -> None:
         done.wait(0.01)
     runtime.close_server()
     assert done.wait(timeout=10), "serve() did not return after close_server()"
+
+
+def test_a_stop_with_streams_open_ends_them_cleanly(runtime: Runtime, caplog: pytest.LogCaptureFixture) -> None:
+    """Stopping with SSE clients connected ends each stream and logs no worker error (a worker ending a stream
+    after the server's trigger was closed used to log a traceback)."""
+    server = runtime.make_server("127.0.0.1", 0, SSE_HEARTBEAT_S=5.0)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    streams = []
+    for _ in range(4):
+        conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=5)
+        conn.request("GET", "/api/events")
+        resp = conn.getresponse()
+        assert resp.readline() == b"retry: 2000\n"
+        streams.append((conn, resp))
+    with caplog.at_level(logging.ERROR, logger="waitress"):
+        runtime.close_server()
+        thread.join(timeout=5)
+    for conn, resp in streams:
+        while resp.readline():  # the stream ends (EOF), it is not cut mid-event
+            pass
+        conn.close()
+    assert not thread.is_alive()
+    assert not [r for r in caplog.records if r.name.startswith("waitress")], caplog.text

@@ -1,0 +1,117 @@
+"""The demo table in its own process for the latency benches that drive clients (SSE readers, browsers).
+
+The table runs apart from the benchmark's clients, as `companion run` runs apart from the phones and screens:
+in one process the clients' Python shares the server's interpreter lock, which delayed SSE writes by up to
+250 ms, a cost no real table has. Tap times are wall-clock milliseconds since the epoch, comparable across
+the two processes."""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import threading
+import time
+from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from typing import Any
+
+from companion.config import PollingConfig, WebConfig, demo_config
+from companion.table.bench_tap import enroll_ballots, voters_or_advance
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A ballot placed: the game, its action count and the bus's last event number before it, and when."""
+
+    game_id: str
+    actions_before: int
+    event_before: int
+    at_ms: float
+
+
+def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s: float) -> None:
+    """Child process: the demo table on mock hardware and its waitress server, placing ballots when asked."""
+    from companion.hal.mock import MockHardware
+    from companion.table.runtime import Runtime
+
+    cfg = replace(demo_config(), data_dir=data_dir, polling=PollingConfig(interval_ms=10, removal_ms=20),
+                  web=WebConfig(threads=threads))
+    runtime = Runtime(cfg, rng=random.Random(seed)).start()
+    hw, loop = runtime.hardware, runtime.loop
+    assert isinstance(hw, MockHardware)
+    server = runtime.make_server("127.0.0.1", 0, SSE_HEARTBEAT_S=heartbeat_s)
+    threading.Thread(target=server.run, daemon=True).start()
+    ballots = enroll_ballots(loop, "E")  # UIDs are hex
+    rng = random.Random(seed)
+    loop.call("new_game", game="secret_hitler", seats=7, components="digital")
+    conn.send(server.effective_port)
+    tapped: list[int] = []
+    try:
+        while (ask := conn.recv()) != "stop":
+            if ask == "voters":
+                voters: list[int] = []
+                while not voters:
+                    voters = voters_or_advance(loop, rng)
+                conn.send(voters)
+            elif ask == "clear":
+                for seat in tapped:
+                    hw.reader(f"r{seat}").uid = None
+                for seat in tapped:
+                    hw.remove(f"r{seat}")
+                tapped.clear()
+                loop.wait_idle()
+                conn.send(True)
+            else:
+                seat = ask[1]
+                tapped.append(seat)
+                loop.wait_idle()
+                session = loop.session
+                recent = loop.bus.recent()
+                vote = "nein" if rng.random() < 0.6 else "ja"
+                tap = Tap(str(session.game_id), len(session.actions),
+                          int(recent[-1].id.split("-")[1]) if recent else 0, time.time() * 1000)
+                hw.place(f"r{seat}", ballots[(seat, vote)], wait=False)
+                loop.wait_idle()
+                conn.send(tap)
+    finally:
+        runtime.stop()  # ends the streams, then closes the server on its own thread
+
+
+class TableProcess:
+    """Start the demo table in a child process; drive its Secret Hitler votes from here."""
+
+    def __init__(self, data_dir: str, seed: int = 1, threads: int = 32, heartbeat_s: float = 5.0) -> None:
+        mp = multiprocessing.get_context("spawn")
+        self._conn, child = mp.Pipe()
+        self._process = mp.Process(target=_serve, args=(child, data_dir, seed, threads, heartbeat_s), daemon=True)
+        self._process.start()
+        if not self._conn.poll(60):
+            self.stop()
+            raise RuntimeError("the table process did not start")
+        self.port: int = self._conn.recv()
+
+    def _ask(self, message: Any) -> Any:
+        self._conn.send(message)
+        return self._conn.recv()
+
+    def voters(self) -> list[int]:
+        """Advance the game to its next vote; the seats that may vote."""
+        return self._ask("voters")
+
+    def tap(self, seat: int) -> Tap:
+        """Place a random ballot on a seat's reader and wait until the table has handled it."""
+        return self._ask(("tap", seat))
+
+    def clear(self) -> None:
+        """Take the tapped ballots off their readers."""
+        self._ask("clear")
+
+    def stop(self) -> None:
+        """End the table process."""
+        try:
+            self._conn.send("stop")
+        except OSError:
+            pass
+        self._process.join(10)
+        if self._process.is_alive():
+            self._process.kill()
