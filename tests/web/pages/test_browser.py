@@ -10,6 +10,7 @@ import pytest
 from companion.games import game_names, get_rules
 from companion.table.runtime import Runtime
 from tests.web.pages.browser import chromium, csp_errors, serve, shot
+from tests.table.helpers import live_rows
 from tests.web.pages.conftest import PIN
 
 pytestmark = pytest.mark.browser
@@ -124,6 +125,8 @@ def test_host_binds_a_plugged_in_terminal_and_it_shows_the_seats_prompt(context:
     row = "#terminal-table tr[data-terminal='PICO-9']"
     host.wait_for_selector(row)
     assert host.inner_text(f"{row} td:nth-child(3)") == "unbound"
+    hub.choose("PICO-9", "none", 0)  # a key pressed on the unbound terminal lights its row up, live
+    host.wait_for_selector("#terminal-table tr.latest[data-terminal='PICO-9']")
     urls = host.eval_on_selector_all("code.seat-url", "els => els.map(e => e.textContent)")
     assert len(urls) == 3 and all(u.endswith(f"/seat/{t}") for u, t in zip(urls, runtime.loop.session.tokens))
     host.select_option(f"{row} select.bind-seat", "1")
@@ -133,8 +136,9 @@ def test_host_binds_a_plugged_in_terminal_and_it_shows_the_seats_prompt(context:
     prompt = hub.last_prompt("PICO-9")
     assert prompt is not None and prompt["type"] == "prompt" and prompt == runtime.loop.seat_prompt(1)
     assert hub.last_prompt("T1") is None or hub.last_prompt("T1")["type"] == "idle"
-    hub.choose("PICO-9", prompt["ballot"], 0)  # its choice now counts for seat 2, and its row lights up
-    host.wait_for_selector("#terminal-table tr.latest[data-terminal='PICO-9']")
+    hub.choose("PICO-9", prompt["ballot"], 0)  # its choice now counts for seat 2
+    runtime.loop.wait_idle()
+    assert live_rows(runtime)[-1]["source"] == "terminal:PICO-9" and live_rows(runtime)[-1]["action"]["seat"] == 1
     assert runtime.loop.call("bind_terminal", terminal="T1", seat=1)["unbound"] == ["PICO-9"]  # as configured again
     assert not errors, errors
 

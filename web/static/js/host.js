@@ -298,6 +298,7 @@ draw();
 if (document.body.dataset.loggedIn) {
   await refresh();
   follow(document.body.dataset.events, {
+    extra: ["terminal"],
     onState: () => refresh(),
     onEvent: (type, data) => {
       if (type === "enroll_seen") {
