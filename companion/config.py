@@ -8,6 +8,7 @@ import tomllib
 from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Mapping
+from urllib.parse import urlsplit
 
 BACKEND_NAMES = ("mock", "pi")
 COMPONENT_MODES = ("digital", "physical")
@@ -84,12 +85,14 @@ class PollingConfig:
 
 @dataclass(frozen=True)
 class WebConfig:
-    """The local page: address, host PIN (None: a random one is printed at start), server threads."""
+    """The local page: address, host PIN (None: a random one is printed at start), server threads, and the
+    address phones follow from the seat QR codes (None: found from the request or the LAN address)."""
 
     host: str = "127.0.0.1"
     port: int = 8000
     host_pin: str | None = None
     threads: int = 16
+    public_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -193,6 +196,8 @@ def _validate(cfg: TableConfig) -> TableConfig:
         raise ConfigError("config_bad_value", "web.threads", "use at least 16 threads (SSE clients hold one each)")
     if cfg.web.host_pin is not None and not re.fullmatch(r"\d{4,12}", cfg.web.host_pin):
         raise ConfigError("config_bad_value", "web.host_pin", "the host PIN is 4 to 12 digits")
+    if cfg.web.public_url is not None:
+        _check_public_url(cfg.web.public_url)
     for i, s in enumerate(cfg.seats):
         if not COLOUR_RE.match(s.colour):
             raise ConfigError("config_bad_value", f"seats[{i}].colour", f"expected #rrggbb, got {s.colour!r}")
@@ -220,6 +225,23 @@ def _validate(cfg: TableConfig) -> TableConfig:
     if cfg.polling.interval_ms < 1 or cfg.polling.removal_ms < cfg.polling.interval_ms:
         raise ConfigError("config_bad_value", "polling", "interval_ms >= 1 and removal_ms >= interval_ms")
     return cfg
+
+
+def _check_public_url(url: str) -> None:
+    """`[web] public_url` must be an http(s) address with a host (the seat QR codes carry it)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (raises ValueError on a bad port)
+    except ValueError as exc:
+        raise ConfigError("config_bad_value", "web.public_url", f"not a valid address ({exc})") from None
+    if parts.scheme not in ("http", "https"):
+        hint = f" (did you mean 'http://{url}'?)" if "://" not in url and url.strip() else ""
+        raise ConfigError("config_bad_value", "web.public_url",
+                          f"expected an http:// or https:// address such as 'http://table.local:8000', got {url!r}{hint}")
+    if not parts.hostname or any(c.isspace() for c in url) or parts.query or parts.fragment:
+        raise ConfigError("config_bad_value", "web.public_url",
+                          f"expected an address with a host name and no spaces, query or fragment, such as "
+                          f"'http://table.local:8000', got {url!r}")
 
 
 def parse_config(data: Mapping[str, Any]) -> TableConfig:
@@ -277,7 +299,8 @@ def describe(cfg: TableConfig) -> str:
              f"{cfg.leds.pixels} LEDs, {len(cfg.buttons)} buttons",
              f"game: {cfg.game.name}, {cfg.game.seats} seats, {cfg.game.components} components",
              f"web: http://{cfg.web.host}:{cfg.web.port}/ ({cfg.web.threads} threads, host PIN "
-             f"{'set' if cfg.web.host_pin else 'random at start'})",
+             f"{'set' if cfg.web.host_pin else 'random at start'}; seat QR codes: "
+             f"{cfg.web.public_url or 'the address the host uses, or the LAN address'})",
              f"data: {cfg.data_dir or 'user data directory'}"]
     for i, s in enumerate(cfg.seats):
         lines.append(f"  seat {i}: {s.name} {s.colour} terminal={s.terminal or '-'}")

@@ -154,7 +154,9 @@ def check_terminals(config: TableConfig, probe: Probe) -> None:
         link.stop()
         if ups:
             seat = seats.get(ups[0].terminal)
-            bound = f"seat {seat}" if seat is not None else "not bound to a seat (add it to [[seats]] terminal)"
+            # the doctor reads the config only; bindings made on the host page (kept in the database) override it
+            bound = (f"seat {seat} in the config" if seat is not None else
+                     "not bound in the config (bind it from the host page, or add it to [[seats]] terminal)")
             probe.say(f"  {path}: {ups[0].terminal} firmware {ups[0].fw}, {bound}")
         else:
             probe.problem(f"{path}: no hello within 3 s (is the terminal firmware on it? is the port busy?)")

@@ -20,6 +20,11 @@ _HEX = re.compile(r"[0-9a-f]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
+def is_terminal_id(value: object) -> bool:
+    """Whether `value` could be a terminal id announced in a hello (the same rule the protocol checks)."""
+    return isinstance(value, str) and _ID.fullmatch(value) is not None
+
+
 class ProtocolError(ValueError):
     """A line that is not a valid message; `code`: too_long, bad_json, bad_version, unknown_type, bad_field."""
 

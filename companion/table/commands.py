@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
+from companion.games.contract import IllegalAction
 from companion.table.cards import CardError
+from companion.table.journal import fault_code
 from companion.table.session import from_record
+from companion.table.terminals import IDLE, check_binding
 from companion.web.facade import Refusal
 
 Result = dict[str, Any] | Refusal
@@ -74,10 +78,29 @@ def _end_game(loop: Any, args: Mapping[str, Any]) -> Result:
     loop.status = "idle"
     loop._prompts.clear()
     loop._publish()
-    for seat_cfg in loop.config.seats:
-        if seat_cfg.terminal:
-            loop.hw.terminals.send(seat_cfg.terminal, {"v": 1, "type": "idle", "ballot": None, "info": {}})
+    for terminal in sorted(loop.terminals.seats):
+        loop.hw.terminals.send(terminal, dict(IDLE))
     return {"ended": session.game_id}
+
+
+def _bind_terminal(loop: Any, args: Mapping[str, Any]) -> Result:
+    """Bind a terminal to a seat (`seat` null unbinds it). A seat that has another terminal moves to this one:
+    the old terminal is unbound and shown idle. Journaled first; a failed write changes nothing."""
+    try:
+        terminal, seat = check_binding(args.get("terminal"), args.get("seat"), len(loop.config.seats))
+    except IllegalAction as exc:
+        return Refusal(exc.code, exc.message)
+    rows = loop.terminals.plan(terminal, seat)
+    try:
+        loop.journal.bind_terminals(rows)
+    except sqlite3.Error as exc:
+        loop.counters.errors += 1
+        return Refusal(fault_code(exc), f"The journal could not be written: {exc}")
+    loop.terminals.apply(rows)
+    for bound, bound_seat in rows:  # the new terminal shows the seat's open prompt at once; the old one idles
+        loop.hw.terminals.send(bound, loop.seat_screen(bound_seat))
+    loop.bus.publish("terminal", {"terminal": terminal, "seat": seat})
+    return {"terminal": terminal, "seat": seat, "unbound": [t for t, _ in rows[1:]]}
 
 
 def _resume(loop: Any, args: Mapping[str, Any]) -> Result:
@@ -154,7 +177,8 @@ def _host_state(loop: Any, args: Mapping[str, Any]) -> Result:
             "pending_inputs": len(session.pending or ()),
         },
         "expected_vs_seen": loop.scan,
-        "terminals": {t: s for t, s in sorted(loop.terminals_seen.items())},
+        "terminals": loop.terminals.rows(),
+        "table_seats": [s.name for s in loop.config.seats],
         "counters": {"inputs": c.inputs, "accepted": c.accepted, "rejected": c.rejected,
                      "unknown_tags": c.unknown_tags, "duplicates": c.duplicates, "errors": c.errors,
                      "reader_faults": c.reader_faults},
@@ -167,7 +191,7 @@ COMMANDS: dict[str, Callable[[Any, Mapping[str, Any]], Result]] = {
     "_ping": _ping, "submit": _submit, "new_game": _new_game, "undo": _undo, "end_game": _end_game,
     "resume": _resume, "enroll_mode": _enroll_mode, "enroll": _enroll, "forget_card": _forget_card,
     "export_cards": _export_cards, "import_cards": _import_cards, "host_state": _host_state,
-    "export_record": _export_record,
+    "export_record": _export_record, "bind_terminal": _bind_terminal,
 }
 """Command name -> handler; read-only."""
 

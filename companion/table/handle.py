@@ -6,6 +6,7 @@ import hmac
 from typing import Any, Mapping
 
 from companion.hal.mock import MockHardware
+from companion.hal.terminal_protocol import is_terminal_id
 from companion.table.bus import Subscriber
 from companion.table.cards import CardError, normalise_uid
 from companion.table.loop import TableLoop
@@ -120,8 +121,9 @@ class MockSim:
 
     def terminal(self, terminal: str, op: str, ballot: str | None, value: Any, seq: int | None) -> Refusal | None:
         """connect / disconnect / choose on a mock terminal."""
-        if terminal not in self.loop.config.terminal_seats():
-            return Refusal("unknown_terminal", f"no terminal {terminal!r} in the table config")
+        bad = _bad_terminal(terminal)
+        if bad:
+            return bad
         hub = self.hw.mock_terminals
         if op == "connect":
             hub.connect(terminal)
@@ -155,8 +157,9 @@ class MockSim:
 
     def terminal_messages(self, terminal: str) -> list[dict[str, Any]] | Refusal:
         """Messages sent to a mock terminal."""
-        if terminal not in self.loop.config.terminal_seats():
-            return Refusal("unknown_terminal", f"no terminal {terminal!r} in the table config")
+        bad = _bad_terminal(terminal)
+        if bad:
+            return bad
         return list(self.hw.mock_terminals.sent.get(terminal, []))[-50:]
 
     def _reader(self, reader: str) -> Refusal | None:
@@ -164,3 +167,10 @@ class MockSim:
             return Refusal("unknown_reader", f"no reader {reader!r} (readers: "
                                              f"{', '.join(self.loop.config.reader_zones())})")
         return None
+
+
+def _bad_terminal(terminal: str) -> Refusal | None:
+    """Any id a real terminal could announce may be plugged into the simulator (then bound from the host page)."""
+    if is_terminal_id(terminal):
+        return None
+    return Refusal("bad_terminal", f"{terminal!r} is not a terminal id (1 to 64 letters, digits or _ . : -)"[:200])

@@ -43,7 +43,14 @@ CREATE TABLE IF NOT EXISTS cards (
     label TEXT NOT NULL,
     enrolled REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS terminal_bindings (
+    terminal TEXT PRIMARY KEY,
+    seat INTEGER,
+    at REAL NOT NULL
+);
 """
+"""`CREATE ... IF NOT EXISTS` throughout: opening a database made by an older version adds the newer tables.
+`terminal_bindings` holds the host's bindings; a NULL seat means the host unbound that terminal on purpose."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +178,19 @@ class Journal:
                         "end_reason": reason, "outcome": json.loads(outcome) if outcome else None,
                         "actions": count})
         return out
+
+    def terminal_bindings(self) -> dict[str, int | None]:
+        """The host's terminal bindings (terminal -> seat, None = unbound on purpose)."""
+        return {t: s for t, s in self.conn.execute("SELECT terminal, seat FROM terminal_bindings ORDER BY terminal")}
+
+    def bind_terminals(self, bindings: Iterable[tuple[str, int | None]]) -> None:
+        """Record terminal -> seat bindings (None unbinds) in one transaction: all of them or none."""
+        now = time.time()
+        with self.conn:
+            self.conn.executemany(
+                "INSERT INTO terminal_bindings (terminal, seat, at) VALUES (?, ?, ?) "
+                "ON CONFLICT(terminal) DO UPDATE SET seat = excluded.seat, at = excluded.at",
+                [(t, s, now) for t, s in bindings])
 
     def _live_idx(self, game_id: int) -> list[int]:
         return [i for (i,) in self.conn.execute(

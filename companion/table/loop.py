@@ -23,6 +23,7 @@ from companion.table.journal import Journal, fault_code
 from companion.table.leds import LedRenderer
 from companion.table.prompts import private_part, prompt
 from companion.table.session import Session, auto_chance, check_setup, from_record, new_tokens, table_options
+from companion.table.terminals import IDLE, TerminalBook
 from companion.web.facade import Refusal
 
 log = logging.getLogger("companion.table")
@@ -71,14 +72,25 @@ class TableLoop:
         self.counters = Counters()
         self.enrolling = False
         self.scan: list[dict[str, Any]] = []
-        self.terminals_seen: dict[str, int | None] = {}
         self.ready = threading.Event()
         self._reader_zone = config.reader_zones()
-        self._terminal_seat = config.terminal_seats()
+        self.terminals = TerminalBook(config.terminal_seats(), self._stored_bindings(), len(config.seats))
         self._last_seq: dict[str, int] = {}
         self._prompts: dict[int, dict[str, Any]] = {}
         self._ballots = 0
         self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
+
+    def _stored_bindings(self) -> dict[str, int | None]:
+        try:
+            return self.journal.terminal_bindings()
+        except sqlite3.Error as exc:  # an unreadable journal still leaves a table bound as configured
+            log.error("terminal bindings unreadable: %s", exc)
+            return {}
+
+    @property
+    def terminals_seen(self) -> dict[str, int | None]:
+        """Connected terminals -> the seat each serves (None: unbound)."""
+        return self.terminals.connected()
 
     # --- other threads ------------------------------------------------------------------------
 
@@ -185,13 +197,15 @@ class TableLoop:
         elif isinstance(item, TerminalChoice):
             self._terminal_choice(item)
         elif isinstance(item, TerminalHello):
-            self.terminals_seen[item.terminal] = self._terminal_seat.get(item.terminal)
+            self.terminals.hello(item.terminal, item.firmware, time.time())
             self._last_seq.pop(item.terminal, None)  # a rebooted terminal counts from 1 again
-            seat = self._terminal_seat.get(item.terminal)
+            seat = self.terminals.seat_of(item.terminal)
             if seat is not None and seat in self._prompts:
                 self.hw.terminals.send(item.terminal, self._prompts[seat])  # resume the open prompt
+            self.bus.publish("terminal", {"terminal": item.terminal, "connected": True})
         elif isinstance(item, TerminalGone):
-            self.terminals_seen.pop(item.terminal, None)
+            self.terminals.gone(item.terminal, time.time())
+            self.bus.publish("terminal", {"terminal": item.terminal, "connected": False})
         elif isinstance(item, ReaderFault):
             self.counters.reader_faults += 1
             self.bus.publish("health", {"reader": item.reader, "fault": True})
@@ -233,8 +247,10 @@ class TableLoop:
 
     def _terminal_choice(self, item: TerminalChoice) -> None:
         terminal = item.terminal
-        seat = self._terminal_seat.get(terminal)
-        if seat is None:
+        self.terminals.heard(terminal, time.time())
+        seat = self.terminals.seat_of(terminal)
+        if seat is None:  # an unbound terminal's key press only tells the host page which one it is
+            self.bus.publish("terminal", {"terminal": terminal, "input": True})
             return
         if not isinstance(item.seq, int) or item.seq <= self._last_seq.get(terminal, 0):
             self.counters.duplicates += 1
@@ -404,11 +420,12 @@ class TableLoop:
         public = session.rules.view(session.state, None)
         names = [s.name for s in self.config.seats]
         idle: dict[str, Any] = {"v": 1, "type": "idle", "ballot": None, "info": {}}
-        for seat, seat_cfg in enumerate(self.config.seats):
+        for seat in range(len(self.config.seats)):
             # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
             message = self.prompt_for(seat, session, public, names, running) if seat < session.seats else idle
-            if seat_cfg.terminal and self._prompts.get(seat) != message:
-                self.hw.terminals.send(seat_cfg.terminal, message)
+            terminal = self.terminals.terminal_of(seat)
+            if terminal and self._prompts.get(seat) != message:
+                self.hw.terminals.send(terminal, message)
             self._prompts[seat] = message
 
     def prompt_for(self, seat: int, session: Session, public: Mapping[str, Any], names: list[str],
@@ -429,6 +446,11 @@ class TableLoop:
     def seat_prompt(self, seat: int) -> dict[str, Any] | None:
         """The prompt last sent to a seat (read by the seat page)."""
         return self._prompts.get(seat)
+
+    def seat_screen(self, seat: int | None) -> dict[str, Any]:
+        """What a terminal serving `seat` should show now: the seat's open prompt, else idle (also unbound)."""
+        message = None if seat is None else self._prompts.get(seat)
+        return dict(message) if message is not None else dict(IDLE)
 
 
 def _set_when_done(done: threading.Event) -> Future:

@@ -54,8 +54,9 @@ class Runtime:
         return self
 
     def app(self, **web_config: Any) -> Any:
-        """The Flask app for this table."""
+        """The Flask app for this table (seat QR codes use the config's `[web] public_url` unless overridden)."""
         from companion.web import create_app
+        web_config.setdefault("PUBLIC_URL", self.config.web.public_url)
         return create_app(web_config, self.handle)
 
     def make_server(self, host: str, port: int, **web_config: Any) -> Any:

@@ -24,7 +24,11 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 1 << 20,
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Strict",
+    "PUBLIC_URL": None,
+    "LAN_IPV4": None,
 }
+"""PUBLIC_URL: the config's `[web] public_url` (seat QR codes use it); LAN_IPV4: a callable finding this
+machine's LAN address (None: companion.web.lan.lan_ipv4; tests inject one)."""
 
 
 def create_app(config: Mapping[str, Any] | None, table: TableFacade) -> Flask:

@@ -12,6 +12,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from companion.games.registry import game_names, get_rules
 from companion.web.auth import is_host, require_host
 from companion.web.errors import ApiError
+from companion.web.lan import seat_url
 from companion.web.pages import preferred_lang
 from companion.web.site import templates_dir
 
@@ -52,13 +53,14 @@ def games() -> Any:
 
 @bp.get("/host/qr/<int:seat>.svg")
 def seat_qr(seat: int) -> Response:
-    """The QR code of a seat's link, as SVG (host session only: it carries the seat's token)."""
+    """The QR code of a seat's link, as SVG (host session only: it carries the seat's token); the address is
+    one a phone can follow (see companion.web.lan)."""
     require_host(post=False)
     token = seat_tokens(current_app.extensions["table"].host_state()).get(seat)
     if token is None:
         raise ApiError("not_found", f"no seat {seat} in the running game")
     out = io.BytesIO()
-    segno.make(f"{request.host_url}seat/{token}", error="m").save(out, kind="svg", scale=4, border=2, omitsize=True)
+    segno.make(seat_url(token), error="m").save(out, kind="svg", scale=4, border=2, omitsize=True)
     body = out.getvalue()
     return Response(body, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 

@@ -1,4 +1,5 @@
-"""Host console API (PIN session + CSRF): login, state, new game, undo, end, resume, enrollment, deck files."""
+"""Host console API (PIN session + CSRF): login, state, new game, undo, end, resume, enrollment, deck files,
+terminal binding."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from flask import Blueprint, current_app, jsonify, session
 from companion.web.api import table
 from companion.web.auth import login_host, require_host
 from companion.web.errors import ApiError, json_body, reply
+from companion.web.lan import seat_url
 
 bp = Blueprint("host_api", __name__)
 
@@ -33,9 +35,16 @@ def logout() -> Any:
 
 @bp.get("/api/host/state")
 def host_state() -> Any:
-    """Seat tokens, health, history, expected-vs-seen and enrollment status."""
+    """Seat tokens (each with the link its QR code carries), terminals, health, history, expected-vs-seen and
+    enrollment status."""
     require_host(post=False)
-    return jsonify(table().host_state())
+    state = table().host_state()
+    game = state.get("game")
+    if isinstance(game, dict) and isinstance(game.get("seat_tokens"), list):
+        state = {**state, "game": {**game, "seat_tokens": [
+            {**e, "url": seat_url(e["token"])} if isinstance(e, dict) and isinstance(e.get("token"), str) else e
+            for e in game["seat_tokens"]]}}
+    return jsonify(state)
 
 
 @bp.get("/api/host/cards")
@@ -43,6 +52,17 @@ def export_cards() -> Any:
     """The card registry as a deck file."""
     require_host(post=False)
     return reply(table().host_command("export_cards", {}))
+
+
+@bp.post("/api/host/bind_terminal")
+def bind_terminal() -> Any:
+    """Body {terminal, seat}: bind a seat terminal to a seat (seat null unbinds it); the seat's old terminal is
+    unbound. The binding is journaled and outlives a restart."""
+    require_host(post=True)
+    body = json_body({"terminal": str})
+    if "seat" not in body:
+        raise ApiError("bad_seat", "field 'seat' is required: a seat number, or null to unbind")
+    return reply(table().host_command("bind_terminal", {"terminal": body["terminal"], "seat": body["seat"]}))
 
 
 @bp.post("/api/host/<command>")

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import ConfigError, TableConfig, demo_config, load_config, loads_config, with_overrides
+from companion.config import (ConfigError, TableConfig, demo_config, describe, load_config, loads_config,
+                              with_overrides)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "hardware" / "tables").glob("*.toml"))
@@ -32,6 +33,14 @@ def error_of(text: str) -> ConfigError:
     ("[web]\nport = 70000\n", "config_bad_value", "web.port", "out of range"),
     ("[web]\nthreads = 4\n", "config_bad_value", "web.threads", "16"),
     ("[web]\nhost_pin = '12'\n", "config_bad_value", "web.host_pin", "4 to 12 digits"),
+    ("[web]\npublic_ur = 'http://t.local'\n", "config_unknown_key", "web.public_ur", "did you mean 'public_url'"),
+    ("[web]\npublic_url = 'table.local:8000'\n", "config_bad_value", "web.public_url",
+     "did you mean 'http://table.local:8000'"),
+    ("[web]\npublic_url = 'ftp://table.local'\n", "config_bad_value", "web.public_url", "http:// or https://"),
+    ("[web]\npublic_url = 'http://'\n", "config_bad_value", "web.public_url", "host name"),
+    ("[web]\npublic_url = 'http://table local:8000'\n", "config_bad_value", "web.public_url", "no spaces"),
+    ("[web]\npublic_url = 'http://table.local:99999'\n", "config_bad_value", "web.public_url", "not a valid address"),
+    ("[web]\npublic_url = 8000\n", "config_type", "web.public_url", "string"),
     ("[[readers]]\nname = 'a'\n", "config_missing_key", "readers[0]", "zone"),
     ("[[readers]]\nname = 'a'\nzone = 'Seat 1'\n", "config_bad_value", "readers[0].zone", "bad zone"),
     ("[leds]\npixels = 4\n[[leds.zones]]\nzone = 'board'\nstart = 2\ncount = 3\n", "config_bad_value",
@@ -58,6 +67,13 @@ def test_config_is_frozen_and_the_demo_has_ten_seat_zones_and_shared_zones() -> 
     assert len(cfg.terminal_seats()) == 10
     led_zones = {z.zone for z in cfg.leds.zones}
     assert {"track:liberal", "track:fascist", "track:election"} <= led_zones
+
+
+def test_public_url_is_kept_as_written_and_described() -> None:
+    cfg = loads_config("[web]\npublic_url = 'https://table.local:8443/companion'\n")
+    assert cfg.web.public_url == "https://table.local:8443/companion"
+    assert "seat QR codes: https://table.local:8443/companion" in describe(cfg)
+    assert demo_config().web.public_url is None
 
 
 def test_flags_override_the_config() -> None:

@@ -125,7 +125,7 @@ def test_simulator_drives_the_mock_hardware(client: FlaskClient, runtime: Runtim
                              ("/api/sim/press", {"seat": 0, "key": "maybe"}, "unknown_button"),
                              ("/api/sim/press", {"seat": "0", "key": "ja"}, "bad_field"),
                              ("/api/sim/press", {"seat": True, "key": "ja"}, "bad_field"),
-                             ("/api/sim/terminal", {"terminal": "T77", "op": "connect"}, "unknown_terminal"),
+                             ("/api/sim/terminal", {"terminal": "T 7", "op": "connect"}, "bad_terminal"),
                              ("/api/sim/terminal", {"terminal": "T1", "op": "dance"}, "bad_field"),
                              ("/api/sim/terminal", {"terminal": "T1", "op": "choose", "seq": "1", "ballot": "b"},
                               "bad_field"),

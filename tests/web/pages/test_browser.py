@@ -10,6 +10,7 @@ import pytest
 from companion.games import game_names, get_rules
 from companion.table.runtime import Runtime
 from tests.web.pages.browser import chromium, csp_errors, serve, shot
+from tests.table.helpers import live_rows
 from tests.web.pages.conftest import PIN
 
 pytestmark = pytest.mark.browser
@@ -109,6 +110,37 @@ def test_enrollment_sees_a_simulated_tap(browser: Any, base_url: str) -> None:
     assert not errors, errors
     host_ctx.close()
     sim_ctx.close()
+
+
+def test_host_binds_a_plugged_in_terminal_and_it_shows_the_seats_prompt(context: Any, base_url: str,
+                                                                       runtime: Runtime) -> None:
+    runtime.loop.call("end_game")
+    runtime.loop.call("new_game", game="tiny", seats=3, components="digital")
+    hub = runtime.hardware.mock_terminals  # type: ignore[attr-defined]
+    hub.connect("PICO-9")  # a spare terminal nobody configured
+    runtime.loop.wait_idle()
+    host = context.new_page()
+    errors = csp_errors(host)
+    host_login(host, base_url)
+    row = "#terminal-table tr[data-terminal='PICO-9']"
+    host.wait_for_selector(row)
+    assert host.inner_text(f"{row} td:nth-child(3)") == "unbound"
+    hub.choose("PICO-9", "none", 0)  # a key pressed on the unbound terminal lights its row up, live
+    host.wait_for_selector("#terminal-table tr.latest[data-terminal='PICO-9']")
+    urls = host.eval_on_selector_all("code.seat-url", "els => els.map(e => e.textContent)")
+    assert len(urls) == 3 and all(u.endswith(f"/seat/{t}") for u, t in zip(urls, runtime.loop.session.tokens))
+    host.select_option(f"{row} select.bind-seat", "1")
+    host.click(f"{row} button.bind")
+    host.wait_for_function("() => document.getElementById('flash').textContent === 'Terminal PICO-9 now serves Seat 2.'")
+    host.wait_for_selector("#terminal-table tr[data-terminal='PICO-9'][data-seat='1']")
+    prompt = hub.last_prompt("PICO-9")
+    assert prompt is not None and prompt["type"] == "prompt" and prompt == runtime.loop.seat_prompt(1)
+    assert hub.last_prompt("T1") is None or hub.last_prompt("T1")["type"] == "idle"
+    hub.choose("PICO-9", prompt["ballot"], 0)  # its choice now counts for seat 2
+    runtime.loop.wait_idle()
+    assert live_rows(runtime)[-1]["source"] == "terminal:PICO-9" and live_rows(runtime)[-1]["action"]["seat"] == 1
+    assert runtime.loop.call("bind_terminal", terminal="T1", seat=1)["unbound"] == ["PICO-9"]  # as configured again
+    assert not errors, errors
 
 
 def seat_pages(browser: Any, links: list[str]) -> list[Any]:

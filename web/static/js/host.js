@@ -106,13 +106,57 @@ function fmt(v) {
   return String(v);
 }
 
+function terminalsOf(st) {
+  return Array.isArray(st.terminals) ? st.terminals : [];
+}
+
 function seatsOf(st) {
   const seats = (st.game && st.game.seat_tokens) || [];
-  const bound = Object.entries(st.terminals || {});
+  const terms = terminalsOf(st);
   return seats.map((e) => {
-    const term = bound.find(([, t]) => t && typeof t === "object" && t.seat === e.seat);
-    return { ...e, terminal: term ? term[0] : null };
+    const term = terms.find((t) => t.seat === e.seat);
+    return { ...e, terminal: term ? term.terminal : null };
   });
+}
+
+function clock(t) {
+  return typeof t === "number" ? new Date(t * 1000).toLocaleTimeString(i18n.lang) : i18n.t("host.never");
+}
+
+async function bindTerminal(terminal, seat) {
+  try {
+    await postJSON("/api/host/bind_terminal", { terminal, seat });
+    flash(seat === null ? "host.unbound_done" : "host.bound_done", seat === null ? { terminal } : { terminal, seat });
+    await refresh();
+  } catch (err) { fail(err); }
+}
+
+/** Every terminal seen or bound: connection, seat (pick one and bind, or unbind), last seen; the one that
+ * last sent a choice is highlighted, so pressing a button on a terminal tells the host which row it is. */
+function terminalsTable(st) {
+  const terms = terminalsOf(st);
+  if (!terms.length) return h("p", { class: "muted", id: "terminal-table" }, i18n.t("host.no_terminals"));
+  const seatCount = Array.isArray(st.table_seats) ? st.table_seats.length : 0;
+  const latest = terms.reduce((best, t) => (typeof t.last_input === "number" && (!best || t.last_input > best.last_input) ? t : best), null);
+  const head = ["host.terminal", "host.connection", "ui.seat", "host.last_seen", "host.last_input", "host.bind"];
+  return h("table", { class: "data", id: "terminal-table" },
+    h("thead", {}, h("tr", {}, head.map((k) => h("th", {}, i18n.t(k))))),
+    h("tbody", {}, terms.map((t) => {
+      const options = [h("option", { value: "", selected: t.seat === null }, i18n.t("host.no_seat"))];
+      for (let n = 0; n < seatCount; n++) options.push(h("option", { value: String(n), selected: t.seat === n }, i18n.seat(n)));
+      const select = h("select", { class: "bind-seat", "aria-label": `${t.terminal} ${i18n.t("ui.seat")}` }, options);
+      const pick = () => (select.value === "" ? null : Number(select.value));
+      return h("tr", { class: t === latest ? "latest" : null, dataset: { terminal: t.terminal, seat: t.seat === null ? "" : String(t.seat) } },
+        h("td", { class: "uid" }, t.terminal),
+        h("td", { class: t.connected ? "verdict-innocent" : "muted" }, i18n.t(t.connected ? "host.plugged_in" : "host.unplugged")),
+        h("td", {}, t.seat === null ? i18n.t("host.no_seat") : i18n.seat(t.seat),
+          t.bound_by ? h("div", { class: "muted bound-by" }, `${i18n.t("host.bound_by")}: ${t.bound_by === "host" ? i18n.t("host.by_host") : i18n.t("host.by_config")}`) : null),
+        h("td", {}, clock(t.last_seen)),
+        h("td", {}, clock(t.last_input)),
+        h("td", {}, h("div", { class: "row bind-row" }, select,
+          h("button", { type: "button", class: "bind", onclick: () => bindTerminal(t.terminal, pick()) }, i18n.t("host.bind")),
+          t.seat === null ? null : h("button", { type: "button", class: "unbind", onclick: () => bindTerminal(t.terminal, null) }, i18n.t("host.unbind")))));
+    })));
 }
 
 function drawState() {
@@ -126,8 +170,9 @@ function drawState() {
     h("div", { class: "name" }, i18n.seat(s.seat)),
     s.token ? h("span", { class: "qr" }, h("img", { src: `/host/qr/${s.seat}.svg`, alt: i18n.seat(s.seat), width: 160, height: 160 })) : null,
     s.token ? h("a", { href: `/seat/${s.token}`, target: "_blank", class: "seat-link", dataset: { seat: s.seat } }, i18n.t("host.seat_link")) : null,
+    s.url ? h("code", { class: "seat-url", dataset: { seat: s.seat } }, s.url) : null,
     h("span", { class: "muted" }, `${i18n.t("host.terminal")}: ${s.terminal || i18n.t("host.unbound")}`))));
-  replace(byId("terminals"), recordTable(st.terminals || {}, "terminal-table"));
+  replace(byId("terminals"), terminalsTable(st));
   byId("enroll-toggle").textContent = i18n.t(st.enrolling ? "host.enroll_off" : "host.enroll_on");
   byId("enroll-toggle").dataset.on = st.enrolling ? "1" : "";
   replace(byId("cards"), h("p", { id: "card-count" }, `${i18n.t("host.count")}: ${typeof st.cards === "number" ? st.cards : records(st.cards).length}`));
@@ -253,6 +298,7 @@ draw();
 if (document.body.dataset.loggedIn) {
   await refresh();
   follow(document.body.dataset.events, {
+    extra: ["terminal"],
     onState: () => refresh(),
     onEvent: (type, data) => {
       if (type === "enroll_seen") {

@@ -3,9 +3,10 @@
 
 /**
  * Follow a server-sent event stream: onState(data, id) for every state event, status(up) on (dis)connect.
- * Named events other than the state ones go to onEvent(type, data).
+ * Named events other than the state ones go to onEvent(type, data); `extra` names more event types to listen to
+ * (the host page and the simulator follow `terminal`: plugged in, unplugged, a key pressed, a binding).
  */
-export function follow(url, { onState, onEvent, onStatus }) {
+export function follow(url, { onState, onEvent, onStatus, extra = [] }) {
   const es = new EventSource(url);
   const handle = (type) => (e) => {
     let data;
@@ -14,7 +15,7 @@ export function follow(url, { onState, onEvent, onStatus }) {
     else if (onEvent) onEvent(type, data, e.lastEventId);
   };
   es.onmessage = handle("message");
-  for (const type of ["state", "card_enrolled", "health", "enroll_seen", "unknown_tag", "rejected", "expected_vs_seen"]) {
+  for (const type of ["state", "card_enrolled", "health", "enroll_seen", "unknown_tag", "rejected", "expected_vs_seen", ...extra]) {
     es.addEventListener(type, handle(type));
   }
   es.onopen = () => onStatus && onStatus(true);

@@ -109,4 +109,4 @@ wireLangSwitch((next) => { i18n = next; i18n.apply(); drawZones(true); drawTermi
 i18n.apply();
 await loadKnownCards();
 await refresh();
-follow(document.body.dataset.events, { onState: () => refresh(), onEvent: () => refresh(), onStatus: statusPill(byId("status"), () => i18n) });
+follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(), onEvent: () => refresh(), onStatus: statusPill(byId("status"), () => i18n) });

@@ -1,0 +1,129 @@
+"""Which seat terminal serves which seat, and what each terminal was last seen doing.
+
+The table config binds terminals to seats by default (`[[seats]] terminal = "T0"`); the host binds them at
+run time from the host page. The host's bindings are journaled and override the config's: a restart keeps
+them. Binding a terminal to a seat that already has one *moves* the seat: the old terminal is unbound (and
+told it is idle). Only the table's loop thread uses a TerminalBook.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from companion.games.contract import IllegalAction
+from companion.hal.terminal_protocol import is_terminal_id
+
+IDLE: dict[str, Any] = {"v": 1, "type": "idle", "ballot": None, "info": {}}
+"""The message that clears a terminal's screen (a fresh copy is sent each time)."""
+
+
+@dataclass(frozen=True)
+class TerminalSeen:
+    """One terminal as the table knows it: connected now or not, its firmware, and when it was last heard."""
+
+    terminal: str
+    connected: bool = False
+    firmware: str = ""
+    last_seen: float | None = None
+    last_input: float | None = None
+    """When the terminal last sent a choice (the host page highlights it: "press a button to identify")."""
+
+
+def effective_bindings(defaults: Mapping[str, int], stored: Mapping[str, int | None],
+                       seat_count: int) -> dict[str, int]:
+    """Terminal -> seat: the host's stored bindings first (None: unbound on purpose; a seat this table no longer
+    has is dropped), then the config's defaults for terminals the host never touched and seats still free."""
+    out: dict[str, int] = {}
+    taken: set[int] = set()
+    for terminal, seat in sorted(stored.items()):
+        if seat is not None and 0 <= seat < seat_count and seat not in taken and is_terminal_id(terminal):
+            out[terminal] = seat
+            taken.add(seat)
+    for terminal, seat in sorted(defaults.items(), key=lambda item: item[1]):
+        if terminal not in stored and seat not in taken:
+            out[terminal] = seat
+            taken.add(seat)
+    return out
+
+
+def check_binding(terminal: Any, seat: Any, seat_count: int) -> tuple[str, int | None]:
+    """A valid (terminal, seat or None) or IllegalAction `bad_terminal` / `bad_seat`."""
+    if not is_terminal_id(terminal):
+        raise IllegalAction("bad_terminal", "a terminal id is 1 to 64 letters, digits or _ . : - "
+                                            f"(as the terminal announces it), not {terminal!r}"[:200])
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seat_count):
+        raise IllegalAction("bad_seat", f"seat must be null (unbind) or a seat number 0..{seat_count - 1}, "
+                                        f"not {seat!r}"[:200])
+    return terminal, seat
+
+
+class TerminalBook:
+    """The live terminal -> seat map and every terminal seen since start (bound or host-unbound ones are listed
+    even when unseen)."""
+
+    def __init__(self, defaults: Mapping[str, int], stored: Mapping[str, int | None], seat_count: int) -> None:
+        self.seat_count = seat_count
+        self.seats: dict[str, int] = effective_bindings(defaults, stored, seat_count)
+        self.host_bound: set[str] = set(stored)
+        self.seen: dict[str, TerminalSeen] = {}
+
+    def seat_of(self, terminal: str) -> int | None:
+        """The seat a terminal serves, or None when unbound."""
+        return self.seats.get(terminal)
+
+    def terminal_of(self, seat: int) -> str | None:
+        """The terminal serving a seat, or None."""
+        for terminal, s in self.seats.items():
+            if s == seat:
+                return terminal
+        return None
+
+    def connected(self) -> dict[str, int | None]:
+        """Connected terminals -> their seat (None: unbound)."""
+        return {t: self.seats.get(t) for t, seen in self.seen.items() if seen.connected}
+
+    def hello(self, terminal: str, firmware: str, now: float) -> None:
+        """A terminal said hello (plugged in or rebooted)."""
+        old = self.seen.get(terminal, TerminalSeen(terminal))
+        self.seen[terminal] = replace(old, connected=True, firmware=firmware, last_seen=now)
+
+    def gone(self, terminal: str, now: float) -> None:
+        """A terminal went away (it stays listed, not connected)."""
+        old = self.seen.get(terminal, TerminalSeen(terminal))
+        self.seen[terminal] = replace(old, connected=False, last_seen=now)
+
+    def heard(self, terminal: str, now: float) -> None:
+        """A terminal sent a choice (bound or not)."""
+        old = self.seen.get(terminal, TerminalSeen(terminal, connected=True))
+        self.seen[terminal] = replace(old, last_seen=now, last_input=now)
+
+    def plan(self, terminal: str, seat: int | None) -> list[tuple[str, int | None]]:
+        """The binding rows that put `terminal` on `seat` (None: unbind), moving the seat's old terminal off."""
+        rows: list[tuple[str, int | None]] = [(terminal, seat)]
+        holder = None if seat is None else self.terminal_of(seat)
+        if holder is not None and holder != terminal:
+            rows.append((holder, None))
+        return rows
+
+    def apply(self, rows: list[tuple[str, int | None]]) -> None:
+        """Take journaled binding rows into the live map."""
+        for terminal, seat in rows:
+            self.host_bound.add(terminal)
+            if seat is None:
+                self.seats.pop(terminal, None)
+            else:
+                self.seats[terminal] = seat
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Every terminal seen or bound, for the host page: id, seat (None = unbound), where the binding comes
+        from, connected, firmware, last seen and last input (wall-clock seconds)."""
+        out = []
+        for terminal in sorted(set(self.seen) | set(self.seats) | self.host_bound):
+            seen = self.seen.get(terminal, TerminalSeen(terminal))
+            out.append({"terminal": terminal, "seat": self.seats.get(terminal),
+                        "bound_by": "host" if terminal in self.host_bound else
+                        "config" if terminal in self.seats else None,
+                        "connected": seen.connected, "firmware": seen.firmware, "last_seen": seen.last_seen,
+                        "last_input": seen.last_input})
+        return out
