@@ -133,6 +133,7 @@ def test_host_binds_a_plugged_in_terminal_and_it_shows_the_seats_prompt(context:
     host.click(f"{row} button.bind")
     host.wait_for_function("() => document.getElementById('flash').textContent === 'Terminal PICO-9 now serves Seat 2.'")
     host.wait_for_selector("#terminal-table tr[data-terminal='PICO-9'][data-seat='1']")
+    shot(host, "host-terminal-bound")
     prompt = hub.last_prompt("PICO-9")
     assert prompt is not None and prompt["type"] == "prompt" and prompt == runtime.loop.seat_prompt(1)
     assert hub.last_prompt("T1") is None or hub.last_prompt("T1")["type"] == "idle"
