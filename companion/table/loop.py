@@ -394,14 +394,15 @@ class TableLoop:
         seats = [{"name": s.name, "colour": s.colour} for s in self.config.seats[: session.seats if session else 0]]
         self.snapshot = {"table": table, "game": game, "seats": seats}
         self.bus.publish("state", self.snapshot)
-        self._send_prompts()
+        self._send_prompts(game["view"] if game else None)
 
-    def _send_prompts(self) -> None:
+    def _send_prompts(self, public: Mapping[str, Any] | None = None) -> None:
         session = self.session
         if session is None:
             return
         running = self.status in ("running", "over") and not self.enrolling
-        public = session.rules.view(session.state, None)
+        if public is None:
+            public = session.rules.view(session.state, None)
         names = [s.name for s in self.config.seats]
         idle: dict[str, Any] = {"v": 1, "type": "idle", "ballot": None, "info": {}}
         for seat, seat_cfg in enumerate(self.config.seats):
@@ -420,11 +421,11 @@ class TableLoop:
         private = private_part(session.rules.view(session.state, seat), public)
         old = self._prompts.get(seat)
         if old and old.get("type") == "prompt" and [o["action"] for o in old["options"]] == legal:
-            ballot = old["ballot"]
-        else:
-            self._ballots += 1
-            ballot = f"{session.game_id}.{self._ballots}"
-        return prompt(ballot, legal, names, private)
+            if old["info"] == private:  # nothing changed for this seat: the same message, labels not rebuilt
+                return old
+            return {**old, "info": dict(private)}
+        self._ballots += 1
+        return prompt(f"{session.game_id}.{self._ballots}", legal, names, private)
 
     def seat_prompt(self, seat: int) -> dict[str, Any] | None:
         """The prompt last sent to a seat (read by the seat page)."""
