@@ -50,10 +50,10 @@ def test_a_locked_database_refuses_with_journal_locked_then_recovers(make_table:
     assert live_rows(rt)[before]["action"] == {**VOTE, "seat": 0}
 
 
-def test_a_full_database_refuses_with_journal_full_then_recovers(make_table: Make) -> None:
-    rt = make_table()
+@contextmanager
+def full_database(rt: Runtime) -> Iterator[None]:
+    """SQLite's own limit: no page may be added, so the next commit that needs one fails with SQLITE_FULL."""
     rt.loop.wait_idle()
-    # SQLite's own limit: no page may be added, so the next commit that needs one fails with SQLITE_FULL
     (pages,) = rt.conn.execute("PRAGMA page_count").fetchone()
     rt.conn.execute(f"PRAGMA max_page_count = {pages}")
     # a finished filler game whose action rows take the last free bytes of the action table's pages
@@ -68,11 +68,17 @@ def test_a_full_database_refuses_with_journal_full_then_recovers(make_table: Mak
                                 (filler, idx))
     rt.conn.execute("PRAGMA synchronous = FULL")
     try:
-        _refused_without_effect(rt, "journal_full")
+        yield
     finally:
         with rt.conn:
             rt.conn.execute("DELETE FROM actions WHERE game_id = ?", (filler,))
         rt.conn.execute("PRAGMA max_page_count = 1073741823")
+
+
+def test_a_full_database_refuses_with_journal_full_then_recovers(make_table: Make) -> None:
+    rt = make_table()
+    with full_database(rt):
+        _refused_without_effect(rt, "journal_full")
     before = len(live_rows(rt))
     assert isinstance(rt.loop.call("submit", seat=0, action=VOTE, source="test"), dict)
     assert live_rows(rt)[before]["action"] == {**VOTE, "seat": 0}
@@ -235,3 +241,20 @@ def test_undoing_the_last_action_reopens_the_game_in_the_same_commit(make_table:
         assert rt.loop.session.state == session.state
     else:
         assert rt.journal.history(2)[1]["end_reason"] == "finished"
+
+
+def test_the_action_that_ends_the_game_on_a_full_database_is_refused_and_the_game_stays_open(
+        make_table: Make) -> None:
+    rt = make_table()
+    seat, action = _to_the_last_action(rt)
+    session = rt.loop.session
+    assert session is not None
+    with full_database(rt):
+        result = rt.loop.call("submit", seat=seat, action=action, source="test")
+        assert isinstance(result, Refusal) and result.code == "journal_full", result
+        assert rt.loop.session is session and rt.loop.status == "running"
+        assert _journal_state(rt, session.game_id) == (session.state, None)
+    assert isinstance(rt.loop.call("submit", seat=seat, action=action, source="test"), dict)
+    finished = rt.loop.session
+    assert finished is not None and finished.ended == "finished"
+    assert _journal_state(rt, session.game_id) == (finished.state, "finished")
