@@ -14,6 +14,8 @@ BACKEND_NAMES = ("mock", "pi")
 COMPONENT_MODES = ("digital", "physical")
 ZONE_RE = re.compile(r"^[a-z_]+(:[a-z0-9_]+)?$")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+MAX_CONFIRM_POLLS = 5
+"""More would delay every placement for no gain: a resting tag answers every poll."""
 
 
 class ConfigError(ValueError):
@@ -81,6 +83,8 @@ class PollingConfig:
 
     interval_ms: int = 20
     removal_ms: int = 150
+    confirm_polls: int = 2
+    """Consecutive polls that must read a new UID before it counts as placed (1: the first read counts)."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +228,9 @@ def _validate(cfg: TableConfig) -> TableConfig:
         raise ConfigError("config_duplicate", "buttons", "two buttons share a pin")
     if cfg.polling.interval_ms < 1 or cfg.polling.removal_ms < cfg.polling.interval_ms:
         raise ConfigError("config_bad_value", "polling", "interval_ms >= 1 and removal_ms >= interval_ms")
+    if not 1 <= cfg.polling.confirm_polls <= MAX_CONFIRM_POLLS:
+        raise ConfigError("config_bad_value", "polling.confirm_polls",
+                          f"confirm_polls is 1..{MAX_CONFIRM_POLLS} (consecutive reads before a tag counts as placed)")
     return cfg
 
 

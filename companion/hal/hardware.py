@@ -22,11 +22,12 @@ class Hardware:
     terminals: TerminalHub
     interval_s: float = 0.02
     removal_s: float = 0.15
+    confirm_polls: int = 2
     poller: ReaderPoller | None = field(default=None, init=False)
 
     def start(self, sink: Sink) -> None:
         """Begin polling readers and listening to buttons and terminals."""
-        self.poller = ReaderPoller(self.readers, sink, self.interval_s, self.removal_s)
+        self.poller = ReaderPoller(self.readers, sink, self.interval_s, self.removal_s, self.confirm_polls)
         self.poller.start()
         self.buttons.start(sink)
         self.terminals.start(sink)

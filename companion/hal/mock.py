@@ -218,7 +218,8 @@ class MockHardware(Hardware):
         if not wait:
             self.poller.wake()
             return
-        self.poller.wait_cycles(2)
+        # one cycle may have begun before the change; then as many as a new UID needs to be confirmed
+        self.poller.wait_cycles(1 + self.poller.confirm_polls)
 
 
 def open_hardware(config: TableConfig) -> MockHardware:
@@ -232,6 +233,7 @@ def open_hardware(config: TableConfig) -> MockHardware:
         terminals=MockTerminalHub(),
         interval_s=config.polling.interval_ms / 1000,
         removal_s=config.polling.removal_ms / 1000,
+        confirm_polls=config.polling.confirm_polls,
     )
     hw.factory = factory
     return hw

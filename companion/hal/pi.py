@@ -314,4 +314,5 @@ def open_hardware(config: TableConfig, *, spi_opener: SpiOpener = open_spidev, p
         terminals=SerialTerminalHub(discover=discover),
         interval_s=config.polling.interval_ms / 1000,
         removal_s=config.polling.removal_ms / 1000,
+        confirm_polls=config.polling.confirm_polls,
     )

@@ -21,35 +21,65 @@ def plausible_uid(uid: object) -> bool:
             and all(c in "0123456789abcdefABCDEF" for c in uid))
 
 
+CONFIRM_GAP_S = 0.005
+"""How soon a reader holding an unconfirmed UID is polled again. With WUPA+HLTA a resting tag answers every poll
+(HARDWARE-NOTES), so a real placement is confirmed within a few ms instead of a whole poll interval later; one
+read takes 2.4-4.5 ms on air, so polling sooner would gain nothing."""
+
+
 @dataclass
 class _Presence:
     uid: str | None = None
     last_seen: float = 0.0
+    candidate: str | None = None
+    """A UID read but not yet confirmed, and on how many consecutive polls it was read."""
+    seen: int = 0
 
 
 class Debouncer:
-    """Turns raw poll results into placements and removals: a resting tag is one placement,
+    """Turns raw poll results into placements and removals: a new UID is placed only once it was read on
+    `confirm_polls` consecutive polls (a one-poll ghost read is nothing), a resting tag is one placement, and
     removal is reported only after `removal_s` without seeing it. Pure apart from its own memory."""
 
-    def __init__(self, removal_s: float) -> None:
+    def __init__(self, removal_s: float, confirm_polls: int = 2) -> None:
         self.removal_s = removal_s
+        self.confirm_polls = confirm_polls
         self._readers: dict[str, _Presence] = {}
 
     def observe(self, reader: str, uid: str | None, now: float) -> list[HalEvent]:
         """Feed one poll result; returns the events it implies."""
         p = self._readers.setdefault(reader, _Presence())
         events: list[HalEvent] = []
-        if uid is not None:
-            if p.uid != uid:
+        if uid is not None and uid == p.uid:
+            p.last_seen = now
+            p.candidate, p.seen = None, 0
+            return events
+        if uid is None:
+            p.candidate, p.seen = None, 0  # a miss breaks the run of reads
+        else:
+            p.seen = p.seen + 1 if uid == p.candidate else 1
+            p.candidate = uid
+            if p.seen >= self.confirm_polls:
                 if p.uid is not None:
                     events.append(TagRemoved(reader, p.uid))
                 events.append(TagPlaced(reader, uid))
-                p.uid = uid
-            p.last_seen = now
-        elif p.uid is not None and now - p.last_seen >= self.removal_s:
+                p.uid, p.last_seen = uid, now
+                p.candidate, p.seen = None, 0
+                return events
+        if p.uid is not None and now - p.last_seen >= self.removal_s:
             events.append(TagRemoved(reader, p.uid))
             p.uid = None
         return events
+
+    def interrupt(self, reader: str) -> None:
+        """A failed poll: the reads before it and after it are not consecutive."""
+        p = self._readers.get(reader)
+        if p is not None:
+            p.candidate, p.seen = None, 0
+
+    def confirming(self) -> bool:
+        """Whether any reader holds a UID read but not yet confirmed."""
+        return any(p.candidate is not None for p in self._readers.values())
 
     def present(self, reader: str) -> str | None:
         """The tag currently considered resting on a reader."""
@@ -90,6 +120,7 @@ class ReaderPoller:
     sink: Sink
     interval_s: float = 0.02
     removal_s: float = 0.15
+    confirm_polls: int = 2
     clock: Callable[[], float] = time.monotonic
     _wake: threading.Event = field(default_factory=threading.Event)
     _stop: threading.Event = field(default_factory=threading.Event)
@@ -97,7 +128,7 @@ class ReaderPoller:
     _health: dict[str, ReaderHealth] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._debounce = Debouncer(self.removal_s)
+        self._debounce = Debouncer(self.removal_s, self.confirm_polls)
         self._lock = threading.Lock()
         self._cycles = 0
         self._cycle_cond = threading.Condition()
@@ -171,6 +202,7 @@ class ReaderPoller:
 
     def _fault(self, reader: TagReader, exc: BaseException, now: float) -> None:
         with self._lock:
+            self._debounce.interrupt(reader.name)
             h = self._health[reader.name]
             h.errors += 1
             h.consecutive_errors += 1
@@ -187,4 +219,6 @@ class ReaderPoller:
             with self._cycle_cond:
                 self._cycles += 1
                 self._cycle_cond.notify_all()
-            self._wake.wait(self.interval_s)
+            with self._lock:
+                confirming = self._debounce.confirming()
+            self._wake.wait(min(CONFIRM_GAP_S, self.interval_s) if confirming else self.interval_s)

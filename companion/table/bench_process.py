@@ -85,9 +85,11 @@ class TableProcess:
         self._conn, child = mp.Pipe()
         self._process = mp.Process(target=_serve, args=(child, data_dir, seed, threads, heartbeat_s), daemon=True)
         self._process.start()
-        if not self._conn.poll(60):
-            self.stop()
-            raise RuntimeError("the table process did not start")
+        deadline = time.monotonic() + 60
+        while not self._conn.poll(0.1):
+            if not self._process.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the table process did not start")
         self.port: int = self._conn.recv()
 
     def _ask(self, message: Any) -> Any:

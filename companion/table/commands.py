@@ -1,7 +1,11 @@
-"""Host and seat commands, run on the loop thread (the only writer)."""
+"""Host and seat commands, run on the loop thread (the only writer).
+
+Every handler makes its journal write (one transaction) before it changes the session or shows anything, so a
+failed write (sqlite3.Error) is refused with the journal's fault code and leaves the table as the journal says."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from dataclasses import replace
 from typing import Any, Callable, Mapping
@@ -14,6 +18,7 @@ from companion.table.terminals import IDLE, check_binding
 from companion.web.facade import Refusal
 
 Result = dict[str, Any] | Refusal
+log = logging.getLogger("companion.table")
 
 
 def run(loop: Any, name: str, args: Mapping[str, Any]) -> Result:
@@ -21,7 +26,12 @@ def run(loop: Any, name: str, args: Mapping[str, Any]) -> Result:
     handler = COMMANDS.get(name)
     if handler is None:
         return Refusal("unknown_command", f"unknown command {name!r}")
-    return handler(loop, args)
+    try:
+        return handler(loop, args)
+    except sqlite3.Error as exc:  # each handler writes before it changes anything: nothing changed
+        log.error("journal write failed in %s: %s", name, exc)
+        loop.counters.errors += 1
+        return Refusal(fault_code(exc), f"The journal could not be written: {exc}")
 
 
 def _ping(loop: Any, args: Mapping[str, Any]) -> Result:
@@ -55,11 +65,7 @@ def _undo(loop: Any, args: Mapping[str, Any]) -> Result:
     keep = max((i for i, a in enumerate(session.actions) if a.get("seat", -1) != -1), default=None)
     if keep is None:
         return Refusal("nothing_to_undo", "No player action to undo.")
-    loop.journal.undo_from(session.game_id, keep)
-    if session.ended == "finished":
-        loop.journal.conn.execute("UPDATE games SET ended = NULL, end_reason = NULL, outcome = NULL WHERE id = ?",
-                                  (session.game_id,))
-        loop.journal.conn.commit()
+    loop.journal.undo_from(session.game_id, keep, reopen=session.ended == "finished")  # one transaction
     record = loop.journal.game(session.game_id)
     taken_back = tuple(a for a in session.actions[keep:] if a.get("seat", -1) == -1)
     loop.session = replace(from_record(record), reserved_chance=taken_back + session.reserved_chance)

@@ -105,43 +105,63 @@ class Journal:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
-    def new_game(self, game: str, seats: int, options: dict[str, Any], mode: str, tokens: Sequence[str]) -> int:
-        """Start a game row; returns its id."""
+    def new_game(self, game: str, seats: int, options: dict[str, Any], mode: str, tokens: Sequence[str],
+                 actions: Iterable[tuple[dict[str, Any], str]] = (), replacing: int | None = None) -> int:
+        """Start a game row with its first (chance) actions, ending the game it replaces, in one transaction;
+        returns its id."""
         with self.conn:
+            if replacing is not None:
+                self._end(replacing, "replaced", None)
             cur = self.conn.execute(
                 "INSERT INTO games (game, seats, options, mode, tokens, started) VALUES (?, ?, ?, ?, ?, ?)",
                 (game, seats, json.dumps(options), mode, json.dumps(list(tokens)), time.time()))
-        return int(cur.lastrowid or 0)
+            game_id = int(cur.lastrowid or 0)
+            self._insert(game_id, 0, list(actions))
+        return game_id
 
-    def append(self, game_id: int, actions: Iterable[tuple[dict[str, Any], str]]) -> int:
-        """Commit actions (with their sources) in one transaction; returns how many were written."""
+    def append(self, game_id: int, actions: Iterable[tuple[dict[str, Any], str]],
+               end: tuple[str, dict[str, Any] | None] | None = None) -> int:
+        """Commit actions (with their sources) in one transaction, with the game's end (reason, outcome) when
+        they finish it; returns how many actions were written."""
         rows = list(actions)
-        if not rows:
+        if not rows and end is None:
             return 0
-        now = time.time()
         with self.conn:
-            (top,) = self.conn.execute("SELECT COALESCE(MAX(idx), -1) FROM actions WHERE game_id = ?",
-                                       (game_id,)).fetchone()
-            self.conn.executemany(
-                "INSERT INTO actions (game_id, idx, action, source, at) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, top + 1 + i, json.dumps(a, separators=(",", ":")), src, now)
-                 for i, (a, src) in enumerate(rows)])
+            if rows:
+                (top,) = self.conn.execute("SELECT COALESCE(MAX(idx), -1) FROM actions WHERE game_id = ?",
+                                           (game_id,)).fetchone()
+                self._insert(game_id, top + 1, rows)
+            if end is not None:
+                self._end(game_id, *end)
         return len(rows)
 
-    def undo_from(self, game_id: int, keep: int) -> int:
-        """Mark every live action after the first `keep` as undone (kept for history); returns how many."""
+    def undo_from(self, game_id: int, keep: int, reopen: bool = False) -> int:
+        """Mark every live action after the first `keep` as undone (kept for history), reopening a finished
+        game in the same transaction when asked; returns how many."""
         live = self._live_idx(game_id)
         drop = live[keep:]
         with self.conn:
             self.conn.executemany("UPDATE actions SET undone = 1 WHERE game_id = ? AND idx = ?",
                                   [(game_id, i) for i in drop])
+            if reopen:
+                self.conn.execute("UPDATE games SET ended = NULL, end_reason = NULL, outcome = NULL WHERE id = ?",
+                                  (game_id,))
         return len(drop)
 
     def end_game(self, game_id: int, reason: str, outcome: dict[str, Any] | None) -> None:
         """Close a game: finished by the rules or ended by the host."""
         with self.conn:
-            self.conn.execute("UPDATE games SET ended = ?, end_reason = ?, outcome = ? WHERE id = ? AND ended IS NULL",
-                              (time.time(), reason, json.dumps(outcome), game_id))
+            self._end(game_id, reason, outcome)
+
+    def _end(self, game_id: int, reason: str, outcome: dict[str, Any] | None) -> None:
+        self.conn.execute("UPDATE games SET ended = ?, end_reason = ?, outcome = ? WHERE id = ? AND ended IS NULL",
+                          (time.time(), reason, json.dumps(outcome), game_id))
+
+    def _insert(self, game_id: int, first: int, rows: list[tuple[dict[str, Any], str]]) -> None:
+        now = time.time()
+        self.conn.executemany(
+            "INSERT INTO actions (game_id, idx, action, source, at) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, first + i, json.dumps(a, separators=(",", ":")), src, now) for i, (a, src) in enumerate(rows)])
 
     def unfinished(self) -> GameRecord | None:
         """The latest game not yet ended, with its live actions."""

@@ -310,20 +310,19 @@ class TableLoop:
             self.session = replace(session, pending=pending)  # a refused tile set must be tapped again
             return self._reject(zone, exc)
         rows += [(a, "chance") for a in sampled]
-        if rows:
+        outcome = session.rules.outcome(state)
+        finished = outcome is not None and session.ended is None
+        # the game's end goes in the same transaction as the actions that end it: both or neither
+        end = ("finished", {"winners": sorted(outcome.winners), "reason": outcome.reason}) if finished else None
+        if rows or end:
             try:
-                self.journal.append(session.game_id, rows)  # committed before anything shows it
+                self.journal.append(session.game_id, rows, end)  # committed before anything shows it
             except sqlite3.Error as exc:  # nothing committed: nothing changes, nothing is shown
-                log.error("journal write failed: %s", exc)
-                self.counters.errors += 1
-                return self._reject(zone, IllegalAction(fault_code(exc), f"The journal could not be written: {exc}"))
+                return self._journal_refusal(zone, exc)
         self.session = replace(session.with_actions(state, [a for a, _ in rows], pending),
                                reserved_chance=reserve)
         self.counters.accepted += len(rows)
-        outcome = session.rules.outcome(state)
-        if outcome is not None and session.ended is None:
-            self.journal.end_game(session.game_id, "finished",
-                                  {"winners": sorted(outcome.winners), "reason": outcome.reason})
+        if finished:
             self.session = replace(self.session, ended="finished")
             self.status = "over"
         if rows:
@@ -331,6 +330,12 @@ class TableLoop:
         elif pending:  # part of a multi-tile input (how many tiles were tapped is public)
             self.bus.publish("collected", {"zone": zone, "count": len(pending)})
         return {"accepted": len(rows), "pending": pending is not None and bool(pending)}
+
+    def _journal_refusal(self, zone: str, exc: sqlite3.Error) -> Refusal:
+        """A journal write failed and committed nothing: refuse with its fault code (journal_full, ...)."""
+        log.error("journal write failed: %s", exc)
+        self.counters.errors += 1
+        return self._reject(zone, IllegalAction(fault_code(exc), f"The journal could not be written: {exc}"))
 
     def _reject(self, zone: str, exc: IllegalAction) -> Refusal:
         self.counters.rejected += 1
@@ -351,18 +356,25 @@ class TableLoop:
             rules, state = check_setup(game, seats, options, mode, len(self.config.seats))
         except IllegalAction as exc:
             return Refusal(exc.code, exc.message)
-        if self.session is not None and self.session.ended is None:
-            self.journal.end_game(self.session.game_id, "replaced", None)
         tokens = new_tokens(seats)
-        game_id = self.journal.new_game(rules.name, seats, options or {}, mode, tokens)
-        self.session = Session(game_id, rules, get_binding(rules.name), seats, options or {}, mode, tokens, (), state)
+        session = Session(0, rules, get_binding(rules.name), seats, options or {}, mode, tokens, (), state)
+        try:
+            state, sampled, _ = auto_chance(session, state, self.rng)  # the deal, before anything is written
+        except IllegalAction as exc:
+            return Refusal(exc.code, exc.message)
+        replacing = self.session.game_id if self.session is not None and self.session.ended is None else None
+        try:  # ending the replaced game, the new game and its deal: one transaction, all or nothing
+            game_id = self.journal.new_game(rules.name, seats, options or {}, mode, tokens,
+                                            [(a, "chance") for a in sampled], replacing)
+        except sqlite3.Error as exc:  # the running game (if any) goes on as before
+            return self._journal_refusal("center", exc)
+        self.session = replace(session, game_id=game_id).with_actions(state, sampled, None)
+        self.counters.accepted += len(sampled)
         self.status = "running"
         self._prompts.clear()
         self.scan = []
-        result = self._apply([], None, "center", "host")
-        if isinstance(result, dict) and not result["accepted"]:
-            self._publish()
-        return {**result, "game_id": game_id} if isinstance(result, dict) else result
+        self._publish()
+        return {"accepted": len(sampled), "pending": False, "game_id": game_id}
 
     # --- outputs --------------------------------------------------------------------------------
 
@@ -410,14 +422,15 @@ class TableLoop:
         seats = [{"name": s.name, "colour": s.colour} for s in self.config.seats[: session.seats if session else 0]]
         self.snapshot = {"table": table, "game": game, "seats": seats}
         self.bus.publish("state", self.snapshot)
-        self._send_prompts()
+        self._send_prompts(game["view"] if game else None)
 
-    def _send_prompts(self) -> None:
+    def _send_prompts(self, public: Mapping[str, Any] | None = None) -> None:
         session = self.session
         if session is None:
             return
         running = self.status in ("running", "over") and not self.enrolling
-        public = session.rules.view(session.state, None)
+        if public is None:
+            public = session.rules.view(session.state, None)
         names = [s.name for s in self.config.seats]
         idle: dict[str, Any] = {"v": 1, "type": "idle", "ballot": None, "info": {}}
         for seat in range(len(self.config.seats)):
@@ -437,11 +450,11 @@ class TableLoop:
         private = private_part(session.rules.view(session.state, seat), public)
         old = self._prompts.get(seat)
         if old and old.get("type") == "prompt" and [o["action"] for o in old["options"]] == legal:
-            ballot = old["ballot"]
-        else:
-            self._ballots += 1
-            ballot = f"{session.game_id}.{self._ballots}"
-        return prompt(ballot, legal, names, private)
+            if old["info"] == private:  # nothing changed for this seat: the same message, labels not rebuilt
+                return old
+            return {**old, "info": dict(private)}
+        self._ballots += 1
+        return prompt(f"{session.game_id}.{self._ballots}", legal, names, private)
 
     def seat_prompt(self, seat: int) -> dict[str, Any] | None:
         """The prompt last sent to a seat (read by the seat page)."""

@@ -21,22 +21,30 @@ BALLOTS = {"ja": "04A1B2C3", "nein": "04D4E5F6"}
 
 
 class Flaky:
-    """Wraps a mock reader's poll: on `rate` of polls it raises, times out or returns garbage instead."""
+    """Wraps a mock reader's poll: on `rate` of polls it raises, times out, returns garbage or reads a ghost (an
+    enrolled ballot that is not there, for one poll: never two ghosts in a row) instead."""
 
     def __init__(self, reader: MockReader, rng: random.Random, rate: float) -> None:
         self.reader, self.rng, self.rate = reader, rng, rate
         self.real = reader.poll
         self.faults = 0
+        self.ghosts = 0
+        self._ghosted = False
 
     def __call__(self) -> Any:
+        ghosted, self._ghosted = self._ghosted, False
         if self.rng.random() >= self.rate:
             return self.real()
         self.faults += 1
-        kind = self.rng.randrange(3)
+        kind = self.rng.randrange(4)
         if kind == 0:
             raise ReaderError("SPI transfer failed")
         if kind == 1:
             raise TimeoutError("no answer from the chip")
+        if kind == 2 and not ghosted:
+            self.ghosts += 1
+            self._ghosted = True
+            return self.rng.choice(list(BALLOTS.values()))
         # garbage: a driver that let a corrupt frame through; never an enrolled card
         return self.rng.choice([b"\x00\xff", 17, "", "not hex!", "DEADBEEF" * 5])
 
@@ -85,8 +93,9 @@ def test_readers_failing_on_ten_percent_of_polls_lose_nothing(make_table: Make, 
         seat = next(iter(session.rules.to_act(session.state)))
         pick = session.rules.legal_actions(session.state, seat)[0]
         assert isinstance(rt.loop.call("submit", seat=None, action=pick, source="test"), dict)
-    assert _votes(rt) == intended, "every vote once, in order, and nothing invented by a bad poll"
+    assert _votes(rt) == intended, "every vote once, in order, and nothing invented by a bad poll or a ghost"
     assert sum(f.faults for f in flaky) > 0  # type: ignore[attr-defined]
+    assert sum(f.ghosts for f in flaky) > 0  # type: ignore[attr-defined]
     assert rt.loop.counters.reader_faults > 0
     health = {h["name"]: h for h in rt.hardware.poller.health()}  # type: ignore[union-attr]
     assert all(health[f"r{i}"]["errors"] > 0 for i in range(3) if flaky[i].faults)  # type: ignore[attr-defined]
@@ -104,10 +113,39 @@ def test_ghost_reads_of_unknown_tags_change_nothing(make_table: Make) -> None:
     hw(rt).poller.wait_cycles(45)  # type: ignore[union-attr]
     rt.loop.wait_idle()
     assert live_rows(rt) == rows
-    assert rt.loop.counters.unknown_tags >= 1 and rt.loop.counters.errors == 0
+    assert rt.loop.counters.inputs == 0 and rt.loop.counters.errors == 0  # a one-poll ghost is not even a tag
     reader.poll = real  # type: ignore[method-assign]
     _vote_by_card(rt, 1, "nein")
     assert _votes(rt) == [(1, "nein")]
+
+
+@pytest.mark.parametrize("confirm_polls, journaled", [(2, False), (1, True)])
+def test_a_one_poll_ghost_of_an_enrolled_card(make_table: Make, confirm_polls: int, journaled: bool) -> None:
+    """With confirmation a ghost read of an enrolled ballot is nothing; with confirm_polls = 1 it is a vote."""
+    rt = make_table(confirm_polls=confirm_polls)
+    _enroll_ballots(rt)
+    rows = live_rows(rt)
+    sub = rt.handle.subscribe(None)
+    sub.get(0.1)  # the initial snapshot
+    reader = hw(rt).reader("r1")
+    real = reader.poll
+    ghosts = iter([BALLOTS["ja"] if i % 4 == 0 else None for i in range(40)])
+    reader.poll = lambda: next(ghosts, None) or real()  # type: ignore[method-assign]
+    hw(rt).poller.wait_cycles(45)  # type: ignore[union-attr]
+    rt.loop.wait_idle()
+    reader.poll = real  # type: ignore[method-assign]
+    if journaled:
+        assert _votes(rt) == [(1, "ja")]  # the first ghost was taken as a placement (the later ones are refused)
+        return
+    assert live_rows(rt) == rows and rt.loop.counters.inputs == 0
+    assert sub.get(0.2) is None, "no event at all"
+    sub.close()
+    _vote_by_card(rt, 1, "nein")  # the reader still reads a real card ...
+    assert _votes(rt) == [(1, "nein")]
+    h = hw(rt)
+    h.place("r2", BALLOTS["ja"])  # ... and a card resting for two polls is one placement
+    rt.loop.wait_idle()
+    assert _votes(rt) == [(1, "nein"), (2, "ja")]
 
 
 def test_a_reader_that_disappears_and_returns(make_table: Make) -> None:
@@ -145,7 +183,7 @@ def test_garbage_from_a_driver_is_a_fault_never_a_tag() -> None:
 
     events: list[Any] = []
     now = [0.0]
-    poller = ReaderPoller([Garbage()], events.append, clock=lambda: now[0])
+    poller = ReaderPoller([Garbage()], events.append, confirm_polls=1, clock=lambda: now[0])
     for _ in range(6):
         now[0] += 10.0  # past any backoff
         poller.poll_once()

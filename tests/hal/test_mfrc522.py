@@ -104,11 +104,12 @@ def test_a_resting_tag_polled_with_reqa_answers_only_every_other_time() -> None:
 
 
 class Presence:
-    """The driver's polls at 50 ms intervals through the shared Debouncer (removal window 150 ms = 3 misses)."""
+    """The driver's polls at 50 ms intervals through the shared Debouncer (removal window 150 ms = 3 misses;
+    a placement on the first read, so these tests follow removal alone: confirmation is in test_debounce.py)."""
 
     def __init__(self, driver: Mfrc522) -> None:
         self.driver = driver
-        self.debounce = Debouncer(removal_s=0.15)
+        self.debounce = Debouncer(removal_s=0.15, confirm_polls=1)
         self.now = 0.0
 
     def poll(self) -> list[tuple[str, str]]:

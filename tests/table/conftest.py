@@ -21,11 +21,11 @@ def tiny_game(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def table_config(data: Path, game: str = "tiny", seats: int = 3, mode: str = "digital",
-                 without_readers: tuple[str, ...] = ()) -> TableConfig:
+                 without_readers: tuple[str, ...] = (), confirm_polls: int = 2) -> TableConfig:
     """The demo table (optionally missing some readers), fast polling, data in `data`."""
     cfg = demo_config()
     return replace(cfg, data_dir=str(data), game=GameConfig(game, seats, mode),
-                   polling=PollingConfig(interval_ms=5, removal_ms=25),
+                   polling=PollingConfig(interval_ms=5, removal_ms=25, confirm_polls=confirm_polls),
                    readers=tuple(r for r in cfg.readers if r.name not in without_readers))
 
 

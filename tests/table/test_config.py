@@ -49,6 +49,9 @@ def error_of(text: str) -> ConfigError:
     ("[[seats]]\nname='A'\nterminal='T'\n[[seats]]\nname='B'\nterminal='T'\n", "config_duplicate", "seats", "terminal"),
     ("[[buttons]]\npin = 4\nseat = 3\nkey = 'ja'\n", "config_bad_value", "buttons[0].seat", "no seat 3"),
     ("seats = 3\n", "config_type", "seats", "array of tables"),
+    ("[polling]\nconfirm_polls = 0\n", "config_bad_value", "polling.confirm_polls", "1..5"),
+    ("[polling]\nconfirm_polls = 6\n", "config_bad_value", "polling.confirm_polls", "1..5"),
+    ("[polling]\nconfirm_polls = true\n", "config_type", "polling.confirm_polls", "integer"),
     ("[game\n", "config_syntax", "", ""),
 ])
 def test_bad_configs_have_a_code_a_place_and_a_hint(text: str, code: str, where: str, hint: str) -> None:

@@ -96,7 +96,8 @@ class ThiefOfBaghdadBinding(Binding):
 
     def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
         """Taps collect hands, draws and payments; choices act (with the tapped payment); buttons end turns."""
-        key = self._key(state)
+        # Digital play never collects taps, so the moment's fingerprint (a whole public view) is not needed.
+        key = self._key(state) if mode == "physical" else ""
         taps: Taps = pending if isinstance(pending, Taps) and pending.key == key else Taps(key)
         if isinstance(event, Removed):
             return [], taps
