@@ -21,11 +21,6 @@ WATCH = """() => {
 }"""
 
 
-def _actions(version: str) -> tuple[str, int]:
-    game_id, _, count = version.rpartition(".")
-    return game_id, int(count or 0)
-
-
 FIND = "([g, n]) => (window.__renders.find(r => r.v.startsWith(g + '.') && +r.v.split('.')[1] > n) || {}).t ?? null"
 SETTLE_S = 0.1  # taps at a table come seconds apart; this lets every page finish one before the next
 
@@ -40,15 +35,6 @@ def _seen(tab: Any, tap: Tap, timeout_s: float = 10.0) -> float:
         if time.monotonic() > deadline:
             raise RuntimeError("a table page did not show the tap")
         time.sleep(0.01)
-
-
-def _first_render(renders: list[dict[str, Any]], tap: Tap) -> float:
-    """When a page's recorded renders first showed the state after a tap (ms since the epoch)."""
-    for render in renders:
-        game_id, count = _actions(render["v"])
-        if game_id == tap.game_id and count > tap.actions_before:
-            return float(render["t"])
-    raise RuntimeError("a table page never showed a tap")
 
 
 def page_weight(browser: Any, url: str) -> dict[str, Any]:
@@ -93,15 +79,14 @@ def tap_to_dom(taps: int, data_dir: str, pages: int = 10, seed: int = 1) -> dict
                 for seat in table.voters():
                     tap = table.tap(seat)
                     # each page records its renders on its own clock; only the first page is asked, and the
-                    # rest are read once at the end: asking all ten after every tap cost the two cores about
+                    # rest are read at the end: asking all ten after every tap cost the two cores about
                     # 30 ms of driver and renderer time per tap, which no real table spends
                     _seen(tabs[0], tap)
                     time.sleep(SETTLE_S)
                     done.append(tap)
                 table.clear()
-            for tab in tabs:
-                renders = tab.evaluate("() => window.__renders")
-                samples += [_first_render(renders, tap) - tap.at_ms for tap in done]
+            for tab in tabs:  # every page has long shown every tap: each answer comes at once
+                samples += [_seen(tab, tap) - tap.at_ms for tap in done]
             browser.close()
     finally:
         table.stop()

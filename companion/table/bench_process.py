@@ -16,7 +16,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from companion.config import PollingConfig, WebConfig, demo_config
-from companion.table.bench_tap import enroll_ballots, voters_or_advance
+from companion.table.bench_tap import enroll_ballots, lift_ballots, voters_or_advance
 
 
 @dataclass(frozen=True)
@@ -54,12 +54,8 @@ def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s
                     voters = voters_or_advance(loop, rng)
                 conn.send(voters)
             elif ask == "clear":
-                for seat in tapped:
-                    hw.reader(f"r{seat}").uid = None
-                for seat in tapped:
-                    hw.remove(f"r{seat}")
+                lift_ballots(hw, loop, tapped)
                 tapped.clear()
-                loop.wait_idle()
                 conn.send(True)
             else:
                 seat = ask[1]

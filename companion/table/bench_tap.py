@@ -51,6 +51,15 @@ def voters_or_advance(loop: Any, rng: random.Random) -> list[int]:
     return voters
 
 
+def lift_ballots(hw: MockHardware, loop: Any, seats: list[int]) -> None:
+    """Take the seats' ballots off their readers (every reader emptied first, then each removal waited for)."""
+    for seat in seats:
+        hw.reader(f"r{seat}").uid = None
+    for seat in seats:
+        hw.remove(f"r{seat}")
+    loop.wait_idle()
+
+
 def tap_to_led(taps: int, data_dir: str, seed: int = 1) -> dict[str, Any]:
     """p50/p99/max (ms) from a mock tag placement to the LED frame that answers it, over `taps` taps."""
     cfg = replace(demo_config(), data_dir=data_dir, polling=PollingConfig(interval_ms=10, removal_ms=20))
@@ -80,11 +89,7 @@ def tap_to_led(taps: int, data_dir: str, seed: int = 1) -> dict[str, Any]:
                 if got is None:
                     raise RuntimeError(f"no LED answer to a tap on seat {seat}")
                 samples.append((got[0] - t0) * 1000)
-            for seat in voters:
-                hw.reader(f"r{seat}").uid = None
-            for seat in voters:
-                hw.remove(f"r{seat}")
-            loop.wait_idle()
+            lift_ballots(hw, loop, voters)
     finally:
         runtime.stop()
     return {"p50": round(statistics.median(samples), 3), "p99": round(percentile(samples, 0.99), 3),

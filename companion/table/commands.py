@@ -97,11 +97,7 @@ def _bind_terminal(loop: Any, args: Mapping[str, Any]) -> Result:
     except IllegalAction as exc:
         return Refusal(exc.code, exc.message)
     rows = loop.terminals.plan(terminal, seat)
-    try:
-        loop.journal.bind_terminals(rows)
-    except sqlite3.Error as exc:
-        loop.counters.errors += 1
-        return Refusal(fault_code(exc), f"The journal could not be written: {exc}")
+    loop.journal.bind_terminals(rows)  # a failed write is refused by `run` with its fault code
     loop.terminals.apply(rows)
     for bound, bound_seat in rows:  # the new terminal shows the seat's open prompt at once; the old one idles
         loop.hw.terminals.send(bound, loop.seat_screen(bound_seat))
