@@ -53,21 +53,32 @@ def with_game(cfg: TableConfig, args: argparse.Namespace) -> TableConfig | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the table and serve until SIGINT/SIGTERM."""
+    """Start the table and serve until SIGINT/SIGTERM: the data directory is locked and the port bound before the
+    database is opened, so a second table on the same data exits 2 (`data_locked`) having changed nothing."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     cfg = config_from_args(args)
     if cfg is not None:
         cfg = with_game(cfg, args)
     if cfg is None:
         return 2
-    from companion.table.runtime import Runtime
+    from companion.table.dbfile import DataLock, DatabaseFileError
+    from companion.table.runtime import Runtime, data_dir
+    from companion.web.listener import ListenError, listen
+    lock = DataLock(data_dir(cfg))
     try:
-        runtime = Runtime(cfg).start()
-    except BackendError as exc:
+        lock.acquire()
+        sock = listen(cfg.web.host, cfg.web.port)
+    except (DatabaseFileError, ListenError) as exc:
+        lock.release()
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except OSError as exc:
-        print(f"error: data_dir: {exc}", file=sys.stderr)
+    try:
+        runtime = Runtime(cfg, lock=lock).start()
+    except (BackendError, DatabaseFileError, OSError) as exc:
+        sock.close()
+        lock.release()
+        text = f"data_dir: {exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
+        print(f"error: {text}", file=sys.stderr)
         return 2
 
     def stop(signum: int, frame: Any) -> None:
@@ -80,11 +91,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"table {cfg.name!r} ({cfg.backend} hardware) at {url}  host PIN {runtime.host_pin}  "
           f"data {runtime.db_path}", flush=True)
     try:
-        runtime.serve(cfg.web.host, cfg.web.port)
-    except OSError as exc:
-        print(f"error: cannot serve on {cfg.web.host}:{cfg.web.port}: {exc.strerror}", file=sys.stderr)
-        runtime.stop()
-        return 1
+        runtime.serve(cfg.web.host, cfg.web.port, sock)
     except KeyboardInterrupt:
         pass
     supervisor.stopping()

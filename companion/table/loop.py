@@ -19,7 +19,7 @@ from companion.hal import (ButtonPressed, Hardware, ReaderFault, TagPlaced, TagR
                            TerminalGone, TerminalHello)
 from companion.table.bus import EventBus
 from companion.table.cards import CardRegistry
-from companion.table.journal import Journal, fault_code
+from companion.table.journal import Journal, fault_code, journal_form
 from companion.table.leds import LedRenderer
 from companion.table.prompts import private_part, prompt
 from companion.table.session import Session, auto_chance, check_setup, from_record, new_tokens, table_options
@@ -304,7 +304,7 @@ class TableLoop:
         try:
             for action in actions:
                 state = session.rules.apply(state, action)
-                rows.append((action, source))
+                rows.append((journal_form(session.rules.actions, action), source))
             state, sampled, reserve = auto_chance(session, state, self.rng)
         except IllegalAction as exc:
             self.session = replace(session, pending=pending)  # a refused tile set must be tapped again

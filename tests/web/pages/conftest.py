@@ -15,7 +15,7 @@ from companion.config import GameConfig, PollingConfig, demo_config
 from companion.games import registry
 from companion.table.runtime import Runtime
 
-PIN = "2468"
+PIN = "246813"
 
 
 @pytest.fixture(scope="module")

@@ -95,18 +95,36 @@ async function loadKnownCards() {
   } catch (_) { /* not logged in as host: type UIDs */ }
 }
 
-byId("terminal-form").addEventListener("submit", (ev) => {
+byId("terminal-form")?.addEventListener("submit", (ev) => {
   ev.preventDefault();
   const id = byId("terminal-id").value.trim();
   if (id && !terminals.includes(id)) terminals.push(id);
   act("/api/sim/terminal", { terminal: id, op: "connect" });
 });
-byId("press-form").addEventListener("submit", (ev) => {
+byId("press-form")?.addEventListener("submit", (ev) => {
   ev.preventDefault();
   act("/api/sim/press", { seat: Number(byId("press-seat").value) - 1, key: byId("press-key").value });
 });
-wireLangSwitch((next) => { i18n = next; i18n.apply(); drawZones(true); drawTerminals(); });
-i18n.apply();
-await loadKnownCards();
-await refresh();
-follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(), onEvent: () => refresh(), onStatus: statusPill(byId("status"), () => i18n) });
+async function logIn(ev) {  // the simulator is the host's: the same PIN login as the host console
+  ev.preventDefault();
+  try {
+    await postJSON("/api/host/login", { pin: byId("pin").value });
+    location.reload();  // the page comes back with the session's CSRF token in its <meta>
+  } catch (err) {
+    const el = byId("sim-error");
+    el.textContent = i18n.t(err.code === "pin_locked" ? "host.locked_out" : "host.wrong_pin");
+    el.hidden = false;
+  }
+}
+
+if (!document.body.dataset.loggedIn) {
+  i18n.apply();
+  wireLangSwitch((next) => { i18n = next; i18n.apply(); });
+  byId("login-form").addEventListener("submit", logIn);
+} else {
+  wireLangSwitch((next) => { i18n = next; i18n.apply(); drawZones(true); drawTerminals(); });
+  i18n.apply();
+  await loadKnownCards();
+  await refresh();
+  follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(), onEvent: () => refresh(), onStatus: statusPill(byId("status"), () => i18n) });
+}
