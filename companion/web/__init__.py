@@ -21,7 +21,6 @@ from companion.web.streams import StreamSlots
 
 DEFAULTS: dict[str, Any] = {
     "SSE_HEARTBEAT_S": 1.5,
-    "SSE_POLL_S": 1.0,
     "SSE_MAX_STREAMS": 64,
     "SSE_MAX_MESSAGES": None,
     "MAX_CONTENT_LENGTH": 1 << 20,
@@ -31,7 +30,7 @@ DEFAULTS: dict[str, Any] = {
     "LAN_IPV4": None,
 }
 """SSE_HEARTBEAT_S: a comment line this often keeps data moving so a vanished phone is noticed (the server's
-TCP_USER_TIMEOUT); SSE_POLL_S: how often a stream checks that its client is still connected; SSE_MAX_STREAMS:
+TCP_USER_TIMEOUT), and a stream checks at each one that its client is still connected; SSE_MAX_STREAMS:
 streams open at once (the server has that many threads beyond the ordinary ones). PUBLIC_URL: the config's `[web] public_url` (seat QR codes use it); LAN_IPV4: a callable finding this
 machine's LAN address (None: companion.web.lan.lan_ipv4; tests inject one)."""
 

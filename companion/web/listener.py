@@ -9,7 +9,7 @@ from typing import Any
 
 MAX_BODY = 1 << 20
 """Request bodies above 1 MiB are refused (413) before they are read, not spooled to disk first."""
-USER_TIMEOUT_MS = 2500
+USER_TIMEOUT_MS = 2000
 """Data left unacknowledged this long means the phone is gone (Wi-Fi lost, battery out): the kernel drops the
 connection, and the stream sees it at its next check. Heartbeats keep data moving, so this always applies."""
 KEEPALIVE = ((socket.SO_KEEPALIVE, socket.SOL_SOCKET, 1), (socket.TCP_KEEPIDLE, socket.IPPROTO_TCP, 5),

@@ -49,7 +49,7 @@ def sim_login(page: Any, base_url: str) -> None:
     assert page.locator(".zone").count() == 0, "the simulator shows nothing before the PIN"
     page.fill("#pin", PIN)
     page.click("#login-form button[type=submit]")
-    page.wait_for_selector("#zones")
+    page.wait_for_selector(".zone")
 
 
 def host_new_game(page: Any, game: str, seats: int) -> list[str]:

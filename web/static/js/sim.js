@@ -95,16 +95,6 @@ async function loadKnownCards() {
   } catch (_) { /* not logged in as host: type UIDs */ }
 }
 
-byId("terminal-form")?.addEventListener("submit", (ev) => {
-  ev.preventDefault();
-  const id = byId("terminal-id").value.trim();
-  if (id && !terminals.includes(id)) terminals.push(id);
-  act("/api/sim/terminal", { terminal: id, op: "connect" });
-});
-byId("press-form")?.addEventListener("submit", (ev) => {
-  ev.preventDefault();
-  act("/api/sim/press", { seat: Number(byId("press-seat").value) - 1, key: byId("press-key").value });
-});
 async function logIn(ev) {  // the simulator is the host's: the same PIN login as the host console
   ev.preventDefault();
   try {
@@ -122,6 +112,16 @@ if (!document.body.dataset.loggedIn) {
   wireLangSwitch((next) => { i18n = next; i18n.apply(); });
   byId("login-form").addEventListener("submit", logIn);
 } else {
+  byId("terminal-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const id = byId("terminal-id").value.trim();
+    if (id && !terminals.includes(id)) terminals.push(id);
+    act("/api/sim/terminal", { terminal: id, op: "connect" });
+  });
+  byId("press-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    act("/api/sim/press", { seat: Number(byId("press-seat").value) - 1, key: byId("press-key").value });
+  });
   wireLangSwitch((next) => { i18n = next; i18n.apply(); drawZones(true); drawTerminals(); });
   i18n.apply();
   await loadKnownCards();
