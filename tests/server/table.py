@@ -5,17 +5,17 @@ from __future__ import annotations
 import hashlib
 import http.client
 import http.cookiejar
-import json
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+from tests.table.test_crash import call
 
 ROOT = Path(__file__).resolve().parents[2]
 PIN = "135790"
@@ -88,14 +88,7 @@ class Table:
     def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
              opener: Any = None) -> tuple[int, Any]:
         """One JSON request: (status, parsed body)."""
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
-        try:
-            with (opener or urllib.request.build_opener()).open(req, timeout=10) as resp:
-                return resp.status, json.loads(resp.read())
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read())
+        return call(self.port, method, path, body, headers, opener)
 
     def host(self) -> tuple[Any, dict[str, str]]:
         """A logged-in host: (cookie-keeping opener, CSRF header)."""
