@@ -195,3 +195,22 @@ def test_backup_of_a_4_mb_database_is_quick(tmp_path: Path) -> None:
     print(f"\nbackup of a {size / 1e6:.1f} MB database: {copied_ms:.0f} ms copying, {total * 1000:.0f} ms "
           f"for the whole command")
     assert copied_ms < 2000
+
+
+def test_a_restart_ends_host_sessions(tmp_path: Path) -> None:
+    """Sessions live in the table process: after a restart an old cookie (perhaps copied before a logout the
+    new process cannot know about) is refused and the host logs in again."""
+    config, data = write_config(tmp_path), tmp_path / "data"
+    table = Table(config, data)
+    try:
+        opener, csrf = table.host()
+        assert table.call("GET", "/api/host/state", opener=opener)[0] == 200
+    finally:
+        table.stop()
+    table = Table(config, data, port=table.port)
+    try:
+        assert table.call("GET", "/api/host/state", opener=opener)[0] == 401
+        assert table.call("POST", "/api/host/undo", {}, csrf, opener)[0] == 401
+        table.host()
+    finally:
+        table.stop()
