@@ -22,7 +22,7 @@ def place_guard(state: State, action: dict[str, Any]) -> State:
         raise IllegalAction("palace_full", f"{action['palace']} has no free guard space")
     unplaced = bump(state.unplaced, seat, -1)
     guards = bump(state.guards, palace * (state.seats + 1) + seat, 1)
-    log = state.log.add(event("place_guard", seat=seat, palace=action["palace"]))
+    log = state.log.append(event("place_guard", seat=seat, palace=action["palace"]))
     if any(unplaced):
         # Every seat has the same number of guards, so turn order simply goes round.
         return replace(state, unplaced=unplaced, guards=guards, turn=(seat + 1) % state.seats, log=log)
@@ -70,7 +70,7 @@ def _steal(state: State, seat: int, palace: int) -> State:
     if not values or state.thief(palace, seat) < values[0]:
         return state
     won = bump(state.won, seat, 1)
-    log = state.log.add(event("steal", seat=seat, palace=COLORS[palace], chest=values[0]))
+    log = state.log.append(event("steal", seat=seat, palace=COLORS[palace], chest=values[0]))
     state = replace(
         state,
         chests=bump(state.chests, palace, -1),
@@ -80,7 +80,7 @@ def _steal(state: State, seat: int, palace: int) -> State:
         log=log,
     )
     if won[seat] >= WIN_CHESTS[state.seats]:
-        return replace(state, phase="over", winner=seat, log=log.add(event("win", seat=seat, chests=won[seat])))
+        return replace(state, phase="over", winner=seat, log=log.append(event("win", seat=seat, chests=won[seat])))
     return state
 
 
@@ -104,7 +104,7 @@ def infiltrate(state: State, action: dict[str, Any]) -> State:
         thieves=bump(state.thieves, palace * state.seats + seat, 1),
         thief_moves=state.thief_moves + 1,
         acted=True,
-        log=state.log.add(event("infiltrate", seat=seat, palace=action["palace"], cards=action["cards"])),
+        log=state.log.append(event("infiltrate", seat=seat, palace=action["palace"], cards=action["cards"])),
     )
     return _steal(state, seat, palace)
 
@@ -129,7 +129,7 @@ def move_guard(state: State, action: dict[str, Any]) -> State:
         thieves=thieves,
         thief_moves=state.thief_moves + carry,
         acted=True,
-        log=state.log.add(event(
+        log=state.log.append(event(
             "move_guard", seat=seat, **{"from": action["from"]}, to=action["to"],
             cards=action["cards"], with_thief=carry,
         )),
@@ -148,7 +148,7 @@ def move_neutral(state: State, action: dict[str, Any]) -> State:
         **_pay(state, seat, paid),
         guards=_move_guard(state.guards, state.seats, state.seats, origin, destination),
         acted=True,
-        log=state.log.add(event(
+        log=state.log.append(event(
             "move_neutral", seat=seat, **{"from": action["from"]}, to=action["to"], cards=action["cards"],
         )),
     )

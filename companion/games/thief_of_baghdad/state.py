@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.log import Log
 from companion.games.rules import LogEntry
 from companion.games.thief_of_baghdad.board import CHESTS
 
@@ -22,24 +23,6 @@ class Event(LogEntry):
     def __deepcopy__(self, memo: dict[int, Any]) -> "Event":
         # Immutable all the way down (str/int/bool/tuple/frozenset): sharing it is a faithful deep copy.
         return self
-
-
-@dataclass(frozen=True)
-class Log:
-    """The game's log: an immutable sequence of entries, extended by copy, never mutated."""
-
-    entries: tuple[Event, ...] = ()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Log":
-        # Immutable all the way down; sharing it keeps a deep copy of the state O(1) in the log's length.
-        return self
-
-    def __len__(self) -> int:
-        return len(self.entries)
-
-    def add(self, *more: Event) -> "Log":
-        """A new log with `more` appended."""
-        return Log(self.entries + more)
 
 
 def event(code: str, to: int | None = None, **params: Any) -> Event:
@@ -87,7 +70,7 @@ class State:
     pending_draw: int
     """Cards the drawing seat draws in phase `draw`."""
     winner: int | None
-    log: Log
+    log: Log[Event]
     turn_start: int
     """Log index where the current turn (or the setup) began."""
     log_from: int

@@ -53,7 +53,7 @@ def deal(state: State, action: dict[str, Any]) -> State:
         pile=pile,
         phase="place",
         turn=0,
-        log=state.log.add(event("deal", hand_sizes=sizes), *private),
+        log=state.log.append(event("deal", hand_sizes=sizes)).extend(private),
     )
 
 
@@ -83,7 +83,7 @@ def end_turn(state: State, action: dict[str, Any]) -> State:
     want = DRAW if state.acted or take else DRAW_IDLE
     # With every palace card in hands there is less (or nothing) to draw; the turn then passes on.
     count = min(want, sum(state.pile) + sum(state.discard))
-    log = state.log.add(event("end_turn", seat=seat, take_dancer=take, draws=count))
+    log = state.log.append(event("end_turn", seat=seat, take_dancer=take, draws=count))
     if take:
         state = replace(
             state, dancers=state.dancers - 1, hands=bump(state.hands, seat * HAND_WIDTH + DANCER_INDEX, 1)
@@ -113,4 +113,4 @@ def draw(state: State, action: dict[str, Any]) -> State:
         discard=discard,
         hands=state.hands[:start] + hand + state.hands[start + HAND_WIDTH:],
     )
-    return _next_turn(state, state.log.add(*more))
+    return _next_turn(state, state.log.extend(more))

@@ -62,7 +62,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "chests_to_win": WIN_CHESTS[state.seats],
         "winner": state.winner,
         # The previous and the current turn only; the whole game is the journal of actions.
-        "log": log_entries(state.log.entries[state.log_from:], seat),
+        "log": log_entries(state.log[state.log_from:], seat),
     }
     if seat is not None:
         out["seat"] = seat
