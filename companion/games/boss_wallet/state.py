@@ -8,22 +8,8 @@ from typing import Any, Mapping
 from enum import Enum
 
 from companion.games.boss_wallet.config import Config
+from companion.games.log import Log
 from companion.games.rules import LogEntry
-
-
-class Log(tuple):
-    """The game log: a tuple of LogEntry whose params are read-only mappings of immutable values."""
-
-    __slots__ = ()
-
-    def append(self, entry: LogEntry) -> "Log":
-        """A new log with one more entry."""
-        return Log((*self, entry))
-
-    def __deepcopy__(self, memo: dict) -> "Log":
-        # Nothing inside can change (frozen entries, read-only params, immutable values): share it,
-        # as a deep copy of a tuple of ints does. Copying it made the playout harness quadratic.
-        return self
 
 
 class Phase(str, Enum):
@@ -140,7 +126,7 @@ class State:
     """Chips of value 1, 2, 3 in the pool."""
     last_round: RoundResult | None = None
     """Results of the latest round whose verdicts were shown (None before the first)."""
-    log: Log = Log()
+    log: Log[LogEntry] = Log()
     round_log: int = 0
     """Index of the current round's first log entry: views show the round (the whole log once over)."""
 

@@ -30,7 +30,7 @@ def apply_nominate(s: State, target: int) -> State:
     voters = frozenset(i for i in range(s.seats) if s.alive[i])
     return evolve(
         s, phase=Phase.VOTE, chancellor=target, votes=(None,) * s.seats, pending=voters, revealed=False,
-        log=s.log + (entry,),
+        log=s.log.append(entry),
     )
 
 
@@ -46,7 +46,7 @@ def apply_vote(s: State, seat: int, vote: str) -> State:
     tracker = s.tracker if passed else s.tracker + 1
     entry = note("votes", votes=votes, passed=passed, election_tracker=tracker)
     s = evolve(s, votes=votes, pending=pending, revealed=True)
-    log = s.log + (entry,)
+    log = s.log.append(entry)
     if not passed:
         return move_tracker(s, log)
     s = evolve(s, last_president=s.president, last_chancellor=s.chancellor)

@@ -37,7 +37,7 @@ def apply_investigate(s: State, target: int) -> State:
         secret(president, "party", target=target, party=party(s.roles[target])),
     )
     s = evolve(s, investigated=s.investigated + ((president, target),))
-    return new_round(s, s.log + entries)
+    return new_round(s, s.log.extend(entries))
 
 
 def apply_special_election(s: State, target: int) -> State:
@@ -45,7 +45,7 @@ def apply_special_election(s: State, target: int) -> State:
     check_other_living(s, target)
     entry = note("special_election", president=s.president, target=target)
     return evolve(
-        s, phase=Phase.NOMINATE, president=target, chancellor=None, veto_refused=False, log=s.log + (entry,)
+        s, phase=Phase.NOMINATE, president=target, chancellor=None, veto_refused=False, log=s.log.append(entry)
     )
 
 
@@ -59,7 +59,7 @@ def apply_execute(s: State, target: int) -> State:
     check_other_living(s, target)
     alive = s.alive[:target] + (False,) + s.alive[target + 1:]
     s = evolve(s, alive=alive)
-    log = s.log + (note("executed", president=s.president, target=target),)
+    log = s.log.append(note("executed", president=s.president, target=target))
     if s.roles[target] == HITLER:
         return game_over(s, log, True, "hitler_executed")
     return new_round(s, log)

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from companion.games.contract import Outcome
+from companion.games.log import Log
 from companion.games.rules import LogEntry
 
 LIBERAL, FASCIST, HITLER = "liberal", "fascist", "hitler"
@@ -119,7 +120,7 @@ class State:
     veto_refused: bool = False
     investigated: tuple[tuple[int, int], ...] = ()
     """(investigating president, target) pairs in order."""
-    log: tuple[Entry, ...] = ()
+    log: Log[Entry] = Log()
     result: Outcome | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
