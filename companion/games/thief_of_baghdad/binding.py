@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, Light, Placed, Pressed,
-                                     refuse, Removed, Scene, TableInput)
+                                     refuse, Removed, Scene, TableInput, seat_of)
 from companion.games.contract import CHANCE
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
@@ -28,12 +28,6 @@ COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
 CARD_KINDS: Mapping[str, tuple[str, ...]] = {"palace": COLOURS, "dancer": ("dancer",)}
 """Enrollment: palace cards by colour, dancers."""
 KEYS = ("end", "dancer")
-CODES: Mapping[str, str] = {
-    "hand_full": "This seat has tapped every card it is dealt.",
-    "not_in_hand": "Your hand holds no more cards of that colour.",
-    "not_your_turn": "Pay at your own reader, on your own turn.",
-}
-"""Codes the binding raises itself besides the generic ones."""
 PAID_ACTIONS = ("infiltrate", "move_guard", "move_neutral")
 MOVES = 3
 """Thief moves per turn."""
@@ -82,7 +76,6 @@ class ThiefOfBaghdadBinding(Binding):
 
     game = "thief_of_baghdad"
     card_kinds = CARD_KINDS
-    codes = {**BINDING_CODES, **CODES}
 
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, the centre, a segment per palace and the thief-moves track."""
@@ -111,7 +104,7 @@ class ThiefOfBaghdadBinding(Binding):
         card = event.card
         if card.game != self.game:
             raise refuse("wrong_game", BINDING_CODES["wrong_game"])
-        seat = _seat_of(event.zone)
+        seat = seat_of(event.zone)
         if seat is None or seat >= self.rules().seat_count(state):
             raise refuse("wrong_reader", "Palace cards and dancers are tapped at a seat's own reader.")
         if mode != "physical":
@@ -207,11 +200,6 @@ class ThiefOfBaghdadBinding(Binding):
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""
         return {f"seat:{i}": () for i in range(self.rules().seat_count(state))}
-
-
-def _seat_of(zone: str) -> int | None:
-    kind, _, index = zone.partition(":")
-    return int(index) if kind == "seat" and index.isdigit() else None
 
 
 BINDING = ThiefOfBaghdadBinding()

@@ -9,6 +9,7 @@ from companion.games.contract import IllegalAction
 from companion.games.thief_of_baghdad.board import (
     CARD_INDEX, COLORS, DANCER_INDEX, GUARD_SPACES, THIEF_MOVES_PER_TURN, WIN_CHESTS,
 )
+from companion.games.thief_of_baghdad.codes import Phase
 from companion.games.thief_of_baghdad.payments import (
     check_payment, infiltrate_slots, move_guard_slots, move_neutral_slots,
 )
@@ -27,7 +28,7 @@ def place_guard(state: State, action: dict[str, Any]) -> State:
         # Every seat has the same number of guards, so turn order simply goes round.
         return replace(state, unplaced=unplaced, guards=guards, turn=(seat + 1) % state.seats, log=log)
     return replace(
-        state, unplaced=unplaced, guards=guards, turn=0, phase="turn", log=log, turn_start=len(log), log_from=0
+        state, unplaced=unplaced, guards=guards, turn=0, phase=Phase.TURN, log=log, turn_start=len(log), log_from=0
     )
 
 
@@ -80,7 +81,7 @@ def _steal(state: State, seat: int, palace: int) -> State:
         log=log,
     )
     if won[seat] >= WIN_CHESTS[state.seats]:
-        return replace(state, phase="over", winner=seat, log=log.append(event("win", seat=seat, chests=won[seat])))
+        return replace(state, phase=Phase.OVER, winner=seat, log=log.append(event("win", seat=seat, chests=won[seat])))
     return state
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from companion.games.log import Log
 from companion.games.rules import LogEntry
 from companion.games.thief_of_baghdad.board import CHESTS
+from companion.games.thief_of_baghdad.codes import Phase
 
 HAND_WIDTH = 7
 """Entries per hand: six colours, then dancers."""
@@ -25,9 +26,9 @@ class Event(LogEntry):
         return self
 
 
-def event(code: str, to: int | None = None, **params: Any) -> Event:
-    """A log entry; `to` names the one seat that may read it (None = public)."""
-    return Event(code, tuple(params.items()), None if to is None else frozenset({to}))
+def event(code: str, reader: int | None = None, **params: Any) -> Event:
+    """A log entry; `reader` names the one seat that may read it (None = public). Not `to`: that is a param."""
+    return Event(code, tuple(params.items()), None if reader is None else frozenset({reader}))
 
 
 def bump(counts: bytes, index: int, delta: int) -> bytes:
@@ -41,7 +42,7 @@ class State:
 
     seats: int
     first_hand: int
-    phase: str
+    phase: Phase
     turn: int
     """The seat to act in `place` and `turn`; the drawing seat in `draw`; the winner when over."""
     unplaced: bytes

@@ -41,7 +41,7 @@ def _palace(state: State, palace: int) -> dict[str, Any]:
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """The view of one seat (its hand added) or the public (seat None)."""
     out: dict[str, Any] = {
-        "phase": state.phase,
+        "phase": state.phase.value,
         "turn": state.turn,
         "palaces": [_palace(state, p) for p in range(len(COLORS))],
         "players": [
