@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
-                                     Binding, Chosen, Light, Placed, Pressed, Removed, Scene, TableInput)
+                                     Binding, Chosen, Effect, Light, Placed, Pressed, Removed, Scene, TableInput, seat_of)
 from companion.games.contract import IllegalAction
 
 PHYSICAL_CHANCE = ("draw", "peek")
@@ -43,7 +43,7 @@ class SecretHitlerBinding(Binding):
         if card.game != self.game:
             raise IllegalAction("wrong_game", BINDING_CODES["wrong_game"])
         if card.kind == "ballot":
-            seat = _seat_of(event.zone)
+            seat = seat_of(event.zone)
             if seat is None:
                 raise IllegalAction("unexpected_card", "Ballots are read on a seat's own reader.")
             return [{"type": "vote", "seat": seat, "vote": card.value}], tiles
@@ -81,7 +81,7 @@ class SecretHitlerBinding(Binding):
         scene: Scene = {}
         for i in range(seats):
             if not alive[i]:
-                light = Light(OFF, "off")
+                light = Light(OFF, Effect.OFF)
             elif votes[i] is not None:
                 light = Light(GREEN if votes[i] == "ja" else RED)
             elif voted[i]:
@@ -103,11 +103,6 @@ class SecretHitlerBinding(Binding):
         """Nothing should rest on a seat reader (a ballot or tile left there would be read as a new input)."""
         seats = self.rules().seat_count(state)
         return {f"seat:{i}": () for i in range(seats)}
-
-
-def _seat_of(zone: str) -> int | None:
-    kind, _, index = zone.partition(":")
-    return int(index) if kind == "seat" and index.isdigit() else None
 
 
 BINDING = SecretHitlerBinding()

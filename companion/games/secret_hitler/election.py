@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.games.contract import IllegalAction
 from companion.games.secret_hitler.flow import game_over, hitler_chancellor, move_tracker, term_limited
+from companion.games.secret_hitler.codes import Reason
 from companion.games.secret_hitler.state import HITLER_ZONE, JA, NEIN, Phase, State, evolve, note, with_vote
 
 
@@ -51,5 +52,5 @@ def apply_vote(s: State, seat: int, vote: str) -> State:
         return move_tracker(s, log)
     s = evolve(s, last_president=s.president, last_chancellor=s.chancellor)
     if s.fascist >= HITLER_ZONE and hitler_chancellor(s):
-        return game_over(s, log, False, "hitler_elected")
+        return game_over(s, log, False, Reason.HITLER_ELECTED)
     return evolve(s, phase=Phase.DRAW, log=log)

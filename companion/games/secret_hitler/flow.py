@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.games.contract import Outcome
 from companion.games.log import Log
+from companion.games.secret_hitler.codes import Reason
 from companion.games.secret_hitler.state import (
     CHAOS_AT, F, FASCIST_WIN, HITLER, L, LIBERAL, LIBERAL_WIN, POWER_PHASE, POWERS, Entry, Phase, State, evolve, note,
 )
@@ -37,13 +38,13 @@ def new_round(s: State, log: Log[Entry]) -> State:
     )
 
 
-def game_over(s: State, log: Log[Entry], liberals_win: bool, reason: str) -> State:
+def game_over(s: State, log: Log[Entry], liberals_win: bool, reason: Reason) -> State:
     """The finished game: the whole winning party wins, dead or alive."""
     if liberals_win:
         winners = frozenset(i for i, r in enumerate(s.roles) if r == LIBERAL)
     else:
         winners = frozenset(i for i, r in enumerate(s.roles) if r != LIBERAL)
-    entry = note("game_over", reason=reason, winners=tuple(sorted(winners)))
+    entry = note("game_over", reason=reason.value, winners=tuple(sorted(winners)))
     return evolve(s, phase=Phase.GAME_OVER, hand=(), log=log.append(entry), result=Outcome(winners, reason))
 
 
@@ -77,9 +78,9 @@ def enact(s: State, policy: str, log: Log[Entry], chaos: bool) -> State:
     if chaos:
         s = evolve(s, last_president=None, last_chancellor=None)
     if liberal >= LIBERAL_WIN:
-        return game_over(s, log, True, "liberal_policies")
+        return game_over(s, log, True, Reason.LIBERAL_POLICIES)
     if fascist >= FASCIST_WIN:
-        return game_over(s, log, False, "fascist_policies")
+        return game_over(s, log, False, Reason.FASCIST_POLICIES)
     s, log = reshuffle_check(s, log)
     if policy == F and not chaos:
         power = POWERS[s.seats][fascist]

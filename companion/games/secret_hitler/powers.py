@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.games.contract import IllegalAction
 from companion.games.secret_hitler.flow import game_over, new_round
+from companion.games.secret_hitler.codes import Reason
 from companion.games.secret_hitler.state import FASCIST, HITLER, LIBERAL, Phase, State, evolve, note, secret
 
 
@@ -61,5 +62,5 @@ def apply_execute(s: State, target: int) -> State:
     s = evolve(s, alive=alive)
     log = s.log.append(note("executed", president=s.president, target=target))
     if s.roles[target] == HITLER:
-        return game_over(s, log, True, "hitler_executed")
+        return game_over(s, log, True, Reason.HITLER_EXECUTED)
     return new_round(s, log)
