@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from companion.games.gangsters_dilemma.codes import Phase
 from companion.games.gangsters_dilemma.options import Config
-from companion.games.gangsters_dilemma.vocab import CRATE, CRATE_VP
+from companion.games.gangsters_dilemma.board import CRATE, CRATE_VP
 from companion.games.log import Log
 from companion.games.rules import LogEntry
 
@@ -66,7 +67,7 @@ class State:
     seats: int
     locations: int
     """5 with 3–5 seats (speakeasy merged into the black market), else 6."""
-    phase: str
+    phase: Phase
     acting: frozenset[int]
     round: int = 0
     police: int = 0

@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.games.gangsters_dilemma.state import Entry, State
 from companion.games.log import Log
-from companion.games.gangsters_dilemma.vocab import LOCATION_NAMES
+from companion.games.gangsters_dilemma.board import LOCATION_NAMES
 
 
 def log_view(log: Log[Entry], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
@@ -57,7 +57,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "round": state.round,
         "police": None if state.phase == "setup" else state.police,
-        "phase": state.phase,
+        "phase": state.phase.value,
         "locations": locations,
         "players": players,
         "demands": list(state.row),

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from companion.games import CHANCE
-from companion.games.gangsters_dilemma.vocab import LOOT, TRADES
+from companion.games.gangsters_dilemma.board import LOOT, TRADES
 from companion.games.playout import random_playout
 from tests.games.gangsters_dilemma.helpers import HARD, RULES, play, setup_action
 from tests.games.harness import assert_same_public_views, check_playout
