@@ -30,6 +30,11 @@ GOLD: RGB = (255, 170, 0)
 PURPLE: RGB = (150, 0, 255)
 ORANGE: RGB = (255, 90, 0)
 
+SEAT_FIELDS = ("seat", "target", "president", "chancellor", "police", "turn", "first_president", "start_seat",
+               "winner")
+"""View fields and log params that hold one seat number, in every game."""
+
+
 class Effect(StrEnum):
     """How a zone's LEDs show their colour (a str, so renderers may compare it with "pulse")."""
 
@@ -174,6 +179,16 @@ class Binding:
         return []
 
     def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """What the table publishes beside the public view (`game.table_info`): the game's `facts` and the
+        game's `public_info`."""
+        return {"facts": self.facts(seats), **self.public_info(public_view, seats)}
+
+    def facts(self, seats: int) -> dict[str, Any]:
+        """Fixed facts of the game at this seat count that the page draws with (so the page keeps no copy):
+        `seat_fields` names the view fields and log params that hold a seat number, games add their own."""
+        return {"seat_fields": list(SEAT_FIELDS)}
+
+    def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """Public table information drawn from the public view only (e.g. what the bank pays out)."""
         return {}
 

@@ -289,7 +289,7 @@ class BossWalletBinding(Binding):
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""
         return {f"seat:{i}": () for i in range(state.seats)}
 
-    def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """The latest judged round (the engine keeps it on show until the next round's verdicts): each seat's
         verdict with reasons, the investigations, the rank order and the chips each seat drew."""
         last = public_view.get("last_round")

@@ -189,7 +189,11 @@ class GangstersDilemmaBinding(Binding):
         """Nothing rests on a seat reader (a card left there would be read as a choice)."""
         return {f"seat:{i}": () for i in range(state.seats)}
 
-    def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    def facts(self, seats: int) -> dict[str, Any]:
+        """The loot kinds in the order a player's view lists them."""
+        return {**super().facts(seats), "loot": list(LOOT)}
+
+    def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """The bank: what each seat takes or hands over since the last reveal, drawn from the public log."""
         return {"bank": bank(public_view)}
 

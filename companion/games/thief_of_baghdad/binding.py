@@ -22,20 +22,22 @@ from typing import Any, Mapping
 from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, Light, Placed, Pressed,
                                      refuse, Removed, Scene, TableInput, seat_of)
 from companion.games.contract import CHANCE
+from companion.games.thief_of_baghdad.board import COLORS as COLOURS
+from companion.games.thief_of_baghdad.board import THIEF_MOVES_PER_TURN as MOVES
 
-COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
-"""Palace colours in view order."""
 CARD_KINDS: Mapping[str, tuple[str, ...]] = {"palace": COLOURS, "dancer": ("dancer",)}
 """Enrollment: palace cards by colour, dancers."""
 KEYS = ("end", "dancer")
 PAID_ACTIONS = ("infiltrate", "move_guard", "move_neutral")
-MOVES = 3
-"""Thief moves per turn."""
 
 PALACE_RGB: Mapping[str, tuple[int, int, int]] = {
     "red": (255, 0, 0), "blue": (0, 60, 255), "green": (0, 255, 0), "yellow": (255, 200, 0),
     "purple": (150, 0, 255), "white": (200, 200, 200),
 }
+PALACE_CSS: Mapping[str, str] = {
+    "red": "#d2473f", "blue": "#3a8fd6", "green": "#3fb96b", "yellow": "#f2d133", "purple": "#9a5bd6", "white": "#e8e8e8",
+}
+"""How the page paints each palace."""
 SEAT_RGB: tuple[tuple[int, int, int], ...] = ((230, 25, 75), (60, 180, 75), (255, 225, 25), (67, 99, 216))
 """Guard and thief colours per seat (the demo table's seat colours)."""
 NEUTRAL_RGB = (60, 60, 60)
@@ -162,6 +164,11 @@ class ThiefOfBaghdadBinding(Binding):
         if taps.of(seat).count(card.value) >= hand.count(card.value):
             raise refuse("not_in_hand", f"Your hand holds no more {card.value} cards.")
         return [], taps.add(seat, card)
+
+    def facts(self, seats: int) -> dict[str, Any]:
+        """The palaces in view order with the colour the page paints each, and the thief moves of a turn."""
+        return {**super().facts(seats), "palaces": list(COLOURS),
+                "palace_colours": {c: PALACE_CSS[c] for c in COLOURS}, "thief_moves_per_turn": MOVES}
 
     def chance_is_physical(self, state: Any, mode: str) -> bool:
         """Physical games read the deal and every draw from the cards tapped."""

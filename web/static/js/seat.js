@@ -5,7 +5,7 @@ import { follow, statusPill } from "./live.js";
 import { renderBoard, startFlips } from "./boards.js";
 import { renderLog } from "./log.js";
 import { renderPrompt } from "./prompt.js";
-import { normalizeSeat } from "./state.js";
+import { normalize, normalizeSeat } from "./state.js";
 
 const PRIVATE = ["role", "party", "known", "hand", "peek", "investigations", "chip_values", "elite_demands",
   "private_demands", "patrol_seen", "peeked", "seen", "demand_cards"];
@@ -14,6 +14,7 @@ const HIDE_AFTER_MS = 20000;
 
 let i18n = await loadI18n(initialLang());
 let current = null;
+let gameFacts = {};
 let hideTimer = null;
 const ui = {};
 const body = document.body.dataset;
@@ -72,8 +73,14 @@ function draw() {
   byId("secret-toggle").textContent = i18n.t(byId("secret-body").hidden ? "ui.tap_to_show" : "ui.tap_to_hide");
   renderPrompt(byId("prompt"), i18n, s.legal, send, ui);
   drawSecret();
-  replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set() }) : "");
+  replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set(), facts: gameFacts }) : "");
   startFlips(byId("board"));
+}
+
+/** The game's fixed facts come with the public snapshot (the seat's own state does not carry them). */
+function onPublic(data) {
+  gameFacts = normalize(data).facts;
+  reload();
 }
 
 function onState(data) {
@@ -92,4 +99,4 @@ async function reload() {
 }
 
 await reload();
-follow(body.events, { onState: reload, onEvent: reload, onStatus: statusPill(byId("status"), () => i18n) });
+follow(body.events, { onState: onPublic, onEvent: reload, onStatus: statusPill(byId("status"), () => i18n) });
