@@ -14,13 +14,13 @@ UIDs) and the card that replaces a fulfilled one is tapped at the centre reader.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
-                                     Chosen, Effect, Light, Placed, Pressed, refuse, Removed, Scene, TableInput,
-                                     ValuePattern, seat_of)
-from companion.games.gangsters_dilemma.codes import BINDING_CODES as OWN_CODES
+                                     Chosen, Effect, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
+                                     TableInput, ValuePattern, seat_of)
 from companion.games.gangsters_dilemma.board import LOOT, TRADES
+from companion.games.gangsters_dilemma.codes import BINDING_CODES as OWN_CODES
 
 CARD_KINDS: Mapping[str, tuple[str, ...]] = {
     "gangster": ValuePattern("[0-6]:[1-6]", "SEAT:LOCATION"),
@@ -151,7 +151,7 @@ class GangstersDilemmaBinding(Binding):
         """A replacement demand is read from the card drawn (physical); setup and the lookout's peek are sampled."""
         return mode == "physical" and state.phase == "reveal_demand"
 
-    def scene(self, public_view: Mapping[str, Any], seats: int) -> Scene:
+    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: to act gold, committed white, police blue. Locations: money as a level, closed purple, after
         the reveal police blue / visitors green / arrests red; nothing before the reveal but money and closed."""
         view = public_view

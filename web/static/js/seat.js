@@ -15,6 +15,7 @@ const HIDE_AFTER_MS = 20000;
 let i18n = await loadI18n(initialLang());
 let current = null;
 let gameFacts = {};
+let seats = [];  // the table's configured seats (names, colours), from the public snapshot
 let hideTimer = null;
 const ui = {};
 const body = document.body.dataset;
@@ -67,6 +68,7 @@ function draw() {
   const s = current;
   if (!s) return;
   i18n.game = s.game;
+  i18n.seats = seats;
   byId("seat-name").textContent = s.seat !== null ? i18n.seat(s.seat) : "";
   byId("game-title").textContent = s.game ? i18n.t(`games.${s.game}.title`, {}, s.game) : "";
   byId("phase").textContent = s.phase ? i18n.phase(s.phase) : "";
@@ -75,12 +77,6 @@ function draw() {
   drawSecret();
   replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set(), facts: gameFacts }) : "");
   startFlips(byId("board"));
-}
-
-/** The game's fixed facts come with the public snapshot (the seat's own state does not carry them). */
-function onPublic(data) {
-  gameFacts = normalize(data).facts;
-  reload();
 }
 
 function onState(data) {
@@ -98,5 +94,14 @@ async function reload() {
   }
 }
 
+/** The seats' names and colours and the game's fixed facts from a public snapshot (the table's, the same for
+ * every seat; the seat's own state does not carry them). */
+function takeSeats(snapshot) {
+  const s = normalize(snapshot);
+  seats = s.seatInfo;
+  gameFacts = s.facts;
+}
+
+try { takeSeats(await fetchJSON(body.public)); } catch (_) { /* no names yet: "Seat N" until the stream brings them */ }
 await reload();
-follow(body.events, { onState: onPublic, onEvent: reload, onStatus: statusPill(byId("status"), () => i18n) });
+follow(body.events, { onState: (data) => { takeSeats(data); return reload(); }, onEvent: reload, onStatus: statusPill(byId("status"), () => i18n) });
