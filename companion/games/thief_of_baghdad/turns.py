@@ -6,13 +6,14 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.contract import IllegalAction
+from companion.games.log import Log
 from companion.games.thief_of_baghdad.board import (
     CARDS_PER_COLOUR, CHESTS, DANCER_INDEX, DANCERS, DRAW, DRAW_IDLE, GUARDS_PER_SEAT, PALACES,
     THIEVES_PER_SEAT, hand_sizes,
 )
-from companion.games.thief_of_baghdad.codes import Phase
 from companion.games.thief_of_baghdad.chance import check_deal, check_draw, colour_counts
-from companion.games.thief_of_baghdad.state import HAND_WIDTH, Event, Log, State, bump, event
+from companion.games.thief_of_baghdad.codes import Phase
+from companion.games.thief_of_baghdad.state import HAND_WIDTH, Event, State, bump, event
 
 
 def initial(seats: int, first_hand: int) -> State:
