@@ -22,7 +22,6 @@ from companion.hal.hardware import Hardware
 from companion.hal.interfaces import LedStrip, ReaderError, TagReader
 from companion.hal.leds import LedError, NullStrip, Shaper, SpidevStrip, Ws281xStrip
 from companion.hal.mfrc522 import Mfrc522, ScanStatus, SpiLike
-from companion.hal.mfrc522 import ReaderError as ChipError
 from companion.hal.terminal_link import SerialTerminalHub, find_terminals
 
 SPI_PINS: dict[int, dict[int, str]] = {
@@ -154,14 +153,14 @@ class Mfrc522Reader(TagReader):
                     self._driver.antenna_off()
                 self._ready = True
             return self._driver
-        except ChipError as exc:
-            raise ReaderError(f"{exc.code}: {exc.message}") from None
+        except ReaderError as exc:
+            raise ReaderError(f"{exc.code}: {exc.message}", exc.code) from None
         except OSError as exc:
             self._release()
-            raise ReaderError(f"cannot open spidev{self.config.bus}.{self.config.device}: {exc}") from None
+            raise ReaderError(f"cannot open spidev{self.config.bus}.{self.config.device}: {exc}", "reader_no_spi") from None
         except GPIOZeroError as exc:
             self._release()
-            raise ReaderError(f"reader {self.name}: GPIO: {exc}") from None
+            raise ReaderError(f"reader {self.name}: GPIO: {exc}", "reader_gpio") from None
 
     def version(self) -> int | None:
         """VersionReg, read when the reader is (re)initialised; ReaderError when nothing answers."""
@@ -180,10 +179,10 @@ class Mfrc522Reader(TagReader):
             finally:
                 if self._switching:
                     driver.antenna_off()
-        except (ChipError, OSError) as exc:
+        except (ReaderError, OSError) as exc:
             self._ready = False  # the chip may have browned out: program it again before the next poll
-            code = getattr(exc, "code", type(exc).__name__)
-            raise ReaderError(f"{code}: {exc}") from None
+            code = exc.code if isinstance(exc, ReaderError) else "reader_bus_error"
+            raise ReaderError(f"{code}: {exc}", code) from None
         if scan.status is ScanStatus.TAG and scan.uid is not None:
             self._last = scan.uid.hex().upper()
         elif scan.status is ScanStatus.EMPTY:
@@ -209,7 +208,7 @@ class Mfrc522Reader(TagReader):
         if self._driver is not None and self._ready:
             try:
                 self._driver.antenna_off()
-            except (ChipError, OSError):
+            except (ReaderError, OSError):
                 pass
         self._release()
         if self._group is not None:

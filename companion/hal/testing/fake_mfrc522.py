@@ -13,12 +13,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from companion.hal.mfrc522 import crc_a
-
-BIT_S = 128 / 13.56e6
-"""One bit on air at 106 kbit/s."""
-FDT_S = 1236 / 13.56e6
-"""Frame delay time between the end of a request and the answer (ISO 14443-3, last bit 1)."""
+from companion.hal.mfrc522 import BIT_S, FDT_S, crc_a
 
 
 class VirtualClock:
