@@ -61,13 +61,12 @@ def test_a_tag_placed_after_empty_polls_is_read_on_the_next_poll_and_resting_rea
     first = driver.scan()
     assert first.status is ScanStatus.TAG and first.uid == UID4
     clock.sleeps.clear()
-    start = clock.now
     again = driver.scan()
     assert again.uid == UID4
     # WUPA, anticollision, select, HLTA: one sleep each, to the end of its answer; none sits out the timer,
-    # so the read stays near the 2.41 ms on air (HARDWARE-NOTES) instead of 4 x 1.5 ms
+    # so the time slept stays near the 2.41 ms on air (HARDWARE-NOTES), far from 4 x 1.5 ms
     assert len(clock.sleeps) == 4
-    assert clock.now - start < 0.0035
+    assert sum(clock.sleeps) < 0.003
 
 
 @pytest.mark.parametrize("started, now, confirming, expected", [
