@@ -261,7 +261,7 @@ def open_strip(leds: LedConfig, *, spi: Any = None, ws281x: Any = None) -> LedSt
     """The strip the config asks for: `spi` (spidev encoder, SPI0 MOSI, no root, Pi 5) or `pwm` (rpi-ws281x)."""
     if leds.pixels == 0:
         return NullStrip()
-    shaper = Shaper(brightness=leds.brightness / 255, gamma=GAMMA)
+    shaper = Shaper(brightness=leds.brightness / 255, gamma=GAMMA, max_milliamps=leds.max_milliamps)
     try:
         if leds.mode == "spi":
             if leds.pin != 10:
