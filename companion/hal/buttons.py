@@ -26,8 +26,14 @@ class ButtonBank:
 
     def start(self, sink: Sink) -> None:
         """Create the Buttons and wire them to the sink."""
+        from companion.hal.pins import claim_failed
+
         for spec in self.specs:
-            button = DigitalInputDevice(spec.pin, pull_up=True, bounce_time=self._bounce_s, pin_factory=self._factory)
+            try:
+                button = DigitalInputDevice(spec.pin, pull_up=True, bounce_time=self._bounce_s, pin_factory=self._factory)
+            except Exception as exc:  # lgpio raises its own `error` ('GPIO busy'), not a GPIOZeroError
+                self.close()
+                raise claim_failed(exc, spec.pin, f"button {spec.key} of seat {spec.seat}") from None
             button.when_activated = self._handler(sink, spec)
             self._buttons.append(button)
 

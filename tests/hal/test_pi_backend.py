@@ -14,7 +14,8 @@ from companion.hal import BackendError, TagPlaced, TagRemoved, load_backend
 from companion.hal.events import ButtonPressed, ReaderFault
 from companion.hal.interfaces import ReaderError
 from companion.hal.leds import NullStrip, SpidevStrip, Ws281xStrip, decode_spi
-from companion.hal.pi import Mfrc522Reader, check_pins, open_hardware, open_strip
+from companion.hal.pi import Mfrc522Reader, open_hardware, open_strip
+from companion.hal.pins import check_pins
 from companion.hal.testing.fake_mfrc522 import FakeMfrc522, VirtualClock
 from tests.hal.test_leds import FakeWs281x, RecordingSpi
 
