@@ -168,7 +168,8 @@ class SpidevStrip(LedStrip):
             try:
                 spidev = importlib.import_module("spidev")
             except ImportError as exc:
-                raise LedError("led_spi_unavailable", "spidev is not installed (pip install '.[pi]')") from exc
+                raise LedError("led_spi_unavailable", "spidev is missing: `sudo apt-get install python3-spidev` "
+                               "(the venv needs --system-site-packages)") from exc
             try:
                 device_spi = spidev.SpiDev()
                 device_spi.open(bus, device)
@@ -206,7 +207,8 @@ class Ws281xStrip(LedStrip):
             try:
                 module = importlib.import_module("rpi_ws281x")
             except ImportError as exc:
-                raise LedError("led_library_missing", "rpi-ws281x is not installed (pip install '.[pi]')") from exc
+                raise LedError("led_library_missing", "rpi-ws281x is not installed (systemd/install.sh --with-ws281x, "
+                               "or pip install '.[ws281x]'; the SPI mode needs none)") from exc
         self.count = self.pixel_count = count
         self.shaper = shaper or Shaper()
         self._color = module.Color

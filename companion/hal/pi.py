@@ -37,7 +37,8 @@ def open_spidev(bus: int, device: int) -> SpiLike:
     try:
         spidev = importlib.import_module("spidev")
     except ImportError as exc:
-        raise OSError(f"spidev is not installed (pip install '.[pi]'): {exc}") from exc
+        raise OSError(f"spidev is missing: `sudo apt-get install python3-spidev`, and a venv made with "
+                      f"--system-site-packages (systemd/install.sh does both): {exc}") from exc
     spi = spidev.SpiDev()
     spi.open(bus, device)
     spi.max_speed_hz = READER_SPI_HZ
