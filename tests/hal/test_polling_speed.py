@@ -103,7 +103,7 @@ def test_a_slow_cycle_does_not_add_the_interval_on_top() -> None:
         rate = (poller._cycles - before) / (time.monotonic() - start)  # noqa: SLF001
     finally:
         poller.stop()
-    assert rate > 38, f"{rate:.1f} cycles/s: the interval was added after the cycle (that gives 29)"
+    assert rate > 34, f"{rate:.1f} cycles/s: the interval was added after the cycle (that gives 29)"
 
 
 def test_fake_chip_readers_place_tags_through_the_poller_in_real_time() -> None:
