@@ -80,6 +80,8 @@ class LedConfig:
     pin: int = 10
     mode: str = "spi"
     brightness: int = 64
+    max_milliamps: int = 3500
+    """The strip's current budget: every frame is scaled to stay within it (default: a 4 A supply, 0.5 A spare)."""
     zones: tuple[LedZone, ...] = ()
 
 
@@ -239,6 +241,8 @@ def _validate(cfg: TableConfig) -> TableConfig:
         raise ConfigError("config_bad_value", "leds.pixels", f"pixels is 0..{MAX_PIXELS}")
     if not 0 <= cfg.leds.brightness <= 255:
         raise ConfigError("config_bad_value", "leds.brightness", "brightness is 0..255")
+    if cfg.leds.max_milliamps < 100:
+        raise ConfigError("config_bad_value", "leds.max_milliamps", "the LED current budget is at least 100 mA")
     for i, z in enumerate(cfg.leds.zones):
         if z.start < 0 or z.count < 1 or z.start + z.count > cfg.leds.pixels:
             raise ConfigError("config_bad_value", f"leds.zones[{i}]",
