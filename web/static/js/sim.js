@@ -3,6 +3,7 @@
 import { byId, fetchJSON, h, postJSON, replace } from "./dom.js";
 import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
 import { follow, statusPill } from "./live.js";
+import { wirePinLogin } from "./login.js";
 import { seatChip } from "./boards.js";
 import { normalize } from "./state.js";
 
@@ -119,22 +120,10 @@ function seatZoneChip(zone) {
   return m ? [seatChip(i18n, Number(m[1])), " "] : null;
 }
 
-async function logIn(ev) {  // the simulator is the host's: the same PIN login as the host console
-  ev.preventDefault();
-  try {
-    await postJSON("/api/host/login", { pin: byId("pin").value });
-    location.reload();  // the page comes back with the session's CSRF token in its <meta>
-  } catch (err) {
-    const el = byId("sim-error");
-    el.textContent = i18n.t(err.code === "pin_locked" ? "host.locked_out" : "host.wrong_pin");
-    el.hidden = false;
-  }
-}
-
 if (!document.body.dataset.loggedIn) {
   i18n.apply();
   wireLangSwitch((next) => { i18n = next; i18n.apply(); });
-  byId("login-form").addEventListener("submit", logIn);
+  wirePinLogin("sim-error", () => i18n);  // the simulator is the host's: the host console's PIN login
 } else {
   byId("terminal-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
