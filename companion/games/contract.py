@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.errors import CompanionError
+
 CHANCE = -1
 """The chance player: shuffles, deals and draws are its actions (OpenSpiel style)."""
 
@@ -16,13 +18,13 @@ COMMON_CODES: dict[str, str] = {
 """Codes every engine shares, checked in this order before a game's own codes."""
 
 
-class IllegalAction(ValueError):
+class IllegalAction(CompanionError, ValueError):
     """An action the rules refuse; `code` is stable snake_case, the message is English."""
 
+    code = "illegal_action"
+
     def __init__(self, code: str, message: str | None = None) -> None:
-        self.code = code
-        self.message = message or COMMON_CODES.get(code, code.replace("_", " "))
-        super().__init__(f"{code}: {self.message}")
+        super().__init__(code, message or COMMON_CODES.get(code, code.replace("_", " ")))
 
 
 @dataclass(frozen=True)
