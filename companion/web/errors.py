@@ -26,7 +26,7 @@ STATUS_BY_CODE: dict[str, int] = {
 TYPE_NAMES: dict[type, str] = {dict: "JSON object", str: "string", int: "integer", list: "list", bool: "boolean"}
 
 
-class ApiError(RefusedError):
+class ApiError(RefusedError, ValueError):
     """Abort a request with a refusal code; turned into a JSON error response."""
 
     def __init__(self, code: str, message: str, status: int | None = None) -> None:
