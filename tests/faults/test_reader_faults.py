@@ -12,7 +12,7 @@ import pytest
 from companion.hal.interfaces import ReaderError
 from companion.hal.mock import MockReader
 from companion.table.runtime import Runtime
-from tests.table.helpers import enroll, host, hw, live_rows
+from tests.table.helpers import enroll, host_call, hw, live_rows
 
 pytestmark = pytest.mark.usefixtures("tiny_game")
 
@@ -92,7 +92,7 @@ def test_readers_failing_on_ten_percent_of_polls_lose_nothing(make_table: Make, 
         assert session is not None and session.rules.to_act(session.state), "the game went on"
         seat = next(iter(session.rules.to_act(session.state)))
         pick = session.rules.legal_actions(session.state, seat)[0]
-        assert isinstance(host(rt.loop, "submit", seat=None, action=pick, source="test"), dict)
+        assert isinstance(host_call(rt.loop, "submit", seat=None, action=pick, source="test"), dict)
     assert _votes(rt) == intended, "every vote once, in order, and nothing invented by a bad poll or a ghost"
     assert sum(f.faults for f in flaky) > 0  # type: ignore[attr-defined]
     assert sum(f.ghosts for f in flaky) > 0  # type: ignore[attr-defined]

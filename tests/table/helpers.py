@@ -17,7 +17,7 @@ def hw(rt: Runtime) -> MockHardware:
     return rt.hardware
 
 
-def host(loop: TableLoop, name: str, **args: Any) -> Any:
+def host_call(loop: TableLoop, name: str, **args: Any) -> Any:
     """Run a named command as the web does: parsed once into its typed form, then on the loop (else the refusal)."""
     command = parse_command(name, args)
     return command if isinstance(command, Refusal) else loop.call(command)
@@ -28,7 +28,7 @@ def enroll(rt: Runtime, uid: str, kind: str, value: str, game: str | None = None
     args: dict[str, Any] = {"uid": uid, "kind": kind, "value": value}
     if game:
         args["game"] = game
-    result = host(rt.loop, "enroll", **args)
+    result = host_call(rt.loop, "enroll", **args)
     assert isinstance(result, dict), result
 
 
