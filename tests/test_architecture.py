@@ -1,4 +1,9 @@
-"""The dependency direction of DESIGN.md, enforced by walking every module's AST."""
+"""The dependency direction of the architecture (README "Layout"), enforced by walking every module's AST.
+
+games import nothing outside companion.games (but the shared error root) and no I/O; hal imports no games,
+table or web; web never reaches the table or the hardware. Relative imports are resolved before they are
+checked, and are refused anyway: every import in companion/ names its module in full.
+"""
 
 from __future__ import annotations
 
@@ -9,41 +14,95 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "companion"
 
+SHARED_LEAF = "companion.errors"
+"""The one project module every room may import: the error root, which imports nothing of the project."""
+
+PROJECT_ROOMS = ("companion.games", "companion.hal", "companion.table", "companion.web", "companion.commands",
+                 "companion.bench", "companion.config", "companion.cli", "companion.supervisor")
+
+IO = ("flask", "waitress", "serial", "gpiozero", "spidev", "rpi_ws281x", "lgpio", "time", "datetime",
+      "threading", "asyncio", "socket", "subprocess", "sqlite3", "os", "secrets", "multiprocessing")
+
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "games": (
-        "companion.hal", "companion.table", "companion.web", "companion.commands", "companion.cli",
-        "flask", "waitress", "serial", "gpiozero", "spidev", "rpi_ws281x",
-        "time", "datetime", "threading", "asyncio", "socket", "subprocess", "sqlite3", "os", "secrets",
-    ),
-    "hal": ("companion.games", "companion.table", "companion.web", "flask", "waitress"),
-    "web": ("companion.hal", "gpiozero", "serial", "spidev", "rpi_ws281x"),
+    "games": tuple(r for r in PROJECT_ROOMS if r != "companion.games") + IO,
+    "hal": ("companion.games", "companion.table", "companion.web", "companion.commands", "companion.bench",
+            "companion.cli", "flask", "waitress"),
+    "web": ("companion.table", "companion.hal", "companion.commands", "companion.bench", "companion.cli",
+            "gpiozero", "serial", "spidev", "rpi_ws281x", "lgpio"),
 }
+"""Room -> module prefixes it may not import."""
 
 
-def imports_of(path: Path) -> list[tuple[int, str]]:
-    """Every imported module name in a file, with its line."""
-    found: list[tuple[int, str]] = []
+def package_of(path: Path) -> list[str]:
+    """The package a file of companion/ belongs to, as parts (companion/games/x.py -> companion, games)."""
+    return list(path.relative_to(ROOT.parent).parts[:-1])
+
+
+def imports_of(path: Path, package: list[str] | None = None) -> list[tuple[int, str, bool]]:
+    """Every module a file imports, with its line and whether it was written relative (resolved to full);
+    `package` places a file that lies outside companion/ (the tests' probes)."""
+    package = package if package is not None else package_of(path)
+    found: list[tuple[int, str, bool]] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.append((node.lineno, node.module))
+            found += [(node.lineno, alias.name, False) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                base = node.module or ""
+            else:
+                parent = package[: len(package) - (node.level - 1)]
+                base = ".".join(parent + ([node.module] if node.module else []))
+            if node.module:
+                found.append((node.lineno, base, node.level > 0))
+            # `from companion import table` / `from .. import hal` import the names as modules
+            found += [(node.lineno, f"{base}.{alias.name}", node.level > 0) for alias in node.names]
+        elif isinstance(node, ast.Call) and _is_dynamic_import(node.func) and node.args:
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.append((node.lineno, arg.value, False))
     return found
 
 
-def modules(room: str) -> list[Path]:
-    return sorted((ROOT / room).rglob("*.py")) if (ROOT / room).is_dir() else []
+def _is_dynamic_import(func: ast.expr) -> bool:
+    if isinstance(func, ast.Name):
+        return func.id in ("__import__", "import_module")
+    return isinstance(func, ast.Attribute) and func.attr == "import_module"
+
+
+def modules(room: str | None = None) -> list[Path]:
+    base = ROOT / room if room else ROOT
+    return sorted(base.rglob("*.py")) if base.is_dir() else []
+
+
+def violations(path: Path, room: str, package: list[str] | None = None) -> list[str]:
+    """Forbidden imports in one file of a room."""
+    bad = []
+    for line, name, _ in imports_of(path, package):
+        if name == SHARED_LEAF or name.startswith(SHARED_LEAF + "."):
+            continue
+        if any(name == f or name.startswith(f + ".") for f in FORBIDDEN[room]):
+            bad.append(f"{path.name}:{line} imports {name}")
+    return bad
 
 
 @pytest.mark.parametrize("room", sorted(FORBIDDEN))
 def test_room_imports_only_what_it_may(room: str) -> None:
-    bad = [
-        f"{path.relative_to(ROOT.parent)}:{line} imports {name}"
-        for path in modules(room)
-        for line, name in imports_of(path)
-        if any(name == f or name.startswith(f + ".") for f in FORBIDDEN[room])
-    ]
+    bad = [f"{room}/{v}" for path in modules(room) for v in violations(path, room)]
     assert not bad, "\n".join(bad)
+
+
+def test_no_relative_imports() -> None:
+    bad = [f"{path.relative_to(ROOT.parent)}:{line} imports {name} relatively"
+           for path in modules() for line, name, relative in imports_of(path) if relative]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_error_root_is_a_leaf() -> None:
+    """Every room may import companion.errors because it imports nothing of the project itself."""
+    leaf = ROOT / "errors.py"
+    if not leaf.exists():
+        pytest.skip("no companion/errors.py yet")
+    assert [name for _, name, _ in imports_of(leaf) if name.startswith("companion")] == []
 
 
 def test_games_use_no_global_random() -> None:
@@ -60,7 +119,35 @@ def test_games_use_no_global_random() -> None:
     assert not bad, "\n".join(bad)
 
 
-def test_the_walker_catches_a_forbidden_import(tmp_path: Path) -> None:
+def probe_file(tmp_path: Path, source: str) -> Path:
+    """A probe module written outside the tree; the checks place it in a room by its package."""
     probe = tmp_path / "probe.py"
-    probe.write_text("import flask\nfrom companion.hal import mock\nfrom . import x\n")
-    assert [name for _, name in imports_of(probe)] == ["flask", "companion.hal"]
+    probe.write_text(source, encoding="utf-8")
+    return probe
+
+
+@pytest.mark.parametrize(("room", "source", "caught"), [
+    ("games", "from ..hal import events\n", "companion.hal"),
+    ("games", "from .. import table\n", "companion.table"),
+    ("games", "import companion.web.api as api\n", "companion.web.api"),
+    ("games", "import importlib\nimportlib.import_module('companion.hal.mock')\n", "companion.hal.mock"),
+    ("games", "from companion.config import TableConfig\n", "companion.config"),
+    ("games", "import sqlite3\n", "sqlite3"),
+    ("hal", "from companion.table.loop import TableLoop\n", "companion.table.loop"),
+    ("hal", "from ..games import registry\n", "companion.games.registry"),
+    ("hal", "from companion.web import facade\n", "companion.web"),
+    ("web", "from companion.table.session import Session\n", "companion.table.session"),
+    ("web", "from companion import hal\n", "companion.hal"),
+    ("web", "from ..table import loop\n", "companion.table"),
+])
+def test_the_walker_catches_a_forbidden_import(tmp_path: Path, room: str, source: str, caught: str) -> None:
+    bad = violations(probe_file(tmp_path, source), room, ["companion", room])
+    assert any(name.endswith(f"imports {caught}") for name in bad), bad
+
+
+def test_the_walker_allows_the_shared_leaf_and_own_room(tmp_path: Path) -> None:
+    probe = probe_file(tmp_path, "from companion.errors import CompanionError\nfrom companion.games import rules\n"
+                                 "from .rules import Rules\n")
+    assert violations(probe, "games", ["companion", "games"]) == []
+    assert [(name, relative) for _, name, relative in imports_of(probe, ["companion", "games"])][-2:] == [
+        ("companion.games.rules", True), ("companion.games.rules.Rules", True)]

@@ -13,40 +13,40 @@ Bench = Callable[[argparse.Namespace], dict[str, Any]]
 
 
 def _tap_to_led(args: argparse.Namespace) -> dict[str, Any]:
-    from companion.table.bench_tap import tap_to_led
+    from companion.bench.tap import tap_to_led
     with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=args.data) as tmp:
         return {"tap_to_led_ms": tap_to_led(args.taps, tmp, args.seed)}
 
 
 def _spi_transfers(args: argparse.Namespace) -> dict[str, Any]:
-    from companion.hal.testing.bench import spi_transfer_counts
+    from companion.bench.hardware import spi_transfer_counts
     return {"spi_transfers": spi_transfer_counts()}
 
 
 def _terminal_rtt(args: argparse.Namespace) -> dict[str, Any]:
-    from companion.hal.testing.bench import terminal_round_trip
+    from companion.bench.hardware import terminal_round_trip
     return {"terminal_rtt": terminal_round_trip()}
 
 
 def _tap_to_dom(args: argparse.Namespace) -> dict[str, Any]:
-    from companion.webbench import tap_to_dom
+    from companion.bench.dom import tap_to_dom
     with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=args.data) as tmp:
         return tap_to_dom(args.dom_taps, tmp, args.pages, args.seed)
 
 
 def _engines(args: argparse.Namespace) -> dict[str, Any]:
-    from companion.table.bench_engines import engine_figures
+    from companion.bench.engines import engine_figures
     return engine_figures(args.seed)
 
 
 def _tap_to_sse(args: argparse.Namespace) -> dict[str, Any]:
-    from companion.table.bench_sse import tap_to_sse
+    from companion.bench.sse import tap_to_sse
     with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=args.data) as tmp:
         return {"tap_to_sse_ms": tap_to_sse(args.sse_taps, tmp, args.sse_clients, args.seed)}
 
 
 def _idle(args: argparse.Namespace) -> dict[str, Any]:
-    from companion.table.bench_idle import idle_run
+    from companion.bench.idle import idle_run
     with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=args.data) as tmp:
         return idle_run(tmp, args.idle_s)
 

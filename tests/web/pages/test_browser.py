@@ -242,7 +242,7 @@ def test_one_event_source_per_page_and_resume_after_a_cut(browser: Any, runtime:
 
 
 def test_table_page_weighs_under_200_kb(browser: Any, base_url: str) -> None:
-    from companion.webbench import page_weight
+    from companion.bench.dom import page_weight
 
     weight = page_weight(browser, base_url + "/")
     assert weight["requests"] >= 10  # HTML, CSS, scripts, texts, state: all counted

@@ -8,8 +8,8 @@ import threading
 import time
 from typing import Any
 
-from companion.table.bench_process import TableProcess
-from companion.table.bench_tap import percentile
+from companion.bench.process import TableProcess
+from companion.bench.tap import percentile
 
 
 class _Client(threading.Thread):

@@ -16,7 +16,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from companion.config import PollingConfig, WebConfig, demo_config
-from companion.table.bench_tap import enroll_ballots, lift_ballots, voters_or_advance
+from companion.bench.tap import enroll_ballots, lift_ballots, voters_or_advance
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from companion.hal.testing.fake_mfrc522 import FakeMfrc522, VirtualClock
 
 UID4 = bytes.fromhex("deadbeef")
 UID7 = bytes.fromhex("04a1b2c3d4e5f6")
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def spi_transfer_counts() -> dict[str, int]:

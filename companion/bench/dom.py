@@ -7,8 +7,8 @@ import statistics
 import time
 from typing import Any
 
-from companion.table.bench_process import Tap, TableProcess
-from companion.table.bench_tap import percentile
+from companion.bench.process import Tap, TableProcess
+from companion.bench.tap import percentile
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

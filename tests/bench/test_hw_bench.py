@@ -7,7 +7,7 @@ import json
 import pytest
 
 from companion.cli import main
-from companion.hal.testing.bench import terminal_round_trip
+from companion.bench.hardware import terminal_round_trip
 
 
 def test_bench_json_reports_spi_transfer_counts(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from companion.config import load_config
 from companion.games.registry import get_rules
-from companion.table.bench_engines import apply_us, replay_ms
-from companion.table.bench_idle import idle_config
-from companion.table.bench_sse import tap_to_sse
+from companion.bench.engines import apply_us, replay_ms
+from companion.bench.idle import idle_config
+from companion.bench.sse import tap_to_sse
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,6 +1,6 @@
 """Median time of one Secret Hitler `apply` (and of to_act / legal_actions) over random 10-seat games.
 
-Run: .venv/bin/python benchmarks/secret_hitler_apply.py [--games N] [--seats N]
+Run: .venv/bin/python -m companion.bench.secret_hitler_apply [--games N] [--seats N]
 """
 
 from __future__ import annotations
