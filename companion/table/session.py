@@ -117,7 +117,8 @@ def auto_chance(session: Session, state: Any,
     sampled: list[dict[str, Any]] = []
     rules = session.rules
     reserved = list(session.reserved_chance)
-    while rules.to_act(state) == frozenset({CHANCE}) and not session.binding.chance_is_physical(state, session.components):
+    physical = session.binding.chance_is_physical
+    while rules.to_act(state) == frozenset({CHANCE}) and not physical(state, session.components):
         if len(sampled) >= MAX_AUTO_CHANCE:
             raise IllegalAction("chance_loop", "the engine asked for chance too many times in a row")
         action = None

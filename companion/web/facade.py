@@ -48,7 +48,8 @@ class SimFacade(Protocol):
     def press(self, seat: int, key: str) -> CompanionError | None:
         """Press a configured button."""
 
-    def terminal(self, terminal: str, op: str, ballot: str | None, value: Any, seq: int | None) -> CompanionError | None:
+    def terminal(self, terminal: str, op: str, ballot: str | None, value: Any,
+                 seq: int | None) -> CompanionError | None:
         """`connect`, `disconnect` or `choose` on a mock terminal."""
 
     def fail_reader(self, reader: str, times: int) -> CompanionError | None:

@@ -64,9 +64,7 @@ def journal_fault(old: TableState, done: Step, code: str, message: str) -> Step:
         counters = counters.add(rejected=1)
         effects += [Flash(done.fault_zone), Publish("rejected", {"zone": done.fault_zone, "code": code})]
     if done.terminal_reply is not None:
-        terminal, ballot, seq = done.terminal_reply
-        effects.append(SendTerminal(terminal, {"v": 1, "type": "error", "ballot": ballot, "seq": seq,
-                                               "code": code, "message": message}))
+        effects.append(terminal_error(*done.terminal_reply, code, message))
     return Step(replace(old, counters=counters), effects=tuple(effects), reply=refusal)
 
 
@@ -125,9 +123,10 @@ def _tag(state: TableState, reader: str, uid: str, placed: bool, ctx: Context) -
     return play(state, event, zone, f"reader:{reader}", ctx)
 
 
-def _terminal_error(terminal: str, item: TerminalChoice, code: str, message: str) -> SendTerminal:
-    return SendTerminal(terminal, {"v": 1, "type": "error", "ballot": item.ballot, "seq": item.seq,
-                                   "code": code, "message": message})
+def terminal_error(terminal: str, ballot: str | None, seq: int, code: str, message: str) -> SendTerminal:
+    """Tell a terminal its message `seq` was refused (the seat may choose again)."""
+    return SendTerminal(terminal, {"v": 1, "type": "error", "ballot": ballot, "seq": seq, "code": code,
+                                   "message": message})
 
 
 def _terminal_choice(state: TableState, item: TerminalChoice, ctx: Context) -> Step:
@@ -141,14 +140,15 @@ def _terminal_choice(state: TableState, item: TerminalChoice, ctx: Context) -> S
     state = replace(state, last_seq={**state.last_seq, terminal: item.seq})
     open_prompt = state.prompts.get(seat)
     if open_prompt is None or open_prompt.get("ballot") != item.ballot or item.ballot is None:
-        return Step(state, effects=(_terminal_error(terminal, item, "stale_ballot", "That prompt is no longer open."),))
+        stale = terminal_error(terminal, item.ballot, item.seq, "stale_ballot", "That prompt is no longer open.")
+        return Step(state, effects=(stale,))
     options = open_prompt["options"]
     value = item.value
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(options):
-        return Step(state, effects=(_terminal_error(terminal, item, "bad_choice", "No such option."),))
+        return Step(state, effects=(terminal_error(terminal, item.ballot, item.seq, "bad_choice", "No such option."),))
     done = play(state, Chosen(seat, options[value]["action"]), f"seat:{seat}", f"terminal:{terminal}", ctx)
     if isinstance(done.reply, Refusal):
-        answer = _terminal_error(terminal, item, done.reply.code, done.reply.message)
+        answer = terminal_error(terminal, item.ballot, item.seq, done.reply.code, done.reply.message)
     else:
         answer = SendTerminal(terminal, {"v": 1, "type": "ack", "ballot": item.ballot, "seq": item.seq})
     return replace(done, effects=done.effects + (answer,), terminal_reply=(terminal, item.ballot, item.seq))
