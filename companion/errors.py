@@ -65,7 +65,7 @@ class ProtocolFault(CompanionError, ValueError):
     code = "bad_field"
 
 
-class ReaderFault(CompanionError, OSError):
-    """A tag reader failed to answer."""
+class DeviceError(CompanionError, OSError):
+    """A device failed to answer (a tag reader, the LED strip); hal's device errors belong under it."""
 
-    code = "reader_error"
+    code = "device_error"

@@ -28,7 +28,7 @@ INSTANCES = [
     (Refusal("no_game", "No game is running."), ValueError),
     (ApiError("bad_field", "field 'x' must be a string"), ValueError),
     (errors.JournalError(message="locked"), OSError),
-    (errors.ReaderFault(message="no chip"), OSError),
+    (errors.DeviceError(message="no chip"), OSError),
 ]
 
 
