@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.commands._config import add_config_arguments, config_from_args
 from companion.config import GameConfig, TableConfig
+from companion.errors import CompanionError
 from companion.games.registry import get_rules
 from companion.hal import BackendError
 
@@ -61,23 +62,24 @@ def run(args: argparse.Namespace) -> int:
         cfg = with_game(cfg, args)
     if cfg is None:
         return 2
-    from companion.table.dbfile import DataLock, DatabaseFileError
+    from companion.table.dbfile import DataLock
     from companion.table.runtime import Runtime, data_dir
-    from companion.web.listener import ListenError, listen
+    from companion.web.listener import listen
     lock = DataLock(data_dir(cfg))
     try:
         lock.acquire()
         sock = listen(cfg.web.host, cfg.web.port)
-    except (DatabaseFileError, ListenError) as exc:
+    except CompanionError as exc:  # data_locked, data_dir, bad_host, port_in_use
         lock.release()
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
         runtime = Runtime(cfg, lock=lock).start()
-    except (BackendError, DatabaseFileError, OSError) as exc:
+    except (BackendError, CompanionError, OSError) as exc:  # a bad backend, a damaged or foreign journal, ...
         sock.close()
         lock.release()
-        text = f"data_dir: {exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
+        plain = isinstance(exc, OSError) and not isinstance(exc, CompanionError)
+        text = f"data_dir: {exc.strerror or exc}" if plain else str(exc)  # type: ignore[union-attr]
         print(f"error: {text}", file=sys.stderr)
         return 2
 

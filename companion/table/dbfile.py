@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.errors import CompanionError
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 OUR_TABLES = frozenset({"games", "actions"})
 """A database holding tables but not these is someone else's file, never ours to write into."""
@@ -18,12 +20,14 @@ AFTER_DAMAGE = ("move it aside (e.g. `mv {path} {path}.damaged`) to start an emp
                 "made with `companion backup` in its place")
 
 
-class DatabaseFileError(Exception):
-    """The data directory or its database cannot be used: stable `code`, one-line `message` naming the file."""
+class DatabaseFileError(CompanionError):
+    """The data directory or its database cannot be used (data_locked, journal_damaged, journal_foreign,
+    backup_exists, ...): one-line `message` naming the file and what to do."""
+
+    code = "journal_damaged"
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code, self.message = code, message
+        super().__init__(code, message)
 
 
 class DataLock:

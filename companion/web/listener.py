@@ -7,6 +7,8 @@ import socket
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import CompanionError
+
 MAX_BODY = 1 << 20
 """Request bodies above 1 MiB are refused (413) before they are read, not spooled to disk first."""
 USER_TIMEOUT_MS = 2000
@@ -16,12 +18,13 @@ KEEPALIVE = ((socket.SO_KEEPALIVE, socket.SOL_SOCKET, 1), (socket.TCP_KEEPIDLE, 
              (socket.TCP_KEEPINTVL, socket.IPPROTO_TCP, 2), (socket.TCP_KEEPCNT, socket.IPPROTO_TCP, 2))
 
 
-class ListenError(Exception):
+class ListenError(CompanionError):
     """The address cannot be served: stable `code` (bad_host, port_in_use, cannot_listen), one-line message."""
 
+    code = "cannot_listen"
+
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code, self.message = code, message
+        super().__init__(code, message)
 
 
 def listen(host: str, port: int) -> socket.socket:

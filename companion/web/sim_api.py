@@ -9,7 +9,8 @@ from flask import Blueprint, jsonify, request
 from companion.web.api import table
 from companion.web.auth import require_host
 from companion.web.errors import ApiError, json_body, refusal_response, reply
-from companion.web.facade import Refusal, SimFacade
+from companion.errors import CompanionError
+from companion.web.facade import SimFacade
 
 bp = Blueprint("sim_api", __name__)
 
@@ -29,7 +30,7 @@ def sim() -> SimFacade:
     return s
 
 
-def done(result: Refusal | None) -> Any:
+def done(result: CompanionError | None) -> Any:
     """OK, or the refusal as an error."""
     return refusal_response(result) if result else jsonify(ok=True)
 
@@ -86,8 +87,8 @@ def terminal_screen(terminal: str) -> Any:
     return reply(_wrap(sim().terminal_messages(terminal)))
 
 
-def _wrap(result: list[dict[str, Any]] | Refusal) -> dict[str, Any] | Refusal:
-    return result if isinstance(result, Refusal) else {"messages": result}
+def _wrap(result: list[dict[str, Any]] | CompanionError) -> dict[str, Any] | CompanionError:
+    return result if isinstance(result, CompanionError) else {"messages": result}
 
 
 @bp.post("/api/sim/fail")
