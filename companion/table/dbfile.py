@@ -20,7 +20,7 @@ AFTER_DAMAGE = ("move it aside (e.g. `mv {path} {path}.damaged`) to start an emp
                 "made with `companion backup` in its place")
 
 
-class DatabaseFileError(CompanionError):
+class DatabaseFileError(CompanionError, OSError):
     """The data directory or its database cannot be used (data_locked, journal_damaged, journal_foreign,
     backup_exists, ...): one-line `message` naming the file and what to do."""
 

@@ -18,7 +18,7 @@ KEEPALIVE = ((socket.SO_KEEPALIVE, socket.SOL_SOCKET, 1), (socket.TCP_KEEPIDLE, 
              (socket.TCP_KEEPINTVL, socket.IPPROTO_TCP, 2), (socket.TCP_KEEPCNT, socket.IPPROTO_TCP, 2))
 
 
-class ListenError(CompanionError):
+class ListenError(CompanionError, OSError):
     """The address cannot be served: stable `code` (bad_host, port_in_use, cannot_listen), one-line message."""
 
     code = "cannot_listen"
