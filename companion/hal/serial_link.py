@@ -44,6 +44,7 @@ class LinkUp:
     path: str
     terminal: str
     fw: str
+    hello: proto.Hello | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ class LinkTag:
     """The terminal's own reader saw a tag."""
 
     terminal: str
-    uid: bytes
+    uid: bytes | None
+    """None: the reader lost its tag (protocol 2 `untag`)."""
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,7 @@ class TerminalLink:
         self._fw = ""
         self._boot = 0
         self._greeted = False
-        self._prompt: proto.Prompt | None = None
+        self._prompt: proto.Prompt | proto.Phone | None = None
         self._reconnects = 0
         self._malformed = 0
         self._last_problem = ""
@@ -172,6 +174,16 @@ class TerminalLink:
             self._prompt = message
             if self.connected:
                 self._send(message)
+
+    def show(self, message: proto.Prompt | proto.Phone) -> bool:
+        """Make `message` the screen (re-sent after every reconnect until closed); False when not sent now."""
+        proto.encode(message)
+        with self._lock:
+            self._prompt = message
+            if not self.connected:
+                return False
+            self._send(message)
+            return self.connected
 
     def send(self, message: proto.Message) -> bool:
         """Send one message now if a terminal is connected; False otherwise (never raises for a gone device)."""
@@ -321,7 +333,7 @@ class TerminalLink:
             self._greeted = True
             self._delay = self._backoff[0]
             if news:
-                self._emit(LinkUp(self.path, message.id, message.fw))
+                self._emit(LinkUp(self.path, message.id, message.fw, message))
             if self._prompt is not None:
                 self._send(self._prompt)
             return
@@ -330,12 +342,13 @@ class TerminalLink:
             return
         if isinstance(message, proto.Ping):
             self._send(proto.Pong(message.n))
-        elif isinstance(message, proto.Choice | proto.Tag):
+        elif isinstance(message, proto.Choice | proto.Tag | proto.Untag):
             self._send(proto.Ack(message.seq))
             if isinstance(message, proto.Choice):
                 self._emit(LinkChoice(self._terminal, message.ballot, message.seq, message.value))
             else:
-                self._emit(LinkTag(self._terminal, bytes.fromhex(message.uid)))
+                self._emit(LinkTag(self._terminal, bytes.fromhex(message.uid) if isinstance(message, proto.Tag)
+                                   else None))
         elif isinstance(message, proto.Pong | proto.Ack):
             pass
         else:

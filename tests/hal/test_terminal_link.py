@@ -79,7 +79,7 @@ def test_handshake_then_prompt_is_sent_and_resent_after_reconnect() -> None:
     assert port.sent() == [proto.Hello("pi", "table-companion 0.1.0", 0)]
     port.inbound.append(HELLO)
     link.step(0.01)
-    assert events == [LinkUp("/dev/serial/by-id/x", "T-1", "0.1.0")]
+    assert events == [LinkUp("/dev/serial/by-id/x", "T-1", "0.1.0", proto.decode(HELLO))]
     assert isinstance(port.sent()[-1], proto.Prompt)
     port.broken = True
     link.step(0.02)
@@ -114,7 +114,8 @@ def test_a_new_boot_is_announced_so_its_sequence_starts_again() -> None:
     port.inbound += [HELLO, HELLO, proto.encode(proto.Hello("T-1", "0.1.0", 78))]
     for t in (0.01, 0.02, 0.03):
         link.step(t)
-    assert [e for e in events if isinstance(e, LinkUp)] == [LinkUp("/dev/serial/by-id/x", "T-1", "0.1.0")] * 2
+    ups = [e for e in events if isinstance(e, LinkUp)]
+    assert [(e.terminal, e.hello.boot if e.hello else None) for e in ups] == [("T-1", 77), ("T-1", 78)]
 
 
 def test_malformed_lines_are_reported_with_stable_codes_and_survived() -> None:
