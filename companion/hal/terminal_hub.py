@@ -156,6 +156,8 @@ class ScreenHub(TerminalHub):
                 return TerminalChoice(terminal, choice.ballot, choice.seq, choice.value)
             current = choice.ballot == seat.wire
             same_prompt = choice.ballot.rpartition(":")[0] == seat.ballot
+            if choice.value.startswith(screens.NAV) and not current:
+                return None  # a page turn pressed on a page already replaced: nothing to do
             if current and choice.value.startswith(screens.NAV):
                 place = None if seat.plan is None else screens.navigate(seat.plan, seat.place, choice.value,
                                                                         seat.cap)

@@ -20,7 +20,7 @@ MORE = "~more"
 UP = "~up"
 PHONE = "~phone"
 GROUP = "~g"
-MAX_PAGES = 4
+MAX_PAGES = 6
 """More pages than this on one level reads worse than the phone: such a prompt goes to the phone."""
 LABEL_STEPS = (64, 32, 16, 8)
 """Label lengths tried, longest first, until a screen's line fits MAX_LINE."""
