@@ -18,7 +18,7 @@ from companion.hal import terminal_protocol as proto
 from companion.hal import terminal_screens as screens
 from companion.hal.events import Sink, TerminalGone
 from companion.hal.hardware import Hardware
-from companion.hal.interfaces import RGB, LedStrip, ReaderError, TagReader
+from companion.hal.interfaces import RGB, LedStrip, ReaderError, TagReader, TerminalHub
 from companion.hal.terminal_hub import ScreenHub, reader_name
 
 FRAME_HISTORY = 20_000
@@ -215,6 +215,11 @@ class MockTerminalHub(ScreenHub):
     def _find(self, terminal: str, ballot: str, target: str) -> str | None:
         """Page through the terminal's screens (and into each kind) until one offers `target`; its ballot."""
         seen: set[tuple[str, ...]] = set()
+        here = self._here(terminal, ballot)
+        if here is not None and target in (values := tuple(o.value for o in here.options)):
+            return here.ballot
+        if here is not None and screens.UP in values:
+            self.press(terminal, screens.UP)  # start from the first level
         while (here := self._here(terminal, ballot)) is not None:
             values = tuple(o.value for o in here.options)
             if target in values:
@@ -342,6 +347,16 @@ class MockHardware(Hardware):
         self.poller.wait_cycles(1 + self.poller.confirm_polls)
 
 
+def terminal_hub(config: TableConfig) -> TerminalHub:
+    """The in-memory terminals, or real ones when `[terminals]` names ports or asks for discovery."""
+    wanted = config.terminals
+    if not wanted.ports and not wanted.discover:
+        return MockTerminalHub()
+    from companion.hal.terminal_link import SerialTerminalHub, find_terminals
+
+    return SerialTerminalHub(wanted.ports, discover=find_terminals if wanted.discover else None)
+
+
 def open_hardware(config: TableConfig) -> MockHardware:
     """The mock device set for a table config."""
     factory = MockFactory()
@@ -350,7 +365,7 @@ def open_hardware(config: TableConfig) -> MockHardware:
         readers=[MockReader(r.name) for r in config.readers],
         strip=MockStrip(config.leds.pixels),
         buttons=ButtonBank(config.buttons, pin_factory=factory),
-        terminals=MockTerminalHub(),
+        terminals=terminal_hub(config),
         interval_s=config.polling.interval_ms / 1000,
         removal_s=config.polling.removal_ms / 1000,
         confirm_polls=config.polling.confirm_polls,

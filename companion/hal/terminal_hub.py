@@ -197,6 +197,8 @@ class ScreenHub(TerminalHub):
         return terminal in self.connected()
 
     def _open(self, terminal: str, ballot: str, options: tuple[Mapping[str, Any], ...]) -> bool:
+        if not proto.is_terminal_id(f"{ballot}:{10 ** 9}"):  # room for the screen number, checked before anything
+            raise proto.ProtocolError("bad_field", f"ballot {ballot[:80]!r}")
         with self._hub_lock:
             seat = self._seat(terminal)
             seat.values = {str(o["value"]): o["value"] for o in options}
@@ -221,6 +223,8 @@ class ScreenHub(TerminalHub):
                 try:
                     message = screens.prompt_message(seat.wire, title, entries, seat.cap)
                 except proto.ProtocolError as exc:
+                    if exc.code != "too_long":
+                        raise
                     self.report(terminal, exc.code, "screen does not fit: the phone holds the prompt")
                     seat.plan = None
                     message = screens.phone_message(seat.wire, seat.cap)
