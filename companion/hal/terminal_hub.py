@@ -64,6 +64,7 @@ class ScreenHub(TerminalHub):
     def __init__(self) -> None:
         self._seats: dict[str, _Seat] = {}
         self._readers: dict[str, TerminalReader] = {}
+        self._shown: dict[str, proto.Message] = {}
         self._hub_lock = threading.RLock()
         self._sink: Sink | None = None
         self.problems = 0
@@ -118,6 +119,12 @@ class ScreenHub(TerminalHub):
         """The terminals' own readers seen so far."""
         with self._hub_lock:
             return list(self._readers.values())
+
+    def showing(self, terminal: str) -> proto.Message | None:
+        """The screen last sent to a terminal (a Prompt or Phone; None once closed or never)."""
+        with self._hub_lock:
+            seat = self._seats.get(terminal)
+            return self._shown.get(terminal) if seat is not None and seat.ballot is not None else None
 
     def largest_line(self) -> int:
         """The longest screen line sent so far, in bytes (a figure for the README)."""
@@ -229,6 +236,7 @@ class ScreenHub(TerminalHub):
                     seat.plan = None
                     message = screens.phone_message(seat.wire, seat.cap)
             seat.largest_line = max(seat.largest_line, len(proto.encode(message)))
+            self._shown[terminal] = message
         return self._show(terminal, message)
 
     def _deliver(self, event: HalEvent | None) -> None:
