@@ -77,30 +77,46 @@ def pages_needed(count: int, slots: int) -> int:
 
 
 def layout(options: Sequence[Mapping[str, Any]], cap: Capability) -> Layout | None:
-    """The screens for a table prompt's options on this terminal, or None when it cannot fit (the phone)."""
+    """The screens for a table prompt's options on this terminal, or None when it cannot fit (the phone).
+
+    Tried in order: one screen; two levels by kind of action; pages; two levels by the first word of the
+    target (a patrol of locations "1 2", "1 3", ... as "patrol 1" then "2", "3"); else the phone."""
     leaves = tuple((str(o["value"]), str(o.get("short") or o.get("label", o["value"]))) for o in options)
-    screen = cap.screen
-    if len(leaves) <= screen:
+    if len(leaves) <= cap.screen:
         return Layout(Menu("choose", leaves))
-    kinds: dict[str, list[int]] = {}
-    for i, o in enumerate(options):
-        kinds.setdefault(str(o.get("group") or ""), []).append(i)
-    if len(kinds) >= 2 and screen >= 2:
-        root: list[tuple[str, str]] = []
-        groups: list[Menu] = []
-        for kind, members in kinds.items():
-            if len(members) == 1:  # a kind with one option is that option
-                root.append(leaves[members[0]])
-                continue
-            root.append((f"{GROUP}{len(groups)}", f"{kind} ({len(members)})"[:64]))
-            groups.append(Menu(kind[:40], tuple((leaves[i][0], str(options[i].get("item") or leaves[i][1]))
-                                                for i in members)))
-        if pages_needed(len(root), screen) <= MAX_PAGES and all(
-                pages_needed(len(g.entries), screen - 1) <= MAX_PAGES for g in groups):
-            return Layout(Menu("choose", tuple(root)), tuple(groups))
-    if pages_needed(len(leaves), screen) <= MAX_PAGES:
+    by_kind = [(str(o.get("group") or ""), str(o.get("item") or leaves[i][1])) for i, o in enumerate(options)]
+    plan = _two_levels(leaves, by_kind, cap)
+    if plan is not None:
+        return plan
+    if pages_needed(len(leaves), cap.screen) <= MAX_PAGES:
         return Layout(Menu("choose", leaves))
-    return None
+    by_word = []
+    for kind, item in by_kind:
+        first, _, rest = item.partition(" ")
+        by_word.append((f"{kind} {first}".strip(), rest or first))
+    return _two_levels(leaves, by_word, cap)
+
+
+def _two_levels(leaves: tuple[tuple[str, str], ...], keyed: Sequence[tuple[str, str]],
+                cap: Capability) -> Layout | None:
+    """A first level of keys (a key with one option is that option) and a menu per key, if every level fits."""
+    members: dict[str, list[int]] = {}
+    for i, (key, _) in enumerate(keyed):
+        members.setdefault(key, []).append(i)
+    if len(members) < 2 or cap.screen < 2:
+        return None
+    root: list[tuple[str, str]] = []
+    groups: list[Menu] = []
+    for key, indices in members.items():
+        if len(indices) == 1:
+            root.append(leaves[indices[0]])
+            continue
+        root.append((f"{GROUP}{len(groups)}", f"{key} ({len(indices)})"[:64]))
+        groups.append(Menu(key[:40], tuple((leaves[i][0], keyed[i][1]) for i in indices)))
+    if pages_needed(len(root), cap.screen) > MAX_PAGES or any(
+            pages_needed(len(g.entries), cap.screen - 1) > MAX_PAGES for g in groups):
+        return None
+    return Layout(Menu("choose", tuple(root)), tuple(groups))
 
 
 def _page(menu: Menu, page: int, screen: int, sub: bool) -> tuple[list[tuple[str, str]], int]:

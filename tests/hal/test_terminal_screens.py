@@ -145,3 +145,16 @@ def test_every_option_is_reachable_on_every_terminal_size(count: int) -> None:
         for value in range(count):
             hub.choose(f"T{screen}", "g.4", value)
             assert isinstance(events[-1], TerminalChoice) and events[-1].value == value
+
+
+def test_one_kind_with_many_targets_goes_on_two_levels_by_the_first_target() -> None:
+    pairs = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]  # a patrol of two of six locations: 15
+    opts = [{"value": i, "label": f"patrol {a} {b}", "group": "patrol", "item": f"{a} {b}"}
+            for i, (a, b) in enumerate(pairs)]
+    cap = screens.Capability(2, 3)
+    plan = screens.layout(opts, cap)
+    assert plan is not None and [g.title for g in plan.groups] == [f"patrol {a}" for a in range(1, 5)]
+    title, root = screens.screen_at(plan, screens.Place(), cap)
+    assert root == [("~g0", "patrol 1 (5)"), ("~g1", "patrol 2 (4)"), (screens.MORE, "more >")]
+    assert plan.groups[0].entries[:2] == (("0", "2"), ("1", "3"))
+    assert ("14", "patrol 5 6") in plan.root.entries  # a first target with one option is that option
