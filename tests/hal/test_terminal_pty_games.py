@@ -19,6 +19,7 @@ import pytest
 from companion.config import GameConfig, PollingConfig, SeatConfig, TerminalsConfig, demo_config
 from companion.hal import terminal_protocol as proto
 from companion.hal import terminal_screens as screens
+from companion.hal.events import TerminalChoice, TerminalHello
 from companion.hal.terminal_link import SerialTerminalHub
 from companion.table.runtime import Runtime
 from tests.firmware.device import SimTerminal
@@ -155,7 +156,7 @@ def test_a_162_option_prompt_says_use_your_phone_on_the_terminal(tmp_path: Path)
         assert isinstance(hub.showing(device.terminal_id), proto.Phone)
         device.press(OK, OK)
         time.sleep(0.5)
-        assert not [e for e in events if type(e).__name__ == "TerminalChoice"]  # nothing to choose there
+        assert not [e for e in events if isinstance(e, TerminalChoice)]  # nothing to choose there
         assert hub.health()["links"][0]["malformed"] == 0 and hub.problems == 0
     finally:
         hub.close()
@@ -181,3 +182,24 @@ def test_a_tag_tapped_at_a_terminal_is_cast_as_that_seats_ballot(make: Callable[
     row = live_rows(rt)[-1]
     assert row["action"] == {"type": "vote", "seat": 3, "vote": "nein"}
     assert row["source"] == f"reader:terminal:{device.terminal_id}"
+
+
+def test_a_reader_that_fails_to_start_leaves_the_terminal_running_and_says_so(tmp_path: Path) -> None:
+    device = SimTerminal(tmp_path, EXE, reader=True)
+    device.hold("fail")  # the chip does not answer at power-up
+    device.plug()
+    events: list[object] = []
+    hub = SerialTerminalHub([device.path], discover=None, ping_s=0.2, stale_s=2.0)
+    hub.start(events.append)
+    try:
+        hello = wait(lambda: next((e for e in events if isinstance(e, TerminalHello)), None), what="hello")
+        assert hello.faults == "reader" and hello.screen == 3
+        assert hub.send(device.terminal_id, {"v": 1, "type": "prompt", "ballot": "g.1",
+                                             "options": [{"value": 0, "label": "ja"}, {"value": 1, "label": "nein"}]})
+        device.press(NEXT, OK, OK)
+        choice = wait(lambda: next((e for e in events if isinstance(e, TerminalChoice)), None), what="a choice")
+        assert choice == TerminalChoice(device.terminal_id, "g.1", 1, 1)
+        assert hub.screen_health()["screens"][device.terminal_id]["faults"] == "reader"
+    finally:
+        hub.close()
+        device.unplug()
