@@ -4,9 +4,11 @@ machine (confirm step, resend until ack, refusal, tag reports) without any I/O."
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 from collections.abc import Iterator
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -183,3 +185,38 @@ def test_faults_are_in_the_hello_and_flash_pixel_0(firmware: dict[str, ModuleTyp
     hello = wire.messages()[0]
     assert isinstance(hello, proto.Hello) and hello.faults == "reader" and hello.display is False
     assert t.colours(0)[0] == firmware["main"].MAGENTA and t.colours(300)[0] != firmware["main"].MAGENTA
+
+
+def test_the_display_shows_the_title_and_the_wrapped_label_once(firmware: dict[str, ModuleType]) -> None:
+    spec = importlib.util.spec_from_file_location("firmware_display", FIRMWARE / "drivers" / "display.py")
+    assert spec and spec.loader
+    display = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(display)
+
+    class Oled:
+        def __init__(self) -> None:
+            self.calls: list[tuple[Any, ...]] = []
+
+        def fill(self, colour: int) -> None:
+            self.calls.append(("fill", colour))
+
+        def text(self, text: str, x: int, y: int, colour: int) -> None:
+            self.calls.append(("text", text, y))
+
+        def hline(self, x: int, y: int, width: int, colour: int) -> None:
+            self.calls.append(("hline", y))
+
+        def show(self) -> None:
+            self.calls.append(("show",))
+
+    oled = Oled()
+    screen = display.Display(oled)
+    t = firmware["main"].Terminal("T-7", Wire(), boot=1, display=screen)
+    t.on_line(proto.encode(proto.Prompt("g.3:1", (proto.Option("0", "nominate Seat 10 the long one"),),
+                                        "nominate 1/2")), 0)
+    screen.show(t.lines())
+    screen.show(t.lines())
+    texts = [c[1:] for c in oled.calls if c[0] == "text"]
+    assert texts == [("nominate 1/2", 0), ("> nominate Seat", 14), ("10 the long one", 22)]
+    assert [c for c in oled.calls if c[0] == "show"] == [("show",)]  # unchanged lines are not redrawn
+    assert display.wrap("abcdefghijklmnopqrstu") == ["abcdefghijklmnop", "qrstu"]
