@@ -221,7 +221,12 @@ class TerminalLink:
                 return
             port = self._port
         try:
-            data = port.read(4096)
+            # one byte waits at most the port timeout; then what has arrived is taken at once (a read of 4096
+            # would sit out the whole timeout on every line: 50 ms added to each round trip)
+            data = port.read(1)
+            waiting = getattr(port, "in_waiting", 0) if data else 0
+            if isinstance(waiting, int) and waiting > 0:
+                data += port.read(min(waiting, 4096))
         except Exception as exc:  # noqa: BLE001 - pyserial raises SerialException or OSError on unplug
             if not _is_unplug(exc):
                 raise

@@ -6,9 +6,12 @@ One interpreter runs them (MicroPython's unix port when installed, else CPython)
 
 from __future__ import annotations
 
+import os
 import random
+import select
 import statistics
 import time
+import tty
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -203,3 +206,53 @@ def test_a_reader_that_fails_to_start_leaves_the_terminal_running_and_says_so(tm
     finally:
         hub.close()
         device.unplug()
+
+
+def test_round_trips_of_a_paged_prompt_over_a_pty(tmp_path: Path) -> None:
+    """The wire alone (this test plays the terminal on the pty's master end): a page turn is answered by the
+    hub with the next screen; a choice on the last page comes back as the table's value."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    path = tmp_path / "ttyTERM"
+    os.symlink(os.ttyname(slave), path)
+    events: list[object] = []
+    hub = SerialTerminalHub([str(path)], discover=None, ping_s=5.0, stale_s=10.0)
+    hub.start(events.append)
+    lines = proto.LineBuffer()
+
+    def read_until(kind: type, timeout: float = 5.0) -> Any:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if select.select([master], [], [], 0.05)[0]:
+                for line in lines.feed(os.read(master, 4096)):
+                    message = proto.decode(line) if line else None
+                    if isinstance(message, kind):
+                        return message
+        raise AssertionError(f"no {kind.__name__}")
+
+    try:
+        read_until(proto.Hello)
+        os.write(master, proto.encode(proto.Hello("T-rtt", "0.2.0", 1, 2, 3, False, "")))
+        wait(lambda: "T-rtt" in hub.connected(), what="hello")
+        options = [{"value": i, "label": f"nominate Seat {i + 1}", "group": "nominate"} for i in range(9)]
+        hub.send("T-rtt", {"v": 1, "type": "prompt", "ballot": "g.1", "options": options})
+        screen = read_until(proto.Prompt)
+        turns, seq = [], 0
+        while "8" not in [o.value for o in screen.options]:
+            seq += 1
+            started = time.perf_counter()
+            os.write(master, proto.encode(proto.Choice(screen.ballot, seq, screens.MORE)))
+            screen = read_until(proto.Prompt)
+            turns.append(time.perf_counter() - started)
+        seq += 1
+        started = time.perf_counter()
+        os.write(master, proto.encode(proto.Choice(screen.ballot, seq, "8")))
+        wait(lambda: TerminalChoice("T-rtt", "g.1", seq, 8) in events, what="the choice")
+        choice_s = time.perf_counter() - started
+        assert len(turns) == 4 and max(turns) < 0.5 and choice_s < 0.5
+        print(f"\npage turn over the pty median {statistics.median(turns) * 1000:.1f} ms, "
+              f"choice on page 5 to the table's value {choice_s * 1000:.1f} ms")
+    finally:
+        hub.close()
+        os.close(master)
+        os.close(slave)
