@@ -13,9 +13,9 @@ from typing import Any, Callable, Mapping, Sequence
 from gpiozero.pins.mock import MockFactory
 
 from companion.config import TableConfig
-from companion.hal.buttons import ButtonBank
 from companion.hal import terminal_protocol as proto
 from companion.hal import terminal_screens as screens
+from companion.hal.buttons import ButtonBank
 from companion.hal.events import Sink, TerminalGone
 from companion.hal.hardware import Hardware
 from companion.hal.interfaces import RGB, LedStrip, ReaderError, TagReader, TerminalHub
@@ -114,6 +114,10 @@ class MockTerminalHub(ScreenHub):
         """Connected terminal ids."""
         with self._lock:
             return frozenset(self._screens)
+
+    def health(self) -> dict[str, Any]:
+        """Connected ids, and per terminal what it can show and its last problem."""
+        return {"connected": sorted(self.connected()), **self.screen_health()}
 
     def connect(self, terminal: str, firmware: str = "mock-1", *, version: int | None = proto.PROTOCOL,
                 screen: int | None = None, display: bool | None = None, faults: str | None = None) -> None:

@@ -7,7 +7,6 @@ One port's link (handshake, heartbeat, reconnect) is companion.hal.serial_link; 
 from __future__ import annotations
 
 import glob
-import logging
 import os
 import threading
 import time
@@ -23,8 +22,6 @@ from companion.hal.serial_link import (HOST_FW, LinkChoice, LinkDown, LinkEvent,
 
 __all__ = ["HOST_FW", "LinkChoice", "LinkDown", "LinkEvent", "LinkHealth", "LinkProblem", "LinkTag", "LinkUp",
            "Port", "SerialTerminalHub", "TerminalLink", "find_terminals", "open_serial", "vars_of"]
-
-log = logging.getLogger("companion.hal.terminals")
 
 PICO_VID = 0x2E8A
 PICO_PID = 0x0005
