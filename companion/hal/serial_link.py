@@ -94,6 +94,12 @@ def open_serial(path: str, timeout_s: float) -> Port:
     return serial.Serial(path, baudrate=115200, timeout=timeout_s, write_timeout=0.5, exclusive=True)
 
 
+def screen_number(ballot: str) -> int:
+    """The screen number of a hub's wire ballot (`<table ballot>:<n>`), or -1 for any other ballot."""
+    tail = ballot.rpartition(":")[2]
+    return int(tail) if ":" in ballot and tail.isdigit() else -1
+
+
 def _is_unplug(exc: BaseException) -> bool:
     """Whether an exception means the device went away (SerialException or an OS error on the tty)."""
     return isinstance(exc, OSError) or type(exc).__name__ in ("SerialException", "SerialTimeoutException", "PortNotOpenError")
@@ -148,6 +154,7 @@ class TerminalLink:
         self._boot = 0
         self._greeted = False
         self._prompt: proto.Prompt | proto.Phone | None = None
+        self._last_screen = -1
         self._reconnects = 0
         self._malformed = 0
         self._last_problem = ""
@@ -176,9 +183,17 @@ class TerminalLink:
                 self._send(message)
 
     def show(self, message: proto.Prompt | proto.Phone) -> bool:
-        """Make `message` the screen (re-sent after every reconnect until closed); False when not sent now."""
+        """Make `message` the screen (re-sent after every reconnect until closed); False when not sent now.
+
+        Screens are numbered (`<ballot>:<n>`): one numbered no later than a screen already shown or closed
+        lost a race between two threads and is dropped, so the terminal never goes back to an older page."""
         proto.encode(message)
+        number = screen_number(message.ballot)
         with self._lock:
+            if number >= 0:
+                if number <= self._last_screen:
+                    return self.connected
+                self._last_screen = number
             self._prompt = message
             if not self.connected:
                 return False
@@ -197,6 +212,7 @@ class TerminalLink:
     def close_prompt(self, ballot: str) -> None:
         """Close a ballot (if it is the open one)."""
         with self._lock:
+            self._last_screen = max(self._last_screen, screen_number(ballot))
             if self._prompt is not None and self._prompt.ballot == ballot:
                 self._prompt = None
                 if self.connected:
@@ -332,6 +348,7 @@ class TerminalLink:
         if isinstance(message, proto.Hello):
             if self._terminal is not None and message.id != self._terminal:
                 self._prompt = None  # another terminal on this port: the hub decides what it is asked
+                self._last_screen = -1
             # a hello from a new boot is news too: the terminal numbers its messages from 1 again
             news = not self._greeted or message.boot != self._boot or message.id != self._terminal
             self._terminal, self._fw, self._boot = message.id, message.fw, message.boot

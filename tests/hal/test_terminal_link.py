@@ -173,3 +173,20 @@ def test_find_terminals_prefers_the_stable_by_id_path(tmp_path) -> None:
              SimpleNamespace(device=str(tmp_path / "ttyUSB0"), vid=0x10C4, pid=0xEA60)]
     assert find_terminals(ports, str(by_id)) == sorted([str(by_id / "usb-MicroPython_Board_in_FS_mode_e660-if00"),
                                                          str(tmp_path / "ttyACM1")])
+
+
+def test_a_screen_older_than_one_shown_or_closed_is_dropped() -> None:
+    link, opener, _ = make()
+    link.step(0.0)
+    port = opener.ports[0]
+    port.inbound.append(HELLO)
+    link.step(0.01)
+    page = proto.Prompt("g.1:5", (proto.Option("0", "A"),))
+    assert link.show(page)
+    assert link.show(proto.Prompt("g.1:4", (proto.Option("1", "B"),)))  # lost a race: not sent
+    assert [m for m in port.sent() if isinstance(m, proto.Prompt)] == [page]
+    link.close_prompt("g.1:6")
+    link.show(proto.Prompt("g.1:6", (proto.Option("1", "B"),)))
+    assert [m for m in port.sent() if isinstance(m, proto.Prompt)] == [page]
+    link.show(proto.Prompt("g.2:7", (proto.Option("0", "C"),)))
+    assert [m.ballot for m in port.sent() if isinstance(m, proto.Prompt)] == ["g.1:5", "g.2:7"]
