@@ -80,9 +80,10 @@ def test_a_whole_digital_game_by_terminals_and_buttons(tables: list[Runtime], tm
         assert shows(rt, f"palace:{palace['color']}", expected)
     rows = live_rows(rt)
     kinds = {(r["action"]["type"], r["source"].split(":")[0]) for r in rows}
-    # an infiltration with many ways to pay does not fit a terminal: the seat page holds it ("use your phone")
-    assert kinds == {("deal", "chance"), ("draw", "chance"), ("place_guard", "terminal"),
-                     ("infiltrate", "terminal"), ("infiltrate", "seat_page"), ("end_turn", "button")}
+    # an infiltration with too many ways to pay for a terminal is chosen on the seat page ("use your phone")
+    played = {("deal", "chance"), ("draw", "chance"), ("place_guard", "terminal"), ("infiltrate", "terminal"),
+              ("end_turn", "button")}
+    assert played <= kinds <= played | {("infiltrate", "seat_page")}
     assert sum(r["action"]["type"] == "place_guard" for r in rows) == 8
     public = feed.drain()
     assert '"hand":' not in public  # hands are never public, only their sizes
