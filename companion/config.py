@@ -122,6 +122,17 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class TerminalsConfig:
+    """Where seat terminals are: serial ports or globs (e.g. "/dev/ttyACM*"), and whether to also find
+    MicroPython Picos by USB id. The pi backend discovers by default; on the mock backend configured ports make
+    the seat terminals real (a Pico on a laptop playing the simulated table), else they are the in-memory ones."""
+
+    ports: tuple[str, ...] = ()
+    discover: bool | None = None
+    """None: the backend's default (pi: yes, mock: no)."""
+
+
+@dataclass(frozen=True)
 class GameConfig:
     """The game a fresh table starts with."""
 
@@ -144,6 +155,7 @@ class TableConfig:
     seats: tuple[SeatConfig, ...] = ()
     readers: tuple[ReaderConfig, ...] = ()
     buttons: tuple[ButtonConfig, ...] = ()
+    terminals: TerminalsConfig = field(default_factory=TerminalsConfig)
 
     def reader_zones(self) -> dict[str, str]:
         """Reader name -> zone."""
@@ -155,7 +167,8 @@ class TableConfig:
 
 
 _LISTS: dict[str, type] = {"seats": SeatConfig, "readers": ReaderConfig, "buttons": ButtonConfig}
-_TABLES: dict[str, type] = {"game": GameConfig, "web": WebConfig, "polling": PollingConfig, "leds": LedConfig}
+_TABLES: dict[str, type] = {"game": GameConfig, "web": WebConfig, "polling": PollingConfig, "leds": LedConfig,
+                            "terminals": TerminalsConfig}
 
 
 def _did_you_mean(key: str, known: list[str]) -> str:
@@ -198,6 +211,14 @@ def _build(cls: type, raw: Any, where: str) -> Any:
             values[name] = tuple(_build(_LISTS[name], item, f"{path}[{i}]") for i, item in enumerate(value))
         elif cls is TableConfig and name in _TABLES:
             values[name] = _build(_TABLES[name], value, path)
+        elif cls is TerminalsConfig and name == "ports":
+            if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
+                raise ConfigError("config_type", path, "expected an array of port paths or globs")
+            values[name] = tuple(value)
+        elif cls is TerminalsConfig and name == "discover":
+            if not isinstance(value, bool):
+                raise ConfigError("config_type", path, f"expected true or false, got {value!r}")
+            values[name] = value
         else:
             values[name] = _check_type(value, annotation, path)
     missing = [f.name for f in fields(cls) if f.name not in raw and _required(f)]
@@ -376,7 +397,9 @@ def describe(cfg: TableConfig) -> str:
              f"live-update streams, host PIN "
              f"{'set' if cfg.web.host_pin else 'random at start'}; seat QR codes: "
              f"{cfg.web.public_url or 'the address the host uses, or the LAN address'})",
-             f"data: {cfg.data_dir or 'user data directory'}"]
+             f"data: {cfg.data_dir or 'user data directory'}",
+             f"terminals: ports {', '.join(cfg.terminals.ports) or '-'}; discovery by USB id "
+             f"{'default' if cfg.terminals.discover is None else 'on' if cfg.terminals.discover else 'off'}"]
     for i, s in enumerate(cfg.seats):
         lines.append(f"  seat {i}: {s.name or '(no name)'} {s.colour} terminal={s.terminal or '-'}")
     for r in cfg.readers:
