@@ -94,7 +94,7 @@ function secretHitler(view, ctx) {
       s === view.president ? h("span", { class: "badge president" }, i18n.word("president")) : null,
       s === view.chancellor ? h("span", { class: "badge chancellor" }, i18n.word("chancellor")) : null,
       !alive ? h("span", { class: "badge dead" }, i18n.t("ui.dead")) : null,
-      (view.term_limited || []).includes(s) ? h("span", { class: "badge limited" }, i18n.t("games.secret_hitler.board.term_limited")) : null,
+      !role && (view.term_limited || []).includes(s) ? h("span", { class: "badge limited" }, i18n.t("games.secret_hitler.board.term_limited")) : null,
       toAct.has(s) ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null,
       vote ? null : chosenBadge(i18n, view.voted, s),
       showCard ? card : null);
@@ -135,7 +135,7 @@ function signed(n) { return n > 0 ? `+${n}` : String(n); }
 
 function gangsters(view, ctx) {
   const { i18n, toAct, prev } = ctx;
-  const chosen = chosenList(view);
+  const chosen = ctx.winners ? null : chosenList(view);  // after the game nobody is choosing
   const locs = (view.locations || []).map((l) => h("div", {
     class: `location ${l.closed ? "closed" : ""} ${view.resolving === l.id ? "acting" : ""}`, dataset: { location: l.id } },
     h("div", { class: "name" }, `${l.id}. `, l.name ? i18n.word(l.name) : i18n.t(`games.gangsters_dilemma.locations.${l.id}`, {}, String(l.id))),
@@ -194,16 +194,17 @@ function hourglassIcon() {
 
 function cu(cents) { return (Number(cents) / 100).toFixed(2); }
 
-/** A seat's victory chips at game over: "1 + 3 + 2 = 6". */
+/** A seat's victory chips at game over: "1 + 3 + 2 = 6", the total set apart. */
 function chipTotal(values) {
   const list = Array.isArray(values) ? values : [];
-  return list.length ? `${list.join(" + ")} = ${list.reduce((a, b) => a + b, 0)}` : "0";
+  const total = String(list.reduce((a, b) => a + b, 0));
+  return [list.length ? h("span", { class: "chip-sum" }, `${list.join(" + ")} = `) : null, h("b", { class: "chip-total" }, total)];
 }
 
 /** A judged seat's verdict in words: verdict, identity, confiscation. */
 function verdictCell(i18n, p) {
   return h("td", { class: p.verdict ? `verdict-${p.verdict}` : "", dataset: { verdict: p.verdict || "" } },
-    p.verdict ? i18n.word(p.verdict) : "—", p.identity ? ` (${i18n.word(p.identity)})` : "",
+    p.verdict ? i18n.word(p.verdict) : "—", p.identity ? h("span", { class: "identity" }, ` (${i18n.word(p.identity)})`) : "",
     p.on_duty ? h("span", { class: "badge" }, i18n.t("games.boss_wallet.board.on_duty")) : null,
     p.confiscated_by !== null && p.confiscated_by !== undefined
       ? h("div", { class: "muted" }, i18n.t("games.boss_wallet.board.confiscated", { officer: p.confiscated_by, amount: cu(p.confiscated_cents || 0) })) : null);
@@ -255,7 +256,7 @@ function lastRound(view, i18n, withPlayers) {
 
 function bossWallet(view, ctx) {
   const { i18n, toAct } = ctx;
-  const chosen = chosenList(view);
+  const chosen = ctx.winners ? null : chosenList(view);  // after the game nobody is choosing
   const glasses = h("div", { class: "hourglasses", dataset: { flipped: view.hourglasses ?? 0 } },
     Array.from({ length: view.hourglasses_total ?? 6 }, (_, i) => i).map((i) => h("div", {
       class: `hourglass ${i < (view.hourglasses ?? 0) ? "flipped" : ""}` }, hourglassIcon())));
@@ -268,8 +269,8 @@ function bossWallet(view, ctx) {
       toAct.has(s) && s !== view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null,
       chosenBadge(i18n, chosen, s), winnerBadge(i18n, ctx.winners, s)),
     h("td", { class: "big" }, String(p.chips ?? 0)),
-    over ? h("td", { class: "big", dataset: { chipValues: (p.chip_values || []).join(",") } }, chipTotal(p.chip_values)) : null,
-    h("td", {}, String(p.hand_size ?? "—"), p.scanned ? h("span", { class: "badge chosen" }, i18n.t("games.boss_wallet.board.scanned")) : null),
+    over ? h("td", { class: "chip-values", dataset: { chipValues: (p.chip_values || []).join(",") } }, chipTotal(p.chip_values)) : null,
+    h("td", {}, String(p.hand_size ?? "—"), p.scanned && !verdicts ? h("span", { class: "badge chosen" }, i18n.t("games.boss_wallet.board.scanned")) : null),
     verdicts ? [
       h("td", {}, p.wealth_cents !== undefined ? cu(p.wealth_cents) : "—"),
       verdictCell(i18n, p), reasonsCell(i18n, p), handCell(i18n, p, view.card_info)] : null));
@@ -283,12 +284,11 @@ function bossWallet(view, ctx) {
   const investigations = (view.investigations || []).length ? panel("games.boss_wallet.board.investigations", i18n, h("ul", {},
     view.investigations.map((x) => h("li", {}, i18n.t("games.boss_wallet.board.investigated", { seat: x.seat, target: x.target }))))) : null;
   // the wide table (verdicts now, else the last round's) takes the main column, the narrow one the side
-  return board("bw", [
-    kv(i18n, [["ui.round", `${view.round ?? "—"} / ${view.rounds ?? 3}`],
-      ["games.boss_wallet.board.wallet", String(view.wallet ?? "—")]]),
-    panel("games.boss_wallet.board.hourglasses", i18n, glasses),
-    verdicts ? players : null,
-    lastRound(view, i18n, !verdicts)], [verdicts ? null : players, investigations]);
+  const counts = kv(i18n, [["ui.round", `${view.round ?? "—"} / ${view.rounds ?? 3}`],
+    ["games.boss_wallet.board.wallet", String(view.wallet ?? "—")]]);
+  const hourglasses = panel("games.boss_wallet.board.hourglasses", i18n, glasses);
+  if (verdicts) return board("bw verdicts", [h("div", { class: "row bw-top" }, counts, hourglasses, lastRound(view, i18n, false)), players], [investigations]);
+  return board("bw", [counts, lastRound(view, i18n, true)], [hourglasses, players, investigations]);
 }
 
 // --- Thief of Baghdad -----------------------------------------------------------------------------
@@ -303,7 +303,7 @@ function thief(view, ctx) {
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.guards"), ": "),
       (p.guards || []).map((g) => seatChip(i18n, g))),
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.thieves"), ": "),
-      (p.thieves || []).map((n, s) => n ? h("span", { class: "badge", dataset: { thieves: s } }, `${i18n.seat(s)} × ${n}`) : null)),
+      (p.thieves || []).map((n, s) => n ? h("span", { class: "thieves", dataset: { thieves: s }, title: i18n.seat(s) }, seatChip(i18n, s), `×${n}`) : null)),
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.chests"), ": "),
       (p.chests || []).length ? p.chests.map((c, i) => h("span", { class: `badge ${i === 0 ? "turn" : ""}` }, String(c))) : "—")));
   const rows = (view.players || []).map((p, s) => h("tr", { dataset: { seat: s } },
