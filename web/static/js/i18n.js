@@ -25,6 +25,8 @@ export class I18n {
     this.dict = dict;
     this.fallback = fallback;
     this.game = null;
+    /** The table's configured seats, [{name, colour}] in seat order (the snapshot's `seats`). */
+    this.seats = [];
   }
 
   /** The raw entry at a dotted key, in this language or else English; undefined when neither has it. */
@@ -53,15 +55,29 @@ export class I18n {
     return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? this.value(name, params[name]) : m));
   }
 
-  /** A seat's display name (1-based). */
+  /** A seat's name: the configured one as written (a proper name), else "Seat N" (1-based) in this language. */
   seat(n) {
     if (n === -1) return this.t("ui.chance");
-    return this.t("ui.seat_n", { n: Number(n) + 1 });
+    const name = this.seats[n] && this.seats[n].name;
+    return name || this.t("ui.seat_n", { n: Number(n) + 1 });
+  }
+
+  /** A table zone as people say it: a seat's zone ("seat:2") by the seat's name, shared zones by their id. */
+  zone(z) {
+    const m = /^seat:(\d+)$/.exec(String(z));
+    return m ? this.seat(Number(m[1])) : String(z);
+  }
+
+  /** A seat's configured colour (#rrggbb), or undefined when the table gave none. */
+  seatColour(n) {
+    const colour = this.seats[n] && this.seats[n].colour;
+    return typeof colour === "string" && /^#[0-9a-fA-F]{6}$/.test(colour) ? colour : undefined;
   }
 
   /** A value in words: seats by name, ids through the game's (then common) value texts, lists joined. */
   value(field, v) {
     if (v === null || v === undefined) return "—";
+    if (field === "zone") return this.zone(v);
     if (Array.isArray(v)) {
       if (SEAT_LIST_FIELDS.has(field)) return v.map((s) => this.seat(s)).join(", ");
       if (PER_SEAT_FIELDS.has(field)) {

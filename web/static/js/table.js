@@ -33,6 +33,7 @@ function draw() {
     return;
   }
   i18n.game = s.game;
+  i18n.seats = s.seatInfo;  // the configured names and colours every seat is drawn with
   setText(byId("game-title"), i18n.t(`games.${s.game}.title`, {}, s.game));
   setText(byId("phase"), s.phase ? i18n.phase(s.phase) : "");
   byId("phase").hidden = !s.phase;
@@ -50,7 +51,7 @@ function draw() {
   }
   const check = byId("check");
   check.hidden = s.status !== "resume_check";
-  if (!check.hidden) setText(check, `${i18n.t("ui.expected_vs_seen")} ${s.mismatched.join(", ")}`);
+  if (!check.hidden) setText(check, `${i18n.t("ui.expected_vs_seen")} ${s.mismatched.map((z) => i18n.zone(z)).join(", ")}`);
   const board = byId("board");
   // patched, not rebuilt: a tap changes a badge or two, and only those are laid out and painted again
   morphChildren(board, renderBoard(s.game, s.view, {
@@ -69,12 +70,9 @@ function clearNotice() {
   el.textContent = "";
 }
 
-/** A zone in words: a seat zone by its configured name, any other zone as the table. */
+/** A zone in words: a seat's zone by the seat's configured name, a shared zone (board, centre) as the table. */
 function zoneName(zone) {
-  const m = /^seat:(\d+)$/.exec(String(zone || ""));
-  if (!m) return i18n.t("ui.chance");
-  const info = current && current.seatInfo[Number(m[1])];
-  return info && info.name ? info.name : i18n.seat(Number(m[1]));
+  return /^seat:\d+$/.test(String(zone || "")) ? i18n.zone(zone) : i18n.t("ui.chance");
 }
 
 function drawNotice() {
