@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
+from companion.errors import ConfigFault
+
 BACKEND_NAMES = ("mock", "pi")
 COMPONENT_MODES = ("digital", "physical")
 ZONE_RE = re.compile(r"^[a-z_]+(:[a-z0-9_]+)?$")
@@ -18,12 +20,13 @@ MAX_CONFIRM_POLLS = 5
 """More would delay every placement for no gain: a resting tag answers every poll."""
 
 
-class ConfigError(ValueError):
+class ConfigError(ConfigFault):
     """A bad config: `code` is stable, `where` names the key (dotted path), message says what to do."""
 
     def __init__(self, code: str, where: str, message: str) -> None:
-        self.code, self.where, self.message = code, where, message
-        super().__init__(f"{code}: {where}: {message}" if where else f"{code}: {message}")
+        super().__init__(code, message, {"where": where})
+        self.where = where
+        self.args = (f"{code}: {where}: {message}" if where else f"{code}: {message}",)
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,8 @@ class LedConfig:
     pin: int = 10
     mode: str = "spi"
     brightness: int = 64
+    max_milliamps: int = 3500
+    """The strip's current budget: every frame is scaled to stay within it (default: a 4 A supply, 0.5 A spare)."""
     zones: tuple[LedZone, ...] = ()
 
 
@@ -223,6 +228,8 @@ def _validate(cfg: TableConfig) -> TableConfig:
             raise ConfigError("config_bad_value", f"readers[{i}].zone", f"bad zone name {r.zone!r} (e.g. 'seat:3', 'board')")
     if not 0 <= cfg.leds.brightness <= 255:
         raise ConfigError("config_bad_value", "leds.brightness", "brightness is 0..255")
+    if cfg.leds.max_milliamps < 100:
+        raise ConfigError("config_bad_value", "leds.max_milliamps", "the LED current budget is at least 100 mA")
     for i, z in enumerate(cfg.leds.zones):
         if z.start < 0 or z.count < 1 or z.start + z.count > cfg.leds.pixels:
             raise ConfigError("config_bad_value", f"leds.zones[{i}]",

@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
+from companion.games.contract import BINDING_CODES, COMMON_CODES
 from companion.games.playout import choose_action
 from companion.games.registry import game_names, get_rules
 from companion.web.site import LANGS, i18n_dir
@@ -75,33 +76,29 @@ def _observed(game: str, seeds: tuple[int, ...]) -> dict[str, frozenset[str]]:
 
 
 def required_keys(game: str, seeds: Iterable[int] = range(4)) -> set[str]:
-    """Every dotted key the page needs for one game: its codes, log codes, actions, phases, options, reasons."""
+    """Every dotted key the page needs for one game: what its Rules declare (codes, the binding's codes, log codes,
+    actions, phases, options, outcome reasons) and the verdict reasons seen in playouts."""
     rules = get_rules(game)
     base = f"games.{game}"
     keys = {f"{base}.title"}
-    keys |= {f"{base}.codes.{code}" for code in getattr(rules, "own_codes", {})}
+    keys |= {f"{base}.codes.{code}" for code in rules.own_codes}
+    # Codes only the binding raises (engine and shared codes it reuses are translated where they already are).
+    keys |= {f"{base}.codes.{code}" for code in set(rules.own_binding_codes) - set(rules.codes) - set(BINDING_CODES)}
     keys |= {f"{base}.actions.{kind}" for kind in rules.actions}
     keys |= {f"{base}.phases.{phase}" for phase in rules.phases}
     keys |= {f"{base}.options.{name}" for name in rules.option_defaults}
-    keys |= {f"{base}.log.{code}" for code in getattr(rules, "log_codes", {})}
+    keys |= {f"{base}.log.{code}" for code in rules.log_codes}
+    keys |= {f"{base}.outcomes.{reason}" for reason in rules.outcome_reasons}
     seen = observed(game, seeds)
-    keys |= {f"{base}.log.{code}" for code in seen["log"]}
-    keys |= {f"{base}.outcomes.{reason}" for reason in seen["outcomes"]}
-    keys |= {f"{base}.reasons.{reason}" for reason in seen["reasons"] | set(getattr(rules, "reason_codes", {}))}
+    keys |= {f"{base}.reasons.{reason}" for reason in seen["reasons"]}
     return keys
 
 
 def common_codes() -> set[str]:
     """Refusal codes shared by every game and by the table and its API (translated under `codes.`)."""
-    from companion.games.contract import COMMON_CODES
     from companion.web.errors import STATUS_BY_CODE
 
-    codes = set(COMMON_CODES) | set(STATUS_BY_CODE)
-    try:
-        from companion.games.binding import BINDING_CODES  # the table bindings' codes, once they exist
-    except ImportError:
-        BINDING_CODES = {}
-    codes |= set(BINDING_CODES)
+    codes = set(COMMON_CODES) | set(STATUS_BY_CODE) | set(BINDING_CODES)
     for game in game_names():  # a game's own codes may be translated per game or in common
         codes -= set(getattr(get_rules(game), "own_codes", {}))
     return {f"codes.{code}" for code in codes}

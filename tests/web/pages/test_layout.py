@@ -16,7 +16,7 @@ import pytest
 from companion.config import GameConfig, PollingConfig, demo_config
 from companion.games import game_names, get_rules
 from companion.table.runtime import Runtime
-from tests.table.helpers import hw
+from tests.table.helpers import host_call, hw
 from tests.web.pages.browser import ARTIFACTS, chromium, csp_errors, serve, shot
 from tests.web.pages.conftest import PIN
 
@@ -96,7 +96,7 @@ def assert_none(problems: list[str], where: str = "") -> None:
 
 def table_call(rt: Runtime, name: str, **args: Any) -> Any:
     """A loop command as the host page sends it."""
-    return rt.loop.call(name, **args)
+    return host_call(rt.loop, name, **args)
 
 
 def play(rt: Runtime, game: str, steps: int | None, seed: int) -> None:

@@ -55,7 +55,7 @@ function draw() {
   const board = byId("board");
   // patched, not rebuilt: a tap changes a badge or two, and only those are laid out and painted again
   morphChildren(board, renderBoard(s.game, s.view, {
-    i18n, prev: prevView, toAct: s.toAct, winners: s.outcome ? s.outcome.winners : null }));
+    i18n, prev: prevView, toAct: s.toAct, facts: s.facts, winners: s.outcome ? s.outcome.winners : null }));
   startFlips(board);
   renderLog(byId("log"), i18n, s.view.log);
   document.body.dataset.version = s.version;

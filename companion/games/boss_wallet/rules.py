@@ -1,0 +1,90 @@
+"""The Boss's Wallet engine: the Rules subclass wiring actions, phases, chance and views together."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.games.boss_wallet import chance, legal, roundend, turns, views
+from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS
+from companion.games.boss_wallet.config import OPTION_DEFAULTS, build_config
+from companion.games.boss_wallet.judge import REASONS
+from companion.games.boss_wallet.actions import ACTIONS
+from companion.games.boss_wallet.codes import BINDING_CODES, CODES, LOG_CODES, Phase, Reason
+from companion.games.boss_wallet.state import State
+from companion.games.contract import Outcome
+from companion.games.rules import Rules
+
+class BossWallet(Rules[State]):
+    """Boss's Wallet (RULES.md section 3)."""
+
+    name = "boss_wallet"
+    title = "Boss's Wallet"
+    min_seats = MIN_SEATS
+    max_seats = MAX_SEATS
+    actions = ACTIONS
+    phase_type = Phase
+    reason_type = Reason
+    own_codes = CODES
+    log_codes = LOG_CODES
+    own_binding_codes = BINDING_CODES
+    option_defaults = OPTION_DEFAULTS
+    reasons = REASONS
+    """Verdict reason codes with English text (the page explains every judgement with them)."""
+
+    def seat_count(self, state: State) -> int:
+        """How many seats the game has."""
+        return state.cfg.seats
+
+    def phase(self, state: State) -> str:
+        """The current phase id."""
+        return state.phase.value
+
+    def allowed(self, state: State, seat: int) -> frozenset[str]:
+        """Action types the current phase allows."""
+        return legal.ALLOWED[state.phase]
+
+    def _check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
+        return {"config": build_config(options, seats)}
+
+    def _initial(self, seats: int, options: dict[str, Any]) -> State:
+        cfg = options["config"]
+        ones, twos, threes = cfg.chips
+        return State(cfg=cfg, chips=((1,),) * seats, pool=(ones - seats, twos, threes))
+
+    def _to_act(self, state: State) -> frozenset[int]:
+        return legal.to_act(state)
+
+    def _legal(self, state: State, seat: int) -> list[dict[str, Any]]:
+        return legal.legal(state, seat)
+
+    def _sample_chance(self, state: State, rng: random.Random) -> dict[str, Any]:
+        return chance.sample(state, rng)
+
+    def _view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.public_view(state) if seat is None else views.seat_view(state, seat)
+
+    def _outcome(self, state: State) -> Outcome | None:
+        if state.phase is not Phase.GAME_OVER:
+            return None
+        totals = [(sum(c), len(c)) for c in state.chips]
+        best = max(totals)
+        return Outcome(frozenset(s for s, t in enumerate(totals) if t == best), Reason.CHIPS)
+
+    _apply_setup = staticmethod(turns.apply_setup)
+    _apply_draw = staticmethod(turns.apply_draw)
+    _apply_put = staticmethod(turns.apply_put)
+    _apply_buy_id = staticmethod(turns.apply_buy_id)
+    _apply_flip = staticmethod(turns.apply_flip)
+    _apply_special = staticmethod(turns.apply_special)
+    _apply_pass = staticmethod(roundend.apply_pass)
+    _apply_reveal_hand = staticmethod(roundend.apply_reveal_hand)
+    _apply_credit = staticmethod(roundend.apply_credit)
+    _apply_credit_draw = staticmethod(roundend.apply_credit_draw)
+    _apply_investigate = staticmethod(roundend.apply_investigate)
+    _apply_return_chip = staticmethod(roundend.apply_return_chip)
+    _apply_award = staticmethod(roundend.apply_award)
+
+
+RULES = BossWallet()
+"""The engine instance the registry hands out (stateless)."""
