@@ -62,6 +62,7 @@ class Runtime:
     def make_server(self, host: str, port: int, **web_config: Any) -> Any:
         """A waitress server for the app (>= 16 threads: each SSE client holds one); port 0 picks a free one."""
         from waitress import create_server
+        web_config.setdefault("BIND_HOST", host)  # the host page warns when phones cannot reach this address
         self._server = create_server(self.app(**web_config), host=host, port=port,
                                      threads=max(16, self.config.web.threads), channel_timeout=60)
         return self._server

@@ -26,9 +26,11 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Strict",
     "PUBLIC_URL": None,
     "LAN_IPV4": None,
+    "BIND_HOST": None,
 }
 """PUBLIC_URL: the config's `[web] public_url` (seat QR codes use it); LAN_IPV4: a callable finding this
-machine's LAN address (None: companion.web.lan.lan_ipv4; tests inject one)."""
+machine's LAN address (None: companion.web.lan.lan_ipv4; tests inject one); BIND_HOST: the address the server
+listens on (the host page warns when phones cannot reach it; None: not known)."""
 
 
 def create_app(config: Mapping[str, Any] | None, table: TableFacade) -> Flask:

@@ -1,4 +1,4 @@
-// Each game's board drawn from its PUBLIC view only (RULES.md "Public view"). A renderer gets
+// Each game's board drawn from its PUBLIC view only (docs/ARCHITECTURE.md "Views never leak"). A renderer gets
 // (view, ctx) with ctx = {i18n, prev, toAct: Set, seats, facts, winners} and returns one element; `facts` are the
 // game's fixed facts as its binding exports them (snapshot game.table_info.facts: power track, palaces, loot...);
 // `winners` the outcome's seats once the game is over, else null.

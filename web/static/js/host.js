@@ -182,6 +182,10 @@ function drawState() {
     s.token ? h("a", { href: `/seat/${s.token}`, target: "_blank", class: "seat-link", dataset: { seat: s.seat } }, i18n.t("host.seat_link")) : null,
     s.url ? h("code", { class: "seat-url", dataset: { seat: s.seat } }, s.url) : null,
     h("span", { class: "muted" }, `${i18n.t("host.terminal")}: ${s.terminal || i18n.t("host.unbound")}`))));
+  const join = st.join || {};  // phones follow the QR codes: say so when they cannot reach this table
+  byId("join-warning").hidden = !join.problem;
+  byId("join-warning").textContent = join.problem
+    ? i18n.t(`host.join_${join.problem}`, { listening: join.listening || "", url: join.seat_base_url || "" }) : "";
   replace(byId("terminals"), terminalsTable(st));
   byId("enroll-toggle").textContent = i18n.t(st.enrolling ? "host.enroll_off" : "host.enroll_on");
   byId("enroll-toggle").dataset.on = st.enrolling ? "1" : "";
