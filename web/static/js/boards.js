@@ -35,7 +35,7 @@ function panel(titleKey, i18n, ...children) {
   return h("section", { class: "panel", dataset: { part: titleKey.split(".").pop() } }, h("h2", {}, i18n.t(titleKey)), ...children);
 }
 
-/** A board in two groups, so the table screen can lay each out in its own column (see app.css, html.tv). */
+/** A board in two groups, so the table screen can lay each out in its own column (see app.css, the table screen). */
 function board(cls, main, side) {
   return h("div", { class: `board ${cls}` }, h("div", { class: "board-main" }, main), h("div", { class: "board-side" }, side));
 }
