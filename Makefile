@@ -12,9 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The demo table: mock hardware, Secret Hitler; prints the URL and the host PIN. DATA=dir keeps the database there.
+# The demo table: mock hardware, Secret Hitler; prints the URL and the host PIN. DATA=dir keeps the database there,
+# PORT=n serves on that port, HOST=0.0.0.0 listens on the LAN so phones can join (the default is this machine only).
 run: $(STAMP)
-	$(BIN)/companion run $(if $(DATA),--data $(DATA)) $(if $(PORT),--port $(PORT))
+	$(BIN)/companion run $(if $(DATA),--data $(DATA)) $(if $(PORT),--port $(PORT)) $(if $(HOST),--host $(HOST))
 
 test: $(STAMP)
 	@bash scripts/install-test-deps.sh

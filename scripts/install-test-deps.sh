@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs the system packages the test suite uses: Debian's Chromium (browser tests) and systemd-analyze
+# Installs the system packages the test suite uses: Debian's Chromium (browser tests), a CJK font
+# (fonts-noto-cjk: without it Chromium draws Korean as empty boxes in the test screenshots) and systemd-analyze
 # (unit file check). Needs root and apt; elsewhere it says what is missing and leaves it to the user.
 set -u
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+if ! command -v fc-list >/dev/null 2>&1 || [ -z "$(fc-list :lang=ko family 2>/dev/null)" ]; then need+=(fonts-noto-cjk); fi
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -74,6 +74,7 @@ class Runtime:
         from companion.web.listener import ServerPlan, listen
         plan = ServerPlan(self.config.web.threads, self.config.web.streams)
         web_config.setdefault("SSE_MAX_STREAMS", plan.streams)
+        web_config.setdefault("BIND_HOST", host)  # the host page warns when phones cannot reach this address
         self._server = create_server(self.app(**web_config), sockets=[sock or listen(host, port)],
                                      **plan.waitress_options())
         return self._server

@@ -28,12 +28,14 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Strict",
     "PUBLIC_URL": None,
     "LAN_IPV4": None,
+    "BIND_HOST": None,
 }
 """SSE_HEARTBEAT_S: a comment line this often keeps data moving so a vanished phone is noticed (the server's
 TCP_USER_TIMEOUT), and a stream checks at each one that its client is still connected; SSE_MAX_STREAMS:
 streams open at once (the server has that many threads beyond the ordinary ones). PUBLIC_URL: the config's
 `[web] public_url` (seat QR codes use it); LAN_IPV4: a callable finding this machine's LAN address (None:
-companion.web.lan.lan_ipv4; tests inject one)."""
+companion.web.lan.lan_ipv4; tests inject one); BIND_HOST: the address the server listens on (the host page
+warns when phones cannot reach it; None: not known)."""
 
 
 PRIVATE_PREFIXES = ("/api/seat/", "/seat/", "/api/host/", "/host", "/api/sim/", "/sim", "/api/action")

@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, jsonify
 from companion.web.api import table
 from companion.web.auth import client_address, login_host, logout_host, require_host
 from companion.web.errors import ApiError, json_body, reply
-from companion.web.lan import seat_url
+from companion.web.lan import join_check, seat_url
 
 bp = Blueprint("host_api", __name__)
 
@@ -44,7 +44,7 @@ def host_state() -> Any:
         state = {**state, "game": {**game, "seat_tokens": [
             {**e, "url": seat_url(e["token"])} if isinstance(e, dict) and isinstance(e.get("token"), str) else e
             for e in game["seat_tokens"]]}}
-    return jsonify(state)
+    return jsonify({**state, "join": join_check()})
 
 
 @bp.get("/api/host/cards")

@@ -66,8 +66,40 @@ def choose_base_url(public_url: str | None, request_url: str, server_port: str |
     return f"{scheme}://{address}{'' if not port or port == default else ':' + port}/"
 
 
+def seat_base_url() -> str:
+    """The base URL seat links start with, for the request being served."""
+    return choose_base_url(current_app.config.get("PUBLIC_URL"), request.host_url,
+                           request.environ.get("SERVER_PORT"), current_app.config.get("LAN_IPV4") or lan_ipv4)
+
+
 def seat_url(token: str) -> str:
     """The link a seat's QR code carries, for the request being served."""
-    base = choose_base_url(current_app.config.get("PUBLIC_URL"), request.host_url,
-                           request.environ.get("SERVER_PORT"), current_app.config.get("LAN_IPV4") or lan_ipv4)
-    return f"{base}seat/{token}"
+    return f"{seat_base_url()}seat/{token}"
+
+
+def join_problem(bind_host: str | None, base_url: str) -> str | None:
+    """Why a phone could not follow the seat links, as a stable code, or None: `loopback_only` when the table
+    listens on this machine only, `not_served` when the links name an address the table does not listen on (a
+    host name or a public URL may be served by something else: only an address literal is judged)."""
+    if bind_host is None or not bind_host.strip():
+        return None  # not told where it listens (a test app), or every address: nothing to judge
+    if is_loopback(bind_host):
+        return "loopback_only"
+    try:
+        bound = ipaddress.ip_address(bind_host.strip("[]"))
+    except ValueError:
+        return None  # a name: it resolves to whatever it resolves to
+    if bound.is_unspecified:
+        return None  # 0.0.0.0 / :: listens on every address
+    try:
+        linked = ipaddress.ip_address((urlsplit(base_url).hostname or "").strip("[]"))
+    except ValueError:
+        return None
+    return None if linked == bound else "not_served"
+
+
+def join_check() -> dict[str, str | None]:
+    """Where the table listens, the base of the seat links, and the join problem (None when phones can join)."""
+    bind_host = current_app.config.get("BIND_HOST")
+    base = seat_base_url()
+    return {"listening": bind_host, "seat_base_url": base, "problem": join_problem(bind_host, base)}

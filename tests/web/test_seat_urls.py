@@ -123,3 +123,46 @@ def test_host_state_and_qr_codes_carry_the_chosen_url(runtime: Runtime) -> None:
     app = runtime.app(TESTING=True, LAN_IPV4=no_lan)  # the Runtime hands the config's public_url to the app
     urls, svgs, _ = seat_urls(app, base_url="http://10.9.8.7:8000")
     assert urls == [f"http://table.local:8000/seat/{t}" for t in tokens] and svgs == [qr_svg(u) for u in urls]
+
+
+@pytest.mark.parametrize("bind, base, problem", [
+    ("127.0.0.1", "http://192.168.1.5:8000/", "loopback_only"),
+    ("localhost", "http://192.168.1.5:8000/", "loopback_only"),
+    ("::1", "http://[::1]:8000/", "loopback_only"),
+    ("0.0.0.0", "http://192.168.1.5:8000/", None),
+    ("::", "http://192.168.1.5:8000/", None),
+    ("192.168.1.5", "http://192.168.1.5:8000/", None),
+    ("192.168.1.5", "http://10.0.0.9:8000/", "not_served"),
+    ("192.168.1.5", "http://table.local:8000/", None),  # a name may well resolve to it
+    (None, "http://127.0.0.1:8000/", None),  # not told where it listens
+])
+def test_join_problem(bind: str | None, base: str, problem: str | None) -> None:
+    assert lan.join_problem(bind, base) == problem
+
+
+def test_host_state_says_when_phones_cannot_join(runtime: Runtime) -> None:
+    """The host page's state carries where the table listens and why phones could not follow the QR codes."""
+    def join(**config: Any) -> Any:
+        client = runtime.app(TESTING=True, LAN_IPV4=lambda: "192.168.77.5", **config).test_client()
+        assert client.post("/api/host/login", json={"pin": PIN}).status_code == 200
+        return client.get("/api/host/state").get_json()["join"]
+
+    assert join(BIND_HOST="127.0.0.1") == {"listening": "127.0.0.1", "seat_base_url": "http://192.168.77.5/",
+                                           "problem": "loopback_only"}
+    assert join(BIND_HOST="0.0.0.0")["problem"] is None
+    assert join(BIND_HOST="192.168.77.5")["problem"] is None
+    assert join(BIND_HOST="192.168.77.9")["problem"] == "not_served"
+    made: list[dict[str, Any]] = []
+    real_app = runtime.app
+
+    def app(**config: Any) -> Any:
+        made.append(config)
+        return real_app(**config)
+
+    runtime.app = app  # type: ignore[method-assign]
+    try:
+        server = runtime.make_server("127.0.0.1", 0)  # `companion run` tells the app where it listens
+        server.close()
+    finally:
+        del runtime.app
+    assert made and made[-1]["BIND_HOST"] == "127.0.0.1"

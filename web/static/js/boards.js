@@ -1,6 +1,7 @@
-// Each game's board drawn from its PUBLIC view only (RULES.md "Public view"). A renderer gets
-// (view, ctx) with ctx = {i18n, prev, toAct: Set, seats, facts} and returns one element; `facts` are the game's
-// fixed facts as its binding exports them (snapshot game.table_info.facts: power track, palaces, loot...).
+// Each game's board drawn from its PUBLIC view only (docs/ARCHITECTURE.md "Views never leak"). A renderer gets
+// (view, ctx) with ctx = {i18n, prev, toAct: Set, seats, facts, winners} and returns one element; `facts` are the
+// game's fixed facts as its binding exports them (snapshot game.table_info.facts: power track, palaces, loot...);
+// `winners` the outcome's seats once the game is over, else null.
 import { h, inkOn } from "./dom.js";
 
 /** True when a view says it uses a sample deck or catalogue (any truthy top-level "sample" field). */
@@ -31,7 +32,17 @@ function range(n) {
 }
 
 function panel(titleKey, i18n, ...children) {
-  return h("section", { class: "panel" }, h("h2", {}, i18n.t(titleKey)), ...children);
+  return h("section", { class: "panel", dataset: { part: titleKey.split(".").pop() } }, h("h2", {}, i18n.t(titleKey)), ...children);
+}
+
+/** A board in two groups, so the table screen can lay each out in its own column (see app.css, the table screen). */
+function board(cls, main, side) {
+  return h("div", { class: `board ${cls}` }, h("div", { class: "board-main" }, main), h("div", { class: "board-side" }, side));
+}
+
+/** The "winner" badge for a seat once the game is over. */
+function winnerBadge(i18n, winners, seat) {
+  return Array.isArray(winners) && winners.includes(seat) ? h("span", { class: "badge winner", dataset: { winner: seat } }, i18n.t("ui.winner")) : null;
 }
 
 function kv(i18n, pairs) {
@@ -79,24 +90,27 @@ function secretHitler(view, ctx) {
       else card.classList.add("revealed");
     }
     const showCard = vote || (Array.isArray(view.voted) && view.voted[s]);
+    const role = Array.isArray(view.roles) ? view.roles[s] : null;  // every role, once the game is over
     return h("div", { class: `seat ${toAct.has(s) ? "acting" : ""}`, dataset: { seat: s } },
       h("div", { class: "name" }, seatChip(i18n, s), " ", i18n.seat(s)),
+      role ? h("span", { class: `badge role role-${role}`, dataset: { role } }, i18n.word(role)) : null,
+      winnerBadge(i18n, ctx.winners, s),
       s === view.president ? h("span", { class: "badge president" }, i18n.word("president")) : null,
       s === view.chancellor ? h("span", { class: "badge chancellor" }, i18n.word("chancellor")) : null,
       !alive ? h("span", { class: "badge dead" }, i18n.t("ui.dead")) : null,
-      (view.term_limited || []).includes(s) ? h("span", { class: "badge limited" }, i18n.t("games.secret_hitler.board.term_limited")) : null,
+      !role && (view.term_limited || []).includes(s) ? h("span", { class: "badge limited" }, i18n.t("games.secret_hitler.board.term_limited")) : null,
       toAct.has(s) ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null,
       vote ? null : chosenBadge(i18n, view.voted, s),
       showCard ? card : null);
   });
-  return h("div", { class: "board sh" },
+  return board("sh", [
     panel("games.secret_hitler.board.liberal_track", i18n, lib),
     panel("games.secret_hitler.board.fascist_track", i18n, fas,
       view.veto_unlocked ? h("p", { class: "badge" }, i18n.t("games.secret_hitler.board.veto_unlocked")) : null),
-    panel("games.secret_hitler.board.election_tracker", i18n, tracker,
+    panel("games.secret_hitler.board.election_tracker", i18n, h("div", { class: "row election-row" }, tracker,
       kv(i18n, [["games.secret_hitler.board.draw_pile", String(view.draw_pile ?? "—")],
-        ["games.secret_hitler.board.discard_pile", String(view.discard_pile ?? "—")]])),
-    panel("ui.seats", i18n, h("div", { class: "seats" }, seatEls)));
+        ["games.secret_hitler.board.discard_pile", String(view.discard_pile ?? "—")]])))],
+  panel("ui.seats", i18n, h("div", { class: "seats", dataset: { count: seatEls.length } }, seatEls)));
 }
 
 // --- Gangster's Dilemma ---------------------------------------------------------------------------
@@ -124,7 +138,7 @@ function signed(n) { return n > 0 ? `+${n}` : String(n); }
 function gangsters(view, ctx) {
   const { i18n, toAct, prev } = ctx;
   const loot = (ctx.facts || {}).loot || [];
-  const chosen = chosenList(view);
+  const chosen = ctx.winners ? null : chosenList(view);  // after the game nobody is choosing
   const locs = (view.locations || []).map((l) => h("div", {
     class: `location ${l.closed ? "closed" : ""} ${view.resolving === l.id ? "acting" : ""}`, dataset: { location: l.id } },
     h("div", { class: "name" }, `${l.id}. `, l.name ? i18n.word(l.name) : i18n.t(`games.gangsters_dilemma.locations.${l.id}`, {}, String(l.id))),
@@ -134,7 +148,8 @@ function gangsters(view, ctx) {
     h("div", {}, (l.visitors || []).map((s) => seatChip(i18n, s)))));
   const rows = (view.players || []).map((p, s) => h("tr", { class: toAct.has(s) ? "acting" : "", dataset: { seat: s } },
     h("td", {}, seatChip(i18n, s), " ", i18n.seat(s), s === view.police ? h("span", { class: "badge president" }, i18n.word("police")) : null,
-      toAct.has(s) ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null, chosenBadge(i18n, chosen, s)),
+      toAct.has(s) ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null, chosenBadge(i18n, chosen, s),
+      winnerBadge(i18n, ctx.winners, s)),
     h("td", {}, p.character ? i18n.word(p.character) : "—"),
     h("td", {}, `$${p.money}`),
     loot.map((k) => h("td", {}, String(p[k] ?? 0))),
@@ -148,17 +163,17 @@ function gangsters(view, ctx) {
   const bank = bankInstructions(prev, view, loot).map((b) => h("li", {},
     b.seat !== undefined ? i18n.seat(b.seat) : i18n.t(`games.gangsters_dilemma.locations.${b.location}`, {}, String(b.location)),
     ": ", Object.entries(b.delta).map(([k, d]) => k === "money" ? `${signed(d)} $` : `${signed(d)} ${i18n.word(k)}`).join(", ")));
-  return h("div", { class: "board gd" },
+  return board("gd", [
     kv(i18n, [["ui.round", String(view.round ?? "—")], ["games.gangsters_dilemma.board.deck", String(view.deck ?? "—")]]),
-    panel("games.gangsters_dilemma.board.locations", i18n, h("div", { class: "locations" }, locs)),
-    h("section", { class: "panel bank" }, h("h2", {}, i18n.t("games.gangsters_dilemma.board.bank")),
-      bank.length ? h("ul", { class: "bank-list" }, bank) : h("p", { class: "muted" }, i18n.t("games.gangsters_dilemma.board.bank_nothing"))),
+    panel("games.gangsters_dilemma.board.locations", i18n, h("div", { class: "locations", dataset: { count: locs.length } }, locs)),
     panel("ui.players", i18n, h("table", { class: "data" },
       h("thead", {}, h("tr", {}, ["ui.seat", "games.gangsters_dilemma.board.character", "games.gangsters_dilemma.board.money"]
         .map((k) => h("th", {}, i18n.t(k))), loot.map((k) => h("th", {}, i18n.word(k))),
         h("th", {}, i18n.t("ui.vp")), h("th", {}, i18n.t("games.gangsters_dilemma.board.fulfilled")))),
-      h("tbody", {}, rows))),
-    panel("games.gangsters_dilemma.board.demands", i18n, demands.length ? h("ul", {}, demands) : h("p", { class: "muted" }, "—")));
+      h("tbody", {}, rows)))], [
+    h("section", { class: "panel bank" }, h("h2", {}, i18n.t("games.gangsters_dilemma.board.bank")),
+      bank.length ? h("ul", { class: "bank-list" }, bank) : h("p", { class: "muted" }, i18n.t("games.gangsters_dilemma.board.bank_nothing"))),
+    panel("games.gangsters_dilemma.board.demands", i18n, demands.length ? h("ul", {}, demands) : h("p", { class: "muted" }, "—"))]);
 }
 
 // --- Boss's Wallet --------------------------------------------------------------------------------
@@ -182,10 +197,17 @@ function hourglassIcon() {
 
 function cu(cents) { return (Number(cents) / 100).toFixed(2); }
 
+/** A seat's victory chips at game over: "1 + 3 + 2 = 6", the total set apart. */
+function chipTotal(values) {
+  const list = Array.isArray(values) ? values : [];
+  const total = String(list.reduce((a, b) => a + b, 0));
+  return [list.length ? h("span", { class: "chip-sum" }, `${list.join(" + ")} = `) : null, h("b", { class: "chip-total" }, total)];
+}
+
 /** A judged seat's verdict in words: verdict, identity, confiscation. */
 function verdictCell(i18n, p) {
   return h("td", { class: p.verdict ? `verdict-${p.verdict}` : "", dataset: { verdict: p.verdict || "" } },
-    p.verdict ? i18n.word(p.verdict) : "—", p.identity ? ` (${i18n.word(p.identity)})` : "",
+    p.verdict ? i18n.word(p.verdict) : "—", p.identity ? h("span", { class: "identity" }, ` (${i18n.word(p.identity)})`) : "",
     p.on_duty ? h("span", { class: "badge" }, i18n.t("games.boss_wallet.board.on_duty")) : null,
     p.confiscated_by !== null && p.confiscated_by !== undefined
       ? h("div", { class: "muted" }, i18n.t("games.boss_wallet.board.confiscated", { confiscated_by: p.confiscated_by, amount: cu(p.confiscated_cents || 0) })) : null);
@@ -237,35 +259,39 @@ function lastRound(view, i18n, withPlayers) {
 
 function bossWallet(view, ctx) {
   const { i18n, toAct } = ctx;
-  const chosen = chosenList(view);
+  const chosen = ctx.winners ? null : chosenList(view);  // after the game nobody is choosing
   const glasses = h("div", { class: "hourglasses", dataset: { flipped: view.hourglasses ?? 0 } },
     Array.from({ length: view.hourglasses_total ?? 6 }, (_, i) => i).map((i) => h("div", {
       class: `hourglass ${i < (view.hourglasses ?? 0) ? "flipped" : ""}` }, hourglassIcon())));
   const verdicts = (view.players || []).some((p) => p.verdict);
+  const over = (view.players || []).some((p) => Array.isArray(p.chip_values));  // the values show at game over
   const rows = (view.players || []).map((p, s) => h("tr", { dataset: { seat: s } },
     h("td", {}, seatChip(i18n, s), " ", i18n.seat(s),
       s === view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.turn")) : null,
       s === view.start_seat ? h("span", { class: "badge" }, i18n.t("games.boss_wallet.board.start_seat")) : null,
       toAct.has(s) && s !== view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null,
-      chosenBadge(i18n, chosen, s)),
+      chosenBadge(i18n, chosen, s), winnerBadge(i18n, ctx.winners, s)),
     h("td", { class: "big" }, String(p.chips ?? 0)),
-    h("td", {}, String(p.hand_size ?? "—"), p.scanned ? h("span", { class: "badge chosen" }, i18n.t("games.boss_wallet.board.scanned")) : null),
+    over ? h("td", { class: "chip-values", dataset: { chipValues: (p.chip_values || []).join(",") } }, chipTotal(p.chip_values)) : null,
+    h("td", {}, String(p.hand_size ?? "—"), p.scanned && !verdicts ? h("span", { class: "badge chosen" }, i18n.t("games.boss_wallet.board.scanned")) : null),
     verdicts ? [
       h("td", {}, p.wealth_cents !== undefined ? cu(p.wealth_cents) : "—"),
       verdictCell(i18n, p), reasonsCell(i18n, p), handCell(i18n, p, view.card_info)] : null));
-  return h("div", { class: "board bw" },
-    kv(i18n, [["ui.round", `${view.round ?? "—"} / ${view.rounds ?? 3}`],
-      ["games.boss_wallet.board.wallet", String(view.wallet ?? "—")]]),
-    panel("games.boss_wallet.board.hourglasses", i18n, glasses),
-    (view.investigations || []).length ? panel("games.boss_wallet.board.investigations", i18n, h("ul", {},
-      view.investigations.map((x) => h("li", {}, i18n.t("games.boss_wallet.board.investigated", { seat: x.seat, target: x.target }))))) : null,
-    panel("ui.players", i18n, h("table", { class: "data" },
-      h("thead", {}, h("tr", {}, h("th", {}, i18n.t("ui.seat")), h("th", {}, i18n.t("games.boss_wallet.board.chips")),
-        h("th", {}, i18n.t("games.boss_wallet.board.hand_size")),
-        verdicts ? ["games.boss_wallet.board.wealth", "games.boss_wallet.board.verdict", "games.boss_wallet.board.reasons",
-          "games.boss_wallet.board.hand"].map((k) => h("th", {}, i18n.t(k))) : null)),
-      h("tbody", {}, rows))),
-    lastRound(view, i18n, !verdicts));
+  const players = panel("ui.players", i18n, h("table", { class: "data" },
+    h("thead", {}, h("tr", {}, h("th", {}, i18n.t("ui.seat")), h("th", {}, i18n.t("games.boss_wallet.board.chips")),
+      over ? h("th", {}, i18n.t("games.boss_wallet.board.chip_values")) : null,
+      h("th", {}, i18n.t("games.boss_wallet.board.hand_size")),
+      verdicts ? ["games.boss_wallet.board.wealth", "games.boss_wallet.board.verdict", "games.boss_wallet.board.reasons",
+        "games.boss_wallet.board.hand"].map((k) => h("th", {}, i18n.t(k))) : null)),
+    h("tbody", {}, rows)));
+  const investigations = (view.investigations || []).length ? panel("games.boss_wallet.board.investigations", i18n, h("ul", {},
+    view.investigations.map((x) => h("li", {}, i18n.t("games.boss_wallet.board.investigated", { seat: x.seat, target: x.target }))))) : null;
+  // the wide table (verdicts now, else the last round's) takes the main column, the narrow one the side
+  const counts = kv(i18n, [["ui.round", `${view.round ?? "—"} / ${view.rounds ?? 3}`],
+    ["games.boss_wallet.board.wallet", String(view.wallet ?? "—")]]);
+  const hourglasses = panel("games.boss_wallet.board.hourglasses", i18n, glasses);
+  if (verdicts) return board("bw verdicts", [h("div", { class: "row bw-top" }, counts, hourglasses, lastRound(view, i18n, false)), players], [investigations]);
+  return board("bw", [counts, lastRound(view, i18n, true)], [hourglasses, players, investigations]);
 }
 
 // --- Thief of Baghdad -----------------------------------------------------------------------------
@@ -279,15 +305,16 @@ function thief(view, ctx) {
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.guards"), ": "),
       (p.guards || []).map((g) => seatChip(i18n, g))),
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.thieves"), ": "),
-      (p.thieves || []).map((n, s) => n ? h("span", { class: "badge", dataset: { thieves: s } }, `${i18n.seat(s)} × ${n}`) : null)),
+      (p.thieves || []).map((n, s) => n ? h("span", { class: "thieves", dataset: { thieves: s }, title: i18n.seat(s) }, seatChip(i18n, s), `×${n}`) : null)),
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.chests"), ": "),
       (p.chests || []).length ? p.chests.map((c, i) => h("span", { class: `badge ${i === 0 ? "turn" : ""}` }, String(c))) : "—")));
   const rows = (view.players || []).map((p, s) => h("tr", { dataset: { seat: s } },
     h("td", {}, seatChip(i18n, s), " ", i18n.seat(s), s === view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.turn")) : null,
-      toAct.has(s) && s !== view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null),
+      toAct.has(s) && s !== view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null,
+      winnerBadge(i18n, ctx.winners, s)),
     ["supply", "guards_unplaced", "chests", "hand_size"].map((k) =>
       h("td", { class: k === "chests" ? "big" : "" }, Array.isArray(p[k]) ? p[k].length + ` (${p[k].join(", ")})` : String(p[k] ?? 0)))));
-  return h("div", { class: "board tob" },
+  return board("tob", [
     kv(i18n, [["games.thief_of_baghdad.board.thief_moves", `${view.thief_moves ?? 0} / ${(ctx.facts || {}).thief_moves_per_turn ?? "—"}`],
       ["games.thief_of_baghdad.board.deck", String(view.deck ?? "—")],
       ["games.thief_of_baghdad.board.dancers", String(view.dancers ?? "—")],
@@ -296,7 +323,7 @@ function thief(view, ctx) {
     panel("ui.players", i18n, h("table", { class: "data" },
       h("thead", {}, h("tr", {}, ["ui.seat", "games.thief_of_baghdad.board.supply", "games.thief_of_baghdad.board.guards_unplaced",
         "games.thief_of_baghdad.board.chests", "games.thief_of_baghdad.board.hand_size"].map((k) => h("th", {}, i18n.t(k))))),
-      h("tbody", {}, rows))));
+      h("tbody", {}, rows)))], []);
 }
 
 // --- any other game: the public fields as a list ----------------------------------------------

@@ -49,7 +49,13 @@ export function morph(live, next) {
   }
   if (live.isEqualNode(next)) return;  // a native deep compare: whole unchanged panels cost next to nothing
   for (const attr of [...live.attributes]) if (!next.hasAttribute(attr.name)) live.removeAttribute(attr.name);
-  for (const attr of next.attributes) if (live.getAttribute(attr.name) !== attr.value) live.setAttribute(attr.name, attr.value);
+  for (const attr of next.attributes) {
+    if (live.getAttribute(attr.name) === attr.value) continue;
+    // our CSP blocks a style attribute written with setAttribute (a seat chip or palace would lose its colour);
+    // the CSSOM is allowed, and h() sets styles that way too
+    if (attr.name === "style") live.style.cssText = next.style.cssText;
+    else live.setAttribute(attr.name, attr.value);
+  }
   const want = [...next.childNodes];
   const have = [...live.childNodes];
   for (let i = 0; i < want.length; i += 1) {

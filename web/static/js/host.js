@@ -184,6 +184,11 @@ function drawState() {
     s.token ? h("a", { href: `/seat/${s.token}`, target: "_blank", class: "seat-link", dataset: { seat: s.seat } }, i18n.t("host.seat_link")) : null,
     s.url ? h("code", { class: "seat-url", dataset: { seat: s.seat } }, s.url) : null,
     h("span", { class: "muted" }, `${i18n.t("host.terminal")}: ${s.terminal || i18n.t("host.unbound")}`))));
+  const join = st.join || {};  // phones follow the QR codes: say so when they cannot reach this table
+  const joinKey = { loopback_only: "host.join_loopback_only", not_served: "host.join_not_served" }[join.problem];
+  byId("join-warning").hidden = !joinKey;
+  byId("join-warning").textContent = joinKey
+    ? i18n.t(joinKey, { listening: join.listening || "", url: join.seat_base_url || "" }) : "";
   replace(byId("terminals"), terminalsTable(st));
   byId("enroll-toggle").textContent = i18n.t(st.enrolling ? "host.enroll_off" : "host.enroll_on");
   byId("enroll-toggle").dataset.on = st.enrolling ? "1" : "";

@@ -6,24 +6,40 @@ import { renderBoard, startFlips, usesSample } from "./boards.js";
 import { renderLog } from "./log.js";
 import { normalize } from "./state.js";
 
+/** How long a refusal or unknown-tag banner stays up: long enough to read from across the room. */
+const NOTICE_MS = 8000;
+
 let i18n = await loadI18n(initialLang());
 let current = null;
 let prevView = null;
-
 let appliedLang = null;
+let notice = null;  // {type, data, gameId, timer}: the banner shown now, redrawn on a language switch
 
 function draw() {
   if (appliedLang !== i18n.lang) { i18n.apply(); appliedLang = i18n.lang; }  // static texts: once per language
   const s = current;
-  byId("idle").hidden = Boolean(s && s.running);
-  if (!s || !s.running) { replace(byId("board")); replace(byId("log")); return; }
+  const running = Boolean(s && s.running);
+  byId("idle").hidden = running;
+  document.getElementById("layout").dataset.game = running ? s.game : "";
+  if (!running) {  // nothing of the last game stays on the screen
+    replace(byId("board"));
+    replace(byId("log"));
+    setText(byId("game-title"), i18n.t("ui.app"));
+    byId("phase").hidden = true;
+    byId("sample").hidden = true;
+    setText(byId("to-act"), "");
+    byId("outcome").hidden = true;
+    byId("check").hidden = true;
+    return;
+  }
   i18n.game = s.game;
   i18n.seats = s.seatInfo;  // the configured names and colours every seat is drawn with
   i18n.facts = s.facts;
   setText(byId("game-title"), i18n.t(`games.${s.game}.title`, {}, s.game));
   setText(byId("phase"), s.phase ? i18n.phase(s.phase) : "");
+  byId("phase").hidden = !s.phase;
   byId("sample").hidden = !usesSample(s.view);
-  setText(byId("to-act"), s.toAct.size
+  setText(byId("to-act"), s.outcome ? "" : s.toAct.size
     ? i18n.t("ui.waiting_for", { seats: [...s.toAct].sort((a, b) => a - b) })
     : s.chanceToAct ? i18n.t("ui.waiting_for_table") : "");
   const out = byId("outcome");
@@ -39,36 +55,60 @@ function draw() {
   if (!check.hidden) setText(check, `${i18n.t("ui.expected_vs_seen")} ${s.mismatched.map((z) => i18n.zone(z)).join(", ")}`);
   const board = byId("board");
   // patched, not rebuilt: a tap changes a badge or two, and only those are laid out and painted again
-  morphChildren(board, renderBoard(s.game, s.view, { i18n, prev: prevView, toAct: s.toAct, facts: s.facts }));
+  morphChildren(board, renderBoard(s.game, s.view, {
+    i18n, prev: prevView, toAct: s.toAct, facts: s.facts, winners: s.outcome ? s.outcome.winners : null }));
   startFlips(board);
   renderLog(byId("log"), i18n, s.view.log);
   document.body.dataset.version = s.version;
 }
 
+/** Take the banner down (its time is up, the game ended, or another game began). */
+function clearNotice() {
+  if (notice) clearTimeout(notice.timer);
+  notice = null;
+  const el = byId("table-notice");
+  el.hidden = true;
+  el.textContent = "";
+}
+
+/** A zone in words: a seat's zone by the seat's configured name, a shared zone (board, centre) as the table. */
+function zoneName(zone) {
+  return /^seat:\d+$/.test(String(zone || "")) ? i18n.zone(zone) : i18n.t("ui.chance");
+}
+
+function drawNotice() {
+  if (!notice) return;
+  const { type, data } = notice;
+  const el = byId("table-notice");
+  el.dataset.type = type;
+  setText(el, type === "unknown_tag"
+    ? i18n.t("ui.unknown_tag_at", { zone: zoneName(data.zone) })
+    : i18n.t("ui.rejected_at", { zone: zoneName(data.zone), reason: i18n.code(data.code, data.code) }));
+  el.hidden = false;
+}
+
 function onState(data) {
   const next = normalize(data);
+  const gameId = next.running ? next.version.split(".")[0] : null;
+  if (notice && (gameId !== notice.gameId || next.outcome)) clearNotice();  // never outlives its game
   prevView = current && current.game === next.game ? current.view : null;
   current = next;
   draw();
 }
 
-wireLangSwitch((next) => { i18n = next; prevView = null; draw(); });
+wireLangSwitch((next) => { i18n = next; prevView = null; draw(); drawNotice(); });
 const stateUrl = document.body.dataset.state;
 if (stateUrl) {
   try { onState(await fetchJSON(stateUrl)); } catch (e) { replace(byId("board"), h("p", { class: "error" }, e.message)); }
 }
-/** Inputs the table refused or could not read: shown at once with the reason, for everyone. */
+
+/** Inputs the table refused or could not read: shown at once with the reason, for everyone, for NOTICE_MS. */
 function onEvent(type, data) {
   if (type !== "rejected" && type !== "unknown_tag") return;
-  const el = byId("table-notice");
-  const n = Number(el.dataset.count || 0) + 1;
-  el.dataset.count = String(n);
-  el.dataset.zone = data.zone || "";
-  el.textContent = type === "unknown_tag"
-    ? i18n.t("ui.unknown_tag_at", { zone: data.zone })
-    : i18n.t("ui.rejected_at", { zone: data.zone, reason: i18n.code(data.code, data.code) });
-  el.hidden = false;
-  window.dispatchEvent(new CustomEvent("table-notice", { detail: { n, type } }));
+  clearNotice();
+  const gameId = current && current.running ? current.version.split(".")[0] : null;
+  notice = { type, data, gameId, timer: setTimeout(clearNotice, NOTICE_MS) };
+  drawNotice();
 }
 
 follow(document.body.dataset.events, { onState, onEvent, onStatus: statusPill(byId("status"), () => i18n) });
