@@ -52,8 +52,9 @@ class TableHandle:
         session = self.loop.session
         if session is None:
             return {"seat": seat, "view": None, "prompt": None}
-        return {"seat": seat, "game": session.game, "view": session.rules.view(session.state, seat),
-                "prompt": self.loop.seat_prompt(seat)}
+        state, actions = session.state, len(session.actions)  # read once: the view and its version agree
+        return {"seat": seat, "game": session.game, "version": f"{session.game_id}.{actions}",
+                "view": session.rules.view(state, seat), "prompt": self.loop.seat_prompt(seat)}
 
     def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | Refusal:
         """Judge an action on the loop thread."""

@@ -5,8 +5,9 @@ const LANGS = ["ko", "en"];
 const SEAT_FIELDS = new Set(["seat", "target", "president", "chancellor", "police", "turn", "first_president",
   "start_seat", "from_seat", "to_seat", "winner", "by", "victim", "holder", "officer", "buyer", "payer", "payee"]);
 const PER_SEAT_FIELDS = new Set(["votes", "roles", "choices", "chip_values", "vp", "coins", "hand_sizes"]);
-const LOCATION_FIELDS = new Set(["location", "choice", "patrol"]);
+const LOCATION_FIELDS = new Set(["location", "choice", "patrol", "peek"]);
 const SEAT_LIST_FIELDS = new Set(["winners", "seats", "arrested", "visitors", "informers", "guilty", "innocent"]);
+const ZONE_FIELDS = new Set(["zone", "zones"]);
 
 /** The language to start with: the saved choice, else the browser's first supported language. */
 export function initialLang() {
@@ -25,6 +26,13 @@ export class I18n {
     this.dict = dict;
     this.fallback = fallback;
     this.game = null;
+    this.cards = null;
+  }
+
+  /** The game being drawn and the card catalogue of its view (`card_info`: card id -> what it is). */
+  setView(game, view) {
+    this.game = game;
+    this.cards = view && view.card_info && typeof view.card_info === "object" ? view.card_info : null;
   }
 
   /** The raw entry at a dotted key, in this language or else English; undefined when neither has it. */
@@ -62,6 +70,7 @@ export class I18n {
   /** A value in words: seats by name, ids through the game's (then common) value texts, lists joined. */
   value(field, v) {
     if (v === null || v === undefined) return "—";
+    if (ZONE_FIELDS.has(field) && typeof v === "string") return this.zone(v);
     if (Array.isArray(v)) {
       if (SEAT_LIST_FIELDS.has(field)) return v.map((s) => this.seat(s)).join(", ");
       if (PER_SEAT_FIELDS.has(field)) {
@@ -81,7 +90,26 @@ export class I18n {
       return Object.entries(v).filter(([, x]) => x !== 0 && x !== null)
         .map(([k, x]) => `${this.value(k, x)} ${this.word(k)}`).join(", ");
     }
-    return this.word(String(v));
+    return this.card(String(v));
+  }
+
+  /** A card id in words, from the view's card catalogue (a bill's amount and colour, an ID's person), else
+   * the id as a game word. */
+  card(id) {
+    const e = this.cards && this.cards[id];
+    if (!e || typeof e !== "object") return this.word(id);
+    if (e.type === "bill") return this.t("ui.card_bill", { value: e.value, currency: this.word(String(e.currency)) });
+    if (e.type === "jewel") return this.t("ui.card_jewel", { name: this.word("jewel"), value: e.value });
+    if (e.type === "id" && e.person) return this.t("ui.card_id", { name: this.word("id"), person: this.word(String(e.person)) });
+    return this.word(String(e.type));
+  }
+
+  /** A zone id in words: `seat:2` by the seat's name, `palace:red` as "Red palace", `board` as "the board". */
+  zone(z) {
+    const [kind, name] = String(z).split(":", 2);
+    if (name === undefined) return this.t(`zones.${kind}`, {}, z);
+    const named = kind === "seat" && /^\d+$/.test(name) ? this.seat(Number(name)) : this.word(name);
+    return this.t(`zones.${kind}`, { name: named }, named);
   }
 
   /** A game word (role, colour, loot, vote...) in this language, else the id itself. */
@@ -114,6 +142,14 @@ export class I18n {
   field(name) { return this.t(`games.${this.game}.fields.${name}`, {}, this.t(`fields.${name}`, {}, name)); }
 
   phase(p) { return this.t(`games.${this.game}.phases.${p}`, {}, p); }
+
+  /** A kind of action in words (a button that opens that kind's choices): never a template's placeholders. */
+  kind(type) {
+    const named = this.raw(`games.${this.game}.kinds.${type}`);
+    if (named !== undefined) return named;
+    const text = this.raw(`games.${this.game}.actions.${type}`);
+    return text !== undefined && !text.includes("{") ? text : type;
+  }
 
   /** A legal action as a button label: the type's template, or its label plus the fields' values. */
   action(action) {

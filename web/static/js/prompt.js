@@ -43,7 +43,7 @@ export function renderPrompt(el, i18n, legal, send, ui) {
   if (legal.length > GROUP_ABOVE && types.length > 1 && !ui.type) {
     parts.push(h("p", {}, i18n.t("ui.choose_kind")));
     parts.push(h("div", { class: "prompt-list" }, types.map((t) => h("button", { type: "button", dataset: { type: t },
-      onclick: () => { ui.type = t; ui.error = null; redraw(); } }, i18n.action({ type: t })))));
+      onclick: () => { ui.type = t; ui.error = null; redraw(); } }, i18n.kind(t)))));
     return replace(el, parts);
   }
   if (ui.type) {

@@ -10,6 +10,7 @@ import { normalizeSeat } from "./state.js";
 const PRIVATE = ["role", "party", "known", "hand", "peek", "investigations", "chip_values", "elite_demands",
   "private_demands", "patrol_seen", "peeked", "seen", "demand_cards"];
 const PER_SEAT = new Set(["known", "investigations"]);
+const NOT_SECRETS = new Set(["log", "seat", "card_info"]);  // the page's own seat, the cards' catalogue
 const HIDE_AFTER_MS = 20000;
 
 let i18n = await loadI18n(initialLang());
@@ -20,7 +21,7 @@ const body = document.body.dataset;
 
 /** The seat's private facts: the table's `info` (what its view adds to the public one), else known keys. */
 export function privateFields(s) {
-  const keys = s.info ? Object.keys(s.info).filter((k) => k !== "log") : PRIVATE.filter((k) => k in s.view);
+  const keys = s.info ? Object.keys(s.info).filter((k) => !NOT_SECRETS.has(k)) : PRIVATE.filter((k) => k in s.view);
   const rank = (k) => (PRIVATE.includes(k) ? PRIVATE.indexOf(k) : PRIVATE.length);
   return keys.sort((a, b) => rank(a) - rank(b));
 }
@@ -65,7 +66,7 @@ function draw() {
   if (appliedLang !== i18n.lang) { i18n.apply(); appliedLang = i18n.lang; }  // static texts: once per language
   const s = current;
   if (!s) return;
-  i18n.game = s.game;
+  i18n.setView(s.game, s.view);
   byId("seat-name").textContent = s.seat !== null ? i18n.seat(s.seat) : "";
   byId("game-title").textContent = s.game ? i18n.t(`games.${s.game}.title`, {}, s.game) : "";
   byId("phase").textContent = s.phase ? i18n.phase(s.phase) : "";
@@ -74,6 +75,7 @@ function draw() {
   drawSecret();
   replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set() }) : "");
   startFlips(byId("board"));
+  document.body.dataset.version = s.version;
 }
 
 function onState(data) {

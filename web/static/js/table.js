@@ -17,7 +17,7 @@ function draw() {
   const s = current;
   byId("idle").hidden = Boolean(s && s.running);
   if (!s || !s.running) { replace(byId("board")); replace(byId("log")); return; }
-  i18n.game = s.game;
+  i18n.setView(s.game, s.view);
   setText(byId("game-title"), i18n.t(`games.${s.game}.title`, {}, s.game));
   setText(byId("phase"), s.phase ? i18n.phase(s.phase) : "");
   byId("sample").hidden = !usesSample(s.view);
