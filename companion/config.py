@@ -28,11 +28,18 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class SeatConfig:
-    """A seat position at the table: its name, LED colour and the terminal bound to it."""
+    """A seat position at the table: its name, LED colour and the terminal bound to it; the page, the terminals
+    and the LEDs all take a seat's name and colour from here."""
 
-    name: str
+    name: str = ""
+    """A proper name, shown as written; empty: the page says "Seat N" in the reader's language."""
     colour: str = "#ffffff"
     terminal: str | None = None
+
+    @property
+    def rgb(self) -> tuple[int, int, int]:
+        """The colour as (r, g, b) for the LEDs."""
+        return (int(self.colour[1:3], 16), int(self.colour[3:5], 16), int(self.colour[5:7], 16))
 
 
 @dataclass(frozen=True)
@@ -280,7 +287,7 @@ def demo_config() -> TableConfig:
     """The embedded default: mock hardware, 10 seats with readers, terminals and LEDs, plus shared zones."""
     palette = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231",
                "#911eb4", "#46f0f0", "#f032e6", "#bcf60c", "#fabebe"]
-    seats = tuple(SeatConfig(f"Seat {i + 1}", palette[i], f"T{i}") for i in range(10))
+    seats = tuple(SeatConfig("", palette[i], f"T{i}") for i in range(10))  # unnamed: "Seat N" in each language
     readers = tuple(ReaderConfig(f"r{i}", f"seat:{i}", 1, 0, cs=None, rst=None) for i in range(10)) + (
         ReaderConfig("board", "board"), ReaderConfig("center", "center"))
     led_zones = [LedZone(f"seat:{i}", i * 6, 6) for i in range(10)]
@@ -310,7 +317,7 @@ def describe(cfg: TableConfig) -> str:
              f"{cfg.web.public_url or 'the address the host uses, or the LAN address'})",
              f"data: {cfg.data_dir or 'user data directory'}"]
     for i, s in enumerate(cfg.seats):
-        lines.append(f"  seat {i}: {s.name} {s.colour} terminal={s.terminal or '-'}")
+        lines.append(f"  seat {i}: {s.name or '(no name)'} {s.colour} terminal={s.terminal or '-'}")
     for r in cfg.readers:
         lines.append(f"  reader {r.name}: zone {r.zone} (bus {r.bus}, device {r.device}, cs {r.cs}, rst {r.rst})")
     for z in cfg.leds.zones:

@@ -11,7 +11,7 @@ import random
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Union
+from typing import Any, Iterable, Mapping, Sequence, Union
 
 from companion.games.contract import CHANCE, IllegalAction
 from companion.games.registry import GAMES, get_rules
@@ -176,8 +176,9 @@ class Binding:
         """Whether the table must read this chance outcome from components (else it samples it)."""
         return False
 
-    def scene(self, public_view: Mapping[str, Any], seats: int) -> Scene:
-        """LED scene from the public view only: living seats dim by default."""
+    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
+        """LED scene from the public view only: living seats dim by default. `seat_colours` are the table's
+        configured seat colours in seat order, for a game that paints seats' pieces in them (empty: its own)."""
         return {f"seat:{i}": Light(DIM) for i in range(seats)}
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:

@@ -7,14 +7,20 @@ from typing import Any, Mapping, Sequence
 SKIP_FIELDS = ("type", "seat")
 
 
+def seat_name(seat: int, seat_names: Sequence[str]) -> str:
+    """A seat as the terminals name it: its configured name, else "Seat N" (1-based)."""
+    name = seat_names[seat] if 0 <= seat < len(seat_names) else ""
+    return name or f"Seat {seat + 1}"
+
+
 def label(action: Mapping[str, Any], seat_names: Sequence[str]) -> str:
-    """A short English label: the type, then its fields (seat targets by name)."""
+    """A short English label: the type, then its fields (seat targets by their configured names)."""
     parts = [str(action.get("type", "?")).replace("_", " ")]
     for key, value in action.items():
         if key in SKIP_FIELDS:
             continue
-        if key == "target" and isinstance(value, int) and 0 <= value < len(seat_names):
-            parts.append(seat_names[value])
+        if key == "target" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            parts.append(seat_name(value, seat_names))
         elif isinstance(value, list):
             parts.append(" ".join(str(v) for v in value))
         elif isinstance(value, bool):

@@ -21,3 +21,16 @@ def test_every_code_a_binding_raises_is_documented(game: str) -> None:
     binding = importlib.import_module(f"companion.games.{game}.binding").BINDING
     assert raised and raised <= set(binding.codes)
     assert all(isinstance(text, str) and text.endswith(".") for text in binding.codes.values())
+
+
+@pytest.mark.parametrize("game", companion.games.game_names())
+def test_every_scene_takes_the_tables_seat_colours(game: str) -> None:
+    """The table passes its configured seat colours to whichever game runs, so every binding accepts them."""
+    from companion.games import get_rules
+    from companion.games.binding import get_binding
+
+    rules = get_rules(game)
+    view = rules.view(rules.initial_state(rules.min_seats), None)
+    colours = tuple((10 * i, 20, 30) for i in range(rules.min_seats))
+    binding, seats = get_binding(game), rules.min_seats
+    assert binding.scene(view, seats, seat_colours=colours).keys() == binding.scene(view, seats).keys()

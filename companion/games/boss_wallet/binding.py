@@ -14,10 +14,10 @@ blind (enrolled coins); chip draws are sampled by the table. Digital games sampl
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
-                                     Light, Placed, Pressed, refuse, Removed, Scene, TableInput, ValuePattern)
+                                     Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput, ValuePattern)
 from companion.games.boss_wallet.cards import PERSONS, Kind
 from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.state import Phase, State
@@ -267,7 +267,7 @@ class BossWalletBinding(Binding):
         """Physical games read the coins, hands and credit draws from tags; chip draws are sampled."""
         return mode == "physical" and state.phase in (Phase.SETUP, Phase.SCAN, Phase.CREDIT_DRAW)
 
-    def scene(self, public_view: Mapping[str, Any], seats: int) -> Scene:
+    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: verdict green/red once shown; else whose turn (gold), asked (orange), scanned (white), to scan
         (blue). Tracks: hourglasses left, rounds played."""
         view = public_view

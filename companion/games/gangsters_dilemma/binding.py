@@ -14,10 +14,11 @@ UIDs) and the card that replaces a fulfilled one is tapped at the centre reader.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
-                                     Chosen, Light, Placed, Pressed, refuse, Removed, Scene, TableInput, ValuePattern)
+                                     Chosen, Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput,
+                                     ValuePattern)
 from companion.games.gangsters_dilemma.vocab import LOOT, TRADES
 
 CARD_KINDS: Mapping[str, tuple[str, ...]] = {
@@ -160,7 +161,7 @@ class GangstersDilemmaBinding(Binding):
         """A replacement demand is read from the card drawn (physical); setup and the lookout's peek are sampled."""
         return mode == "physical" and state.phase == "reveal_demand"
 
-    def scene(self, public_view: Mapping[str, Any], seats: int) -> Scene:
+    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: to act gold, committed white, police blue. Locations: money as a level, closed purple, after
         the reveal police blue / visitors green / arrests red; nothing before the reveal but money and closed."""
         view = public_view

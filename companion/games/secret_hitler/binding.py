@@ -9,10 +9,10 @@ on the board reader. Votes come from ja/nein buttons, ballot cards on a seat rea
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
-                                     Binding, Chosen, Light, Placed, Pressed, Removed, Scene, TableInput)
+                                     Binding, Chosen, Light, Placed, Pressed, Removed, RGB, Scene, TableInput)
 from companion.games.contract import IllegalAction
 
 PHYSICAL_CHANCE = ("draw", "peek")
@@ -72,7 +72,7 @@ class SecretHitlerBinding(Binding):
         template = self.chance_template(state)
         return template is not None and template.get("type") in PHYSICAL_CHANCE
 
-    def scene(self, public_view: Mapping[str, Any], seats: int) -> Scene:
+    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: dead off, revealed votes green/red together, voted white, president gold, chancellor blue."""
         view = public_view
         alive = view.get("alive") or [True] * seats

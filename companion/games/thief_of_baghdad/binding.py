@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, Light, Placed, Pressed,
-                                     refuse, Removed, Scene, TableInput)
+                                     refuse, Removed, RGB, Scene, TableInput)
 from companion.games.contract import CHANCE
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
@@ -42,8 +42,8 @@ PALACE_RGB: Mapping[str, tuple[int, int, int]] = {
     "red": (255, 0, 0), "blue": (0, 60, 255), "green": (0, 255, 0), "yellow": (255, 200, 0),
     "purple": (150, 0, 255), "white": (200, 200, 200),
 }
-SEAT_RGB: tuple[tuple[int, int, int], ...] = ((230, 25, 75), (60, 180, 75), (255, 225, 25), (67, 99, 216))
-"""Guard and thief colours per seat (the demo table's seat colours)."""
+SEAT_RGB: tuple[RGB, ...] = ((230, 25, 75), (60, 180, 75), (255, 225, 25), (67, 99, 216))
+"""Guard and thief colours per seat when the table gives no seat colours (the demo table's first four)."""
 NEUTRAL_RGB = (60, 60, 60)
 CHEST_RGB = GOLD
 GUARD_SPACES = 4
@@ -183,16 +183,18 @@ class ThiefOfBaghdadBinding(Binding):
             return [{"type": "clear_taps", "seat": seat}]
         return []
 
-    def scene(self, public_view: Mapping[str, Any], seats: int) -> Scene:
-        """Seats: whose turn gold. Palaces: guards in their owners' colours (neutral grey, free off), thieves
-        in their seats' colours, then the chests left in gold. Moves: thief moves left this turn."""
+    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
+        """Seats: whose turn gold. Palaces: guards in their owners' colours (the table's seat colours; neutral
+        grey, free off), thieves in their seats' colours, then the chests left in gold. Moves: thief moves left
+        this turn."""
         view = public_view
+        own = tuple(seat_colours) if seat_colours and len(seat_colours) >= seats else SEAT_RGB
         scene: Scene = {f"seat:{i}": Light(GOLD if view.get("turn") == i else DIM) for i in range(seats)}
         for palace in view.get("palaces") or ():
-            guards = [NEUTRAL_RGB if g == "neutral" else SEAT_RGB[int(g) % len(SEAT_RGB)]
+            guards = [NEUTRAL_RGB if g == "neutral" else own[int(g) % len(own)]
                       for g in palace.get("guards") or ()][:GUARD_SPACES]
             guards += [(0, 0, 0)] * (GUARD_SPACES - len(guards))
-            thieves = [SEAT_RGB[s % len(SEAT_RGB)] for s, n in enumerate(palace.get("thieves") or ())
+            thieves = [own[s % len(own)] for s, n in enumerate(palace.get("thieves") or ())
                        for _ in range(int(n))][:THIEF_PIXELS]
             thieves += [(0, 0, 0)] * (THIEF_PIXELS - len(thieves))
             chests = len(palace.get("chests") or ())

@@ -36,6 +36,14 @@ def test_palaces_show_guards_by_owner_thieves_and_chests_left() -> None:
     assert render_zone(scene["moves"], 3, 0.0) == [WHITE, WHITE, (16, 16, 16)]
 
 
+def test_guards_and_thieves_take_the_tables_seat_colours() -> None:
+    mine = ((1, 2, 3), (4, 5, 6), (7, 8, 9))
+    red = ThiefOfBaghdadBinding().scene(public(), 3, seat_colours=mine)["palace:red"].pixels
+    assert red[:8] == (NEUTRAL_RGB, mine[0], mine[2], OFF, mine[0], mine[0], mine[2], OFF)
+    # too few colours for the seats playing: the binding's own, never a seat sharing another's colour
+    assert ThiefOfBaghdadBinding().scene(public(), 3, seat_colours=mine[:2])["palace:red"].pixels[1] == SEAT_RGB[0]
+
+
 def test_zones_and_card_kinds() -> None:
     binding = ThiefOfBaghdadBinding()
     zones = binding.zones(2)

@@ -1,6 +1,6 @@
 // Each game's board drawn from its PUBLIC view only (RULES.md "Public view"). A renderer gets
 // (view, ctx) with ctx = {i18n, prev, toAct: Set, seats} and returns one element.
-import { h, seatColour } from "./dom.js";
+import { h, inkOn } from "./dom.js";
 
 const SH_POWERS = {
   small: [null, null, "peek", "execute", "execute_veto", "win"],
@@ -24,7 +24,9 @@ export function startFlips(root) {
 
 export function seatChip(i18n, seat, extra = "") {
   if (seat === "neutral") return h("span", { class: "chip-seat neutral", title: i18n.word("neutral") }, "N");
-  return h("span", { class: `chip-seat ${extra}`, style: { "--sc": seatColour(seat) }, title: i18n.seat(seat) },
+  const colour = i18n.seatColour(seat);  // the table config's colour; none configured: the stylesheet's grey
+  return h("span", { class: `chip-seat ${extra}`, style: colour ? { "--sc": colour, "--sc-ink": inkOn(colour) } : {},
+    title: i18n.seat(seat) },
     String(Number(seat) + 1));
 }
 

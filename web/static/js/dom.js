@@ -80,10 +80,11 @@ export function byId(id) {
   return el;
 }
 
-/** Colour of a seat's marker, stable per seat index. */
-export const SEAT_COLOURS = ["#f2b233", "#5fb3f0", "#7ad17a", "#e58ae0", "#f08a5f", "#b9a4f5", "#6fe0d2",
-  "#f5e36b", "#c9c9c9", "#ff9fb0"];
-export function seatColour(seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; }
+/** Text colour that reads on a #rrggbb background: near-black on light colours, white on dark ones. */
+export function inkOn(colour) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16) / 255);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 ? "#111" : "#fff";
+}
 
 /** Read JSON, raising an Error whose message is the server's refusal text when there is one. */
 export async function fetchJSON(url, options = {}) {

@@ -3,6 +3,7 @@
 import { byId, fetchJSON, h, postJSON, replace } from "./dom.js";
 import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
 import { follow, statusPill } from "./live.js";
+import { seatChip } from "./boards.js";
 
 let i18n = await loadI18n(initialLang());
 let games = [];
@@ -119,6 +120,14 @@ function seatsOf(st) {
   });
 }
 
+/** Every configured seat as the page names it: names from the host state (all the table's seats), colours from
+ * the public snapshot (the seats of the game running). */
+function tableSeats(st, pub) {
+  const names = Array.isArray(st.table_seats) ? st.table_seats : [];
+  const playing = pub && Array.isArray(pub.seats) ? pub.seats : [];
+  return names.map((name, i) => ({ name, colour: playing[i] ? playing[i].colour : undefined }));
+}
+
 function clock(t) {
   return typeof t === "number" ? new Date(t * 1000).toLocaleTimeString(i18n.lang) : i18n.t("host.never");
 }
@@ -163,11 +172,12 @@ function drawState() {
   const st = hostState || {};
   const game = st.game || {};
   i18n.game = game.name || null;
+  i18n.seats = tableSeats(st, publicState);
   byId("game-summary").textContent = game.name
     ? `${i18n.t(`games.${game.name}.title`, {}, game.name)} · ${seatsOf(st).length || game.seats || "?"} ${i18n.t("ui.seats")}`
     : i18n.t("host.no_game");
   replace(byId("seats"), seatsOf(st).map((s) => h("div", { class: "seat seat-qr", dataset: { seat: s.seat } },
-    h("div", { class: "name" }, i18n.seat(s.seat)),
+    h("div", { class: "name" }, seatChip(i18n, s.seat), " ", i18n.seat(s.seat)),
     s.token ? h("span", { class: "qr" }, h("img", { src: `/host/qr/${s.seat}.svg`, alt: i18n.seat(s.seat), width: 160, height: 160 })) : null,
     s.token ? h("a", { href: `/seat/${s.token}`, target: "_blank", class: "seat-link", dataset: { seat: s.seat } }, i18n.t("host.seat_link")) : null,
     s.url ? h("code", { class: "seat-url", dataset: { seat: s.seat } }, s.url) : null,
@@ -180,7 +190,7 @@ function drawState() {
   const diffs = Array.isArray(st.expected_vs_seen) ? st.expected_vs_seen : [];
   replace(byId("check-body"), diffs.length
     ? h("table", { class: "data", id: "check-table" }, h("thead", {}, h("tr", {}, ["host.zone", "host.expected", "host.seen"].map((k) => h("th", {}, i18n.t(k))))),
-      h("tbody", {}, diffs.map((d) => h("tr", {}, h("td", {}, d.zone), h("td", {}, cardsText(d.expected)), h("td", {}, cardsText(d.seen))))))
+      h("tbody", {}, diffs.map((d) => h("tr", {}, h("td", {}, i18n.zone(d.zone)), h("td", {}, cardsText(d.expected)), h("td", {}, cardsText(d.seen))))))
     : h("p", { class: "muted" }, i18n.t("host.check_ok")));
   byId("resume").disabled = st.status !== "resume_check";
   byId("undo").disabled = !game.name;
@@ -303,7 +313,7 @@ if (document.body.dataset.loggedIn) {
     onEvent: (type, data) => {
       if (type === "enroll_seen") {
         byId("last-uid").textContent = data.uid;
-        byId("last-known").textContent = `${data.zone} · ${data.known ? i18n.t("host.saved") : i18n.t("host.unknown_tag")}`;
+        byId("last-known").textContent = `${i18n.zone(data.zone)} · ${data.known ? i18n.t("host.saved") : i18n.t("host.unknown_tag")}`;
       }
       refresh();
     },

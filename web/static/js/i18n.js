@@ -27,6 +27,8 @@ export class I18n {
     this.fallback = fallback;
     this.game = null;
     this.cards = null;
+    /** The table's configured seats, [{name, colour}] in seat order (the snapshot's `seats`). */
+    this.seats = [];
   }
 
   /** The game being drawn and the card catalogue of its view (`card_info`: card id -> what it is). */
@@ -61,10 +63,17 @@ export class I18n {
     return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? this.value(name, params[name]) : m));
   }
 
-  /** A seat's display name (1-based). */
+  /** A seat's name: the configured one as written (a proper name), else "Seat N" (1-based) in this language. */
   seat(n) {
     if (n === -1) return this.t("ui.chance");
-    return this.t("ui.seat_n", { n: Number(n) + 1 });
+    const name = this.seats[n] && this.seats[n].name;
+    return name || this.t("ui.seat_n", { n: Number(n) + 1 });
+  }
+
+  /** A seat's configured colour (#rrggbb), or undefined when the table gave none. */
+  seatColour(n) {
+    const colour = this.seats[n] && this.seats[n].colour;
+    return typeof colour === "string" && /^#[0-9a-fA-F]{6}$/.test(colour) ? colour : undefined;
   }
 
   /** A value in words: seats by name, ids through the game's (then common) value texts, lists joined. */
@@ -104,7 +113,8 @@ export class I18n {
     return this.word(String(e.type));
   }
 
-  /** A zone id in words: `seat:2` by the seat's name, `palace:red` as "Red palace", `board` as "the board". */
+  /** A table zone as people say it: `seat:2` by the seat's name, `palace:red` as "the red palace", `board` as
+   * "the board". */
   zone(z) {
     const [kind, name] = String(z).split(":", 2);
     if (name === undefined) return this.t(`zones.${kind}`, {}, z);

@@ -5,7 +5,7 @@ import { follow, statusPill } from "./live.js";
 import { renderBoard, startFlips } from "./boards.js";
 import { renderLog } from "./log.js";
 import { renderPrompt } from "./prompt.js";
-import { normalizeSeat } from "./state.js";
+import { normalize, normalizeSeat } from "./state.js";
 
 const PRIVATE = ["role", "party", "known", "hand", "peek", "investigations", "chip_values", "elite_demands",
   "private_demands", "patrol_seen", "peeked", "seen", "demand_cards"];
@@ -15,6 +15,7 @@ const HIDE_AFTER_MS = 20000;
 
 let i18n = await loadI18n(initialLang());
 let current = null;
+let seats = [];  // the table's configured seats (names, colours), from the public snapshot
 let hideTimer = null;
 const ui = {};
 const body = document.body.dataset;
@@ -67,6 +68,7 @@ function draw() {
   const s = current;
   if (!s) return;
   i18n.setView(s.game, s.view);
+  i18n.seats = seats;
   byId("seat-name").textContent = s.seat !== null ? i18n.seat(s.seat) : "";
   byId("game-title").textContent = s.game ? i18n.t(`games.${s.game}.title`, {}, s.game) : "";
   byId("phase").textContent = s.phase ? i18n.phase(s.phase) : "";
@@ -93,5 +95,9 @@ async function reload() {
   }
 }
 
+/** The seats' names and colours from a public snapshot (they are the table's, the same for every seat). */
+function takeSeats(snapshot) { seats = normalize(snapshot).seatInfo; }
+
+try { takeSeats(await fetchJSON(body.public)); } catch (_) { /* no names yet: "Seat N" until the stream brings them */ }
 await reload();
-follow(body.events, { onState: reload, onEvent: reload, onStatus: statusPill(byId("status"), () => i18n) });
+follow(body.events, { onState: (data) => { takeSeats(data); return reload(); }, onEvent: reload, onStatus: statusPill(byId("status"), () => i18n) });

@@ -3,10 +3,14 @@
 import { byId, fetchJSON, h, postJSON, replace } from "./dom.js";
 import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
 import { follow, statusPill } from "./live.js";
+import { seatChip } from "./boards.js";
+import { normalize } from "./state.js";
 
 let i18n = await loadI18n(initialLang());
 let readers = [];
 let terminals = [];
+let deck = null;  // the enrolled cards (the host's deck export), null until read; suggestions are the current game's
+let suggested = null;
 let seq = Date.now() % 1e9;
 const nextSeq = () => ++seq;
 
@@ -37,13 +41,17 @@ function drawLeds(data) {
 function drawZones(rebuild = false) {
   const box = byId("zones");
   const ids = readers.map((r) => r.reader || r.id || r.name);
-  if (rebuild || box.dataset.readers !== ids.join(",")) {
-    box.dataset.readers = ids.join(",");
+  const key = JSON.stringify([ids, i18n.seats]);  // seat names and colours come with a game
+  if (rebuild || box.dataset.readers !== key) {
+    box.dataset.readers = key;
     replace(box, readers.map((r, i) => {
       const id = ids[i];
+      const zone = r.zone || id;
+      const shown = i18n.zone(zone);
       const input = h("input", { list: "known-cards", placeholder: i18n.t("sim.uid"), dataset: { reader: id } });
       return h("div", { class: "zone", dataset: { reader: id } },
-        h("div", { class: "name" }, `${r.zone || id}`),
+        h("div", { class: "name", dataset: { zone } }, seatZoneChip(zone), shown,
+          h("span", { class: "muted" }, [shown === zone ? null : zone, id === zone ? null : id].filter(Boolean).map((x) => ` · ${x}`).join(""))),
         h("div", { class: "muted" }, `${i18n.t("sim.on_reader")}: `, h("span", { class: "uid" }, "—")),
         h("form", { class: "row", onsubmit: (ev) => { ev.preventDefault(); act("/api/sim/place", { reader: id, uid: input.value.trim() }); } },
           input, h("button", { type: "submit", class: "primary" }, i18n.t("sim.place"))),
@@ -79,20 +87,36 @@ async function refresh() {
     readers = (await fetchJSON("/api/sim/readers")).readers || [];
     drawLeds(await fetchJSON("/api/sim/leds"));
     const state = await fetchJSON("/api/state");
-    i18n.game = state.game ? state.game.name : null;
+    const s = normalize(state);
+    i18n.game = s.game;
+    i18n.seats = s.seatInfo;
     const connected = ((state.health || {}).terminals || {}).connected || [];
     terminals = [...new Set([...terminals, ...connected])].sort();
   } catch (err) { fail(err); }
   drawZones();
+  suggestCards();
   await drawTerminals();
 }
 
+/** The reader boxes' suggestions: the enrolled cards of the game running (every enrolled card between games). */
+function suggestCards() {
+  const cards = ((deck && deck.cards) || []).filter((c) => !i18n.game || c.game === i18n.game);
+  const key = JSON.stringify(cards.map((c) => [c.uid, c.label]));
+  if (key === suggested) return;  // rebuilt only when the list changed (an open suggestion box stays open)
+  suggested = key;
+  replace(byId("known-cards"), cards.map((c) => h("option", { value: c.uid }, c.label || `${c.kind} ${c.value}`)));
+}
+
+/** Read the card registry (the host's deck export: the simulator suggests cards only to a logged-in host). */
 async function loadKnownCards() {
-  try {
-    const st = await fetchJSON("/api/host/state");
-    const cards = Array.isArray(st.cards) ? st.cards : Object.entries(st.cards || {}).map(([uid, c]) => ({ uid, ...c }));
-    replace(byId("known-cards"), cards.map((c) => h("option", { value: c.uid }, c.label || "")));
-  } catch (_) { /* not logged in as host: type UIDs */ }
+  try { deck = (await fetchJSON("/api/host/cards")).deck; } catch (_) { deck = null; /* not host: type UIDs */ }
+  suggestCards();
+}
+
+/** A seat zone's colour chip (shared zones have none). */
+function seatZoneChip(zone) {
+  const m = /^seat:(\d+)$/.exec(zone || "");
+  return m ? [seatChip(i18n, Number(m[1])), " "] : null;
 }
 
 byId("terminal-form").addEventListener("submit", (ev) => {
@@ -105,8 +129,12 @@ byId("press-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   act("/api/sim/press", { seat: Number(byId("press-seat").value) - 1, key: byId("press-key").value });
 });
-wireLangSwitch((next) => { i18n = next; i18n.apply(); drawZones(true); drawTerminals(); });
+wireLangSwitch((next) => {
+  next.game = i18n.game; next.seats = i18n.seats;  // the new language names the same table
+  i18n = next; i18n.apply(); drawZones(true); drawTerminals();
+});
 i18n.apply();
 await loadKnownCards();
 await refresh();
-follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(), onEvent: () => refresh(), onStatus: statusPill(byId("status"), () => i18n) });
+follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(),
+  onEvent: (type) => (type === "card_enrolled" ? loadKnownCards().then(refresh) : refresh()), onStatus: statusPill(byId("status"), () => i18n) });

@@ -18,6 +18,7 @@ function draw() {
   byId("idle").hidden = Boolean(s && s.running);
   if (!s || !s.running) { replace(byId("board")); replace(byId("log")); return; }
   i18n.setView(s.game, s.view);
+  i18n.seats = s.seatInfo;  // the configured names and colours every seat is drawn with
   setText(byId("game-title"), i18n.t(`games.${s.game}.title`, {}, s.game));
   setText(byId("phase"), s.phase ? i18n.phase(s.phase) : "");
   byId("sample").hidden = !usesSample(s.view);
@@ -34,7 +35,7 @@ function draw() {
   }
   const check = byId("check");
   check.hidden = s.status !== "resume_check";
-  if (!check.hidden) setText(check, `${i18n.t("ui.expected_vs_seen")} ${s.mismatched.join(", ")}`);
+  if (!check.hidden) setText(check, `${i18n.t("ui.expected_vs_seen")} ${s.mismatched.map((z) => i18n.zone(z)).join(", ")}`);
   const board = byId("board");
   // patched, not rebuilt: a tap changes a badge or two, and only those are laid out and painted again
   morphChildren(board, renderBoard(s.game, s.view, { i18n, prev: prevView, toAct: s.toAct }));
