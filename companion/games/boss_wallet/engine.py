@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 from companion.games.boss_wallet import chance, legal, roundend, turns, views
 from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS
@@ -12,6 +12,7 @@ from companion.games.boss_wallet.config import OPTION_DEFAULTS, build_config
 from companion.games.boss_wallet.judge import REASONS
 from companion.games.boss_wallet.state import PHASE_TEXT, Phase, State
 from companion.games.contract import Outcome
+from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.rules import Rules
 from companion.games.schema import ActionSpec, integer, list_of, opt, seat, text
 
@@ -75,6 +76,7 @@ class BossWallet(Rules[State]):
     phases = MappingProxyType({p.value: desc for p, desc in PHASE_TEXT.items()})
     own_codes = CODES
     option_defaults = OPTION_DEFAULTS
+    option_specs: ClassVar[Mapping[str, OptionSpec]] = {"credit_card_limit": OptionSpec(OptionType.INT, 0)}
     reasons = REASONS
     """Verdict reason codes with English text (the page explains every judgement with them)."""
 

@@ -16,8 +16,9 @@ from companion.games.gangsters_dilemma.options import OPTION_DEFAULTS, build_con
 from companion.games.gangsters_dilemma.state import Player, State
 from companion.games.gangsters_dilemma.views import view
 from companion.games.gangsters_dilemma.vocab import (
-    LOCATION_START_MONEY, OWN_CODES, PHASES, START_LIQUOR, START_MONEY,
+    CHARACTERS, LOCATION_START_MONEY, OWN_CODES, PHASES, START_LIQUOR, START_MONEY,
 )
+from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.rules import Rules
 from companion.games.schema import ActionSpec
 
@@ -35,6 +36,9 @@ class GangstersDilemma(Rules[State]):
     phases: ClassVar[Mapping[str, str]] = PHASES
     own_codes: ClassVar[Mapping[str, str]] = OWN_CODES
     option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
+    option_specs: ClassVar[Mapping[str, OptionSpec]] = {
+        "market_price": OptionSpec(OptionType.INT, 1, 100),
+        "characters": OptionSpec(OptionType.SUBSET, choices=CHARACTERS)}
 
     def allowed(self, state: State, seat: int) -> frozenset[str]:
         """Action types the current phase takes."""

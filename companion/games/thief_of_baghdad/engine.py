@@ -6,6 +6,7 @@ import random
 from typing import Any, ClassVar, Mapping
 
 from companion.games.contract import Outcome
+from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.rules import Rules
 from companion.games.schema import ActionSpec, boolean, is_int, list_of, one_of, opt, seat
 from companion.games.thief_of_baghdad import deck, legal, moves, turns, views
@@ -46,6 +47,7 @@ class ThiefOfBaghdad(Rules[State]):
     phases: ClassVar[Mapping[str, str]] = PHASES
     own_codes: ClassVar[Mapping[str, str]] = CODES
     option_defaults: ClassVar[Mapping[str, Any]] = {"first_hand": 6}
+    option_specs: ClassVar[Mapping[str, OptionSpec]] = {"first_hand": OptionSpec(OptionType.INT, 1, 12)}
     quick_playout_seeds: ClassVar[int] = 2
     """Random games run ~4,000-7,000 actions: the default suite plays 2 seeds per seat count, `make soak` all 100."""
 
