@@ -120,6 +120,10 @@ class MockSim:
         self.loop.wait_idle()
         return None
 
+    def buttons(self) -> list[dict[str, Any]]:
+        """The configured buttons, seat by seat."""
+        return [{"seat": b.seat, "key": b.key} for b in sorted(self.loop.config.buttons, key=lambda b: (b.seat, b.pin))]
+
     def terminal(self, terminal: str, op: str, ballot: str | None, value: Any, seq: int | None) -> Refusal | None:
         """connect / disconnect / choose on a mock terminal."""
         bad = _bad_terminal(terminal)
