@@ -72,6 +72,8 @@ class LedConfig:
     pin: int = 10
     mode: str = "spi"
     brightness: int = 64
+    max_milliamps: int = 3500
+    """The strip's current budget: every frame is scaled to stay within it (default: a 4 A supply, 0.5 A spare)."""
     zones: tuple[LedZone, ...] = ()
 
 
@@ -223,6 +225,8 @@ def _validate(cfg: TableConfig) -> TableConfig:
             raise ConfigError("config_bad_value", f"readers[{i}].zone", f"bad zone name {r.zone!r} (e.g. 'seat:3', 'board')")
     if not 0 <= cfg.leds.brightness <= 255:
         raise ConfigError("config_bad_value", "leds.brightness", "brightness is 0..255")
+    if cfg.leds.max_milliamps < 100:
+        raise ConfigError("config_bad_value", "leds.max_milliamps", "the LED current budget is at least 100 mA")
     for i, z in enumerate(cfg.leds.zones):
         if z.start < 0 or z.count < 1 or z.start + z.count > cfg.leds.pixels:
             raise ConfigError("config_bad_value", f"leds.zones[{i}]",

@@ -1,15 +1,28 @@
 #!/bin/sh
 # Install the table companion as a service on Raspberry Pi OS (Bookworm or later), from this checkout.
-#   sudo systemd/install.sh            # install or upgrade, enable and start
-#   sudo systemd/install.sh --no-start # install and enable only (e.g. before wiring is finished)
-# What it does: a system user `companion` in gpio, spi and dialout; the code in /opt/companion/src; a venv
-# with --system-site-packages (so python3-lgpio from the OS is seen) and `pip install .[pi]`; the udev rules
-# for seat terminals; /etc/companion/table.toml from an example if none exists; SPI turned on in config.txt;
-# the systemd unit enabled. Run it again to upgrade: the config and the database are kept.
+#   sudo systemd/install.sh                # install or upgrade, enable and start
+#   sudo systemd/install.sh --no-start     # install and enable only (e.g. before wiring is finished)
+#   sudo systemd/install.sh --with-ws281x  # also build rpi-ws281x (PWM/PCM strips; Pi 1-4, PWM needs root)
+#   sudo systemd/install.sh --kiosk        # also show the table page full screen on the Pi's HDMI
+# What it does: OS packages (python3-lgpio and python3-spidev come from Raspberry Pi OS, nothing is
+# compiled); a system user `companion` in gpio, spi and dialout; the code in /opt/companion/src; a venv with
+# --system-site-packages (so it sees those packages) and `pip install .[pi]`; the udev rules for seat
+# terminals; /etc/companion/table.toml from an example if none exists, with a generated host PIN; SPI and
+# a fixed core clock in config.txt; the systemd unit enabled. Run it again to upgrade: the config (and its
+# PIN) and the database are kept.
 set -eu
 
 START=1
-[ "${1:-}" = "--no-start" ] && START=0
+WS281X=0
+KIOSK=0
+for arg in "$@"; do
+    case "$arg" in
+        --no-start) START=0 ;;
+        --with-ws281x) WS281X=1 ;;
+        --kiosk) KIOSK=1 ;;
+        *) echo "error: unknown option $arg (--no-start, --with-ws281x, --kiosk)" >&2; exit 2 ;;
+    esac
+done
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "error: run as root (sudo $0)" >&2
@@ -19,12 +32,29 @@ fi
 SRC_DIR=$(cd "$(dirname "$0")/.." && pwd)
 PREFIX=/opt/companion
 CONFIG_DIR=/etc/companion
+CONFIG="$CONFIG_DIR/table.toml"
 USER_NAME=companion
+MODEL=$(tr -d '\0' </proc/device-tree/model 2>/dev/null || echo "unknown")
+step() { echo; echo "== $*"; }
 
-echo "== system packages (python3-venv, python3-lgpio)"
-apt-get install -y --no-install-recommends python3-venv python3-dev python3-lgpio swig gcc >/dev/null
+step "board: $MODEL"
+case "$MODEL" in
+    *"Raspberry Pi 5"*)
+        if [ "$WS281X" -eq 1 ]; then
+            echo "   rpi-ws281x does not support the Pi 5: skipping --with-ws281x (the SPI strip needs nothing more)"
+            WS281X=0
+        fi ;;
+esac
 
-echo "== user $USER_NAME"
+step "system packages"
+PACKAGES="python3-venv python3-lgpio python3-spidev"
+[ "$WS281X" -eq 1 ] && PACKAGES="$PACKAGES python3-dev gcc"  # rpi-ws281x is built from source
+[ "$KIOSK" -eq 1 ] && PACKAGES="$PACKAGES cage chromium"
+apt-get update
+# shellcheck disable=SC2086  # the list is meant to split into words
+apt-get install -y --no-install-recommends $PACKAGES
+
+step "user $USER_NAME"
 for group in gpio spi dialout; do
     getent group "$group" >/dev/null || groupadd --system "$group"
 done
@@ -32,8 +62,9 @@ if ! id "$USER_NAME" >/dev/null 2>&1; then
     useradd --system --home-dir /var/lib/companion --no-create-home --shell /usr/sbin/nologin "$USER_NAME"
 fi
 usermod -a -G gpio,spi,dialout "$USER_NAME"
+id "$USER_NAME"
 
-echo "== code in $PREFIX/src, venv in $PREFIX/venv"
+step "code in $PREFIX/src, venv in $PREFIX/venv"
 mkdir -p "$PREFIX"
 rm -rf "$PREFIX/src.new"
 mkdir -p "$PREFIX/src.new"
@@ -43,50 +74,96 @@ mv "$PREFIX/src.new" "$PREFIX/src"
 if [ ! -x "$PREFIX/venv/bin/python" ]; then
     python3 -m venv --system-site-packages "$PREFIX/venv"
 fi
-"$PREFIX/venv/bin/pip" install --quiet --upgrade pip
-"$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src[pi]"
+EXTRAS=pi
+[ "$WS281X" -eq 1 ] && EXTRAS=pi,ws281x
+"$PREFIX/venv/bin/pip" install --progress-bar off --upgrade pip
+"$PREFIX/venv/bin/pip" install --progress-bar off "$PREFIX/src[$EXTRAS]"
+"$PREFIX/venv/bin/python" -c "import lgpio, spidev; print('   lgpio and spidev from the OS: ok')"
 
-echo "== config in $CONFIG_DIR"
+step "config in $CONFIG"
 mkdir -p "$CONFIG_DIR"
-if [ ! -f "$CONFIG_DIR/table.toml" ]; then
-    cp "$PREFIX/src/hardware/tables/pi-5-seats.toml" "$CONFIG_DIR/table.toml"
-    echo "   wrote $CONFIG_DIR/table.toml from hardware/tables/pi-5-seats.toml: edit it to match your table"
+if [ ! -f "$CONFIG" ]; then
+    cp "$PREFIX/src/hardware/tables/pi-5-seats.toml" "$CONFIG"
+    echo "   wrote $CONFIG from hardware/tables/pi-5-seats.toml: edit it to match your table"
 fi
-"$PREFIX/venv/bin/companion" check-config "$CONFIG_DIR/table.toml" >/dev/null
+# A host PIN kept in the config, so it survives restarts (without one the table draws a new one each start).
+if ! grep -q '^host_pin *=' "$CONFIG"; then
+    PIN=$(python3 -c 'import secrets; print(f"{secrets.randbelow(10**6):06d}")')
+    if grep -q '^\[web\]' "$CONFIG"; then
+        sed -i "/^\[web\]/a host_pin = \"$PIN\"   # generated by install.sh; the host page asks for it" "$CONFIG"
+    else
+        printf '\n[web]\nhost_pin = "%s"   # generated by install.sh; the host page asks for it\n' "$PIN" >>"$CONFIG"
+    fi
+    echo "   generated a host PIN"
+fi
+chown root:"$USER_NAME" "$CONFIG"
+chmod 0640 "$CONFIG"  # it holds the host PIN
+"$PREFIX/venv/bin/companion" check-config "$CONFIG"
+HOST_PIN=$(sed -n 's/^host_pin *= *"\([0-9]*\)".*/\1/p' "$CONFIG" | head -n 1)
+PORT=$(sed -n '/^\[web\]/,/^\[/s/^port *= *\([0-9]*\).*/\1/p' "$CONFIG" | head -n 1)
+PORT=${PORT:-8000}
 
-echo "== udev rules for seat terminals"
+step "udev rules for seat terminals"
 install -m 0644 "$PREFIX/src/hardware/udev/99-companion-terminals.rules" /etc/udev/rules.d/
 udevadm control --reload-rules || true
 udevadm trigger --subsystem-match=tty || true
 
-echo "== SPI in the boot config"
+step "SPI and the core clock in the boot config"
 BOOT_CONFIG=/boot/firmware/config.txt
 [ -f "$BOOT_CONFIG" ] || BOOT_CONFIG=/boot/config.txt
 REBOOT=0
 if [ -f "$BOOT_CONFIG" ]; then
     for line in "dtparam=spi=on" "dtoverlay=spi1-3cs"; do
         if ! grep -q "^$line" "$BOOT_CONFIG"; then
-            echo "$line" >> "$BOOT_CONFIG"
+            printf '[all]\n%s\n' "$line" >>"$BOOT_CONFIG"
+            echo "   added $line"
             REBOOT=1
         fi
     done
+    # The SPI clock (and so the LED strip's bit timing) is derived from the VPU core clock, which drops at
+    # idle on a Pi 3/4 unless it is pinned (rpi_ws281x's README says the same). The Pi 5's SPI is on RP1,
+    # which has its own fixed clock. Sections keep an SD card right when it moves between boards.
+    if ! grep -q "^core_freq_min=" "$BOOT_CONFIG"; then
+        printf '# companion: a fixed core clock keeps the SPI LED timing (hardware/README.md)\n[pi4]\ncore_freq=500\ncore_freq_min=500\n[pi3]\ncore_freq=250\ncore_freq_min=250\n[pi02]\ncore_freq=250\ncore_freq_min=250\n[all]\n' >>"$BOOT_CONFIG"
+        echo "   pinned the core clock (Pi 4: 500 MHz, Pi 3 / Zero 2: 250 MHz)"
+        REBOOT=1
+    fi
     CMDLINE=$(dirname "$BOOT_CONFIG")/cmdline.txt
     if [ -f "$CMDLINE" ] && ! grep -q "spidev.bufsiz=" "$CMDLINE"; then
         sed -i '1 s/$/ spidev.bufsiz=32768/' "$CMDLINE"
+        echo "   added spidev.bufsiz=32768 to $CMDLINE"
         REBOOT=1
     fi
 else
-    echo "   no config.txt found: enable SPI0 and SPI1 (spi1-3cs) yourself"
+    echo "   no config.txt found: enable SPI0 and SPI1 (spi1-3cs) and pin core_freq yourself (hardware/README.md)"
 fi
 
-echo "== systemd unit"
+step "systemd unit"
 install -m 0644 "$PREFIX/src/systemd/companion.service" /etc/systemd/system/companion.service
+if [ "$KIOSK" -eq 1 ]; then
+    if ! id companion-kiosk >/dev/null 2>&1; then
+        useradd --system --home-dir /var/lib/companion-kiosk --no-create-home --shell /usr/sbin/nologin companion-kiosk
+    fi
+    usermod -a -G video,render,input companion-kiosk
+    sed "s#http://127.0.0.1:8000/#http://127.0.0.1:$PORT/#" "$PREFIX/src/systemd/companion-kiosk.service" \
+        >/etc/systemd/system/companion-kiosk.service
+    chmod 0644 /etc/systemd/system/companion-kiosk.service
+fi
 systemctl daemon-reload
 systemctl enable companion.service
+if [ "$KIOSK" -eq 1 ]; then
+    systemctl enable companion-kiosk.service
+    systemctl set-default graphical.target
+fi
 if [ "$REBOOT" -eq 1 ]; then
-    echo "SPI was just enabled: reboot, then run: sudo -u $USER_NAME $PREFIX/venv/bin/companion doctor --config $CONFIG_DIR/table.toml"
+    echo
+    echo "The boot config changed: reboot (sudo reboot). The service starts by itself afterwards; to check the"
+    echo "wiring first: sudo systemctl stop companion && sudo -u $USER_NAME $PREFIX/venv/bin/companion doctor --config $CONFIG"
 elif [ "$START" -eq 1 ]; then
     systemctl restart companion.service
     systemctl --no-pager status companion.service | head -n 5 || true
+    [ "$KIOSK" -eq 1 ] && systemctl restart companion-kiosk.service
 fi
-echo "done. Logs: journalctl -u companion -f"
+echo
+echo "done. Table page: http://$(hostname).local:$PORT/   Host PIN: $HOST_PIN (in $CONFIG)"
+echo "Logs: journalctl -u companion -f"

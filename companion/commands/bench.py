@@ -28,6 +28,11 @@ def _terminal_rtt(args: argparse.Namespace) -> dict[str, Any]:
     return {"terminal_rtt": terminal_round_trip()}
 
 
+def _polling(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.bench.polling import polling_figures
+    return {"polling": polling_figures(args.polling_s)}
+
+
 def _tap_to_dom(args: argparse.Namespace) -> dict[str, Any]:
     from companion.bench.dom import tap_to_dom
     with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=args.data) as tmp:
@@ -58,6 +63,7 @@ BENCHES: dict[str, Bench] = {
     "idle": _idle,
     "spi_transfers": _spi_transfers,
     "terminal_rtt": _terminal_rtt,
+    "polling": _polling,
     "tap_to_dom": _tap_to_dom,
 }
 """Figure name -> function returning the keys it adds to the report; read-only."""
@@ -73,6 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sse-taps", type=int, default=200, help="taps for tap_to_sse")
     parser.add_argument("--sse-clients", type=int, default=20, help="SSE clients for tap_to_sse")
     parser.add_argument("--idle-s", type=float, default=30.0, help="seconds of idle `companion run` measured")
+    parser.add_argument("--polling-s", type=float, default=3.0, help="seconds each reader count is polled")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--data", default=None, help="directory for the temporary database (its disk is measured)")
 

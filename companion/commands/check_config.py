@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from companion.config import ConfigError, describe, load_config
+from companion.hal import BackendError
 
 HELP = "check a table config (TOML) and print what the table is"
 
@@ -16,10 +17,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the summary (exit 0) or `error: CODE: where: message` (exit 2)."""
+    """Print the summary (exit 0) or `error: CODE: where: message` (exit 2); a pi table's pins are checked too."""
+    from companion.hal.pins import check_pins
+
     try:
         cfg = load_config(args.file)
-    except ConfigError as exc:
+        check_pins(cfg)
+    except (ConfigError, BackendError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(describe(cfg))

@@ -1,13 +1,17 @@
-"""`companion doctor [--config FILE]`: the first thing a builder runs — what hardware answers, and how.
+"""`companion doctor [--config FILE] [--live]`: the first thing a builder runs — what hardware answers, and how.
 
-Lists SPI devices and each configured reader's VersionReg, the seat terminals found on USB, shows an LED test
-pattern and waits for each button. On a machine without SPI or GPIO it says so plainly and exits 1.
+Shows the setup (board, pin library, groups, SPI overlays, spidev buffer, core clock, the pin plan), stops
+early when the companion service is running (it holds the GPIO lines and terminal ports), lists SPI devices
+and each reader's VersionReg with every chip-select driven as the table drives them, the seat terminals found
+on USB, shows an LED test pattern and waits for each button; `--live` then prints each reader's tag UID as
+tags are tapped. Each distinct problem is printed once. Exit 0 when everything answered, 1 otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
 import glob
+import importlib
 import os
 import threading
 import time
@@ -17,6 +21,8 @@ from typing import Any
 
 from companion.commands._config import add_config_arguments, config_from_args
 from companion.config import TableConfig
+from companion.hal.pi_env import (BOOT_CONFIGS, BUFSIZ_PARAM, LED_BUFSIZ_BYTES_PER_PIXEL, ensure_lg_wd, missing_groups,
+                                  read_boot_config, service_running, spidev_bufsiz)
 
 HELP = "check the wiring: SPI readers, terminals, LEDs and buttons, one by one"
 
@@ -27,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-leds", action="store_true", help="skip the LED test pattern")
     parser.add_argument("--no-buttons", action="store_true", help="do not wait for button presses")
     parser.add_argument("--button-timeout", type=float, default=10.0, help="seconds to wait for each button")
+    parser.add_argument("--live", nargs="?", type=float, const=0.0, default=None, metavar="SECONDS",
+                        help="after the checks, print each reader's UID as tags are tapped (until Ctrl-C, or SECONDS)")
 
 
 @dataclass
@@ -40,7 +48,11 @@ class Probe:
     ws281x: Any = None
     find_terminals: Callable[[], list[str]] | None = None
     sleep: Callable[[float], None] = time.sleep
+    monotonic: Callable[[], float] = time.monotonic
     out: Callable[[str], None] = print
+    boot_configs: tuple[str, ...] = BOOT_CONFIGS
+    bufsiz_param: str = BUFSIZ_PARAM
+    service_running: Callable[[], bool | None] = service_running
     problems: list[str] = field(default_factory=list)
 
     def say(self, text: str) -> None:
@@ -48,7 +60,9 @@ class Probe:
         self.out(text)
 
     def problem(self, text: str) -> None:
-        """Print and remember a problem."""
+        """Print and remember a problem; one already reported is only counted against it, not printed again."""
+        if text in self.problems:
+            return
         self.problems.append(text)
         self.out(f"  PROBLEM: {text}")
 
@@ -63,18 +77,61 @@ def board_model() -> str:
 
 
 def gpio_ready(probe: Probe) -> bool:
-    """Whether gpiozero has a pin library here."""
+    """Whether gpiozero has a pin library here; says which one it picked."""
     if probe.pin_factory is not None:
+        probe.say(f"Pin library: {type(probe.pin_factory).__name__} (given)")
         return True
+    from gpiozero import Device
+
     from companion.hal import BackendError
     from companion.hal.pi import check_gpio
 
     try:
         check_gpio(None)
-        return True
     except BackendError as exc:
+        probe.say("Pin library: none")
         probe.problem(exc.message)
         return False
+    factory = type(Device.pin_factory).__name__
+    probe.say(f"Pin library: {factory}")
+    if factory != "LGPIOFactory":
+        probe.problem(f"gpiozero chose {factory}, not lgpio: install python3-lgpio (venv with --system-site-packages)")
+    return True
+
+
+def check_setup(config: TableConfig, probe: Probe) -> None:
+    """Groups, boot config (SPI overlays, core clock, audio), spidev's buffer and the pin plan."""
+    from companion.hal import BackendError
+    from companion.hal.pins import pin_plan
+
+    missing = missing_groups()
+    probe.say(f"Groups: {'gpio, spi, dialout: ok' if not missing else 'missing ' + ', '.join(missing)}")
+    if missing:
+        probe.problem(f"this user is not in {', '.join(missing)}: run as the service user "
+                      "(sudo -u companion ...) or add it (sudo usermod -a -G gpio,spi,dialout $USER, then log in again)")
+    boot = read_boot_config(probe.boot_configs)
+    if boot.path is None:
+        probe.say("Boot config: no config.txt found (not a Pi?)")
+    else:
+        probe.say(f"Boot config {boot.path}: SPI0 {'on' if boot.spi0 else 'off'}, SPI1 (spi1-3cs) "
+                  f"{'on' if boot.spi1 else 'off'}, core clock {', '.join(boot.core_freq) or 'not pinned'}")
+        if config.leds.pixels and config.leds.mode == "spi" and not any("core_freq_min" in c for c in boot.core_freq):
+            probe.problem("the core clock is not pinned: on a Pi 3/4 the SPI LED timing drifts as it idles "
+                          "(add core_freq=500 and core_freq_min=500 on a Pi 4; systemd/install.sh does)")
+        if config.leds.pixels and config.leds.mode == "pwm" and boot.audio_on:
+            probe.problem("dtparam=audio=on: the on-board audio uses the PWM the strip needs (set dtparam=audio=off)")
+    bufsiz = spidev_bufsiz(probe.bufsiz_param)
+    needed = config.leds.pixels * LED_BUFSIZ_BYTES_PER_PIXEL + 240 if config.leds.mode == "spi" else 0
+    probe.say(f"spidev buffer: {bufsiz if bufsiz is not None else 'unknown (spidev not loaded)'} bytes"
+              + (f", one LED frame needs {needed}" if needed else ""))
+    if bufsiz is not None and needed > bufsiz:
+        probe.problem(f"spidev.bufsiz={bufsiz} is below one LED frame ({needed} bytes): add spidev.bufsiz=32768 "
+                      "to cmdline.txt")
+    try:
+        pin_plan(config, boot.boot())
+        probe.say("Pins: no GPIO has two jobs, none is one the kernel owns")
+    except BackendError as exc:
+        probe.problem(f"{exc.code}: {exc.message}")
 
 
 def check_spi(probe: Probe) -> list[str]:
@@ -89,23 +146,59 @@ def check_spi(probe: Probe) -> list[str]:
     return devices
 
 
-def check_readers(config: TableConfig, probe: Probe, gpio: bool) -> None:
-    """Open each configured reader and read its VersionReg; check the chip's CRC unit against ours."""
+def spidev_missing(probe: Probe) -> str | None:
+    """Why real SPI cannot be opened here (spidev not importable), checked once for every reader and the strip."""
+    if probe.spi_opener is not None:
+        return None
+    try:
+        importlib.import_module("spidev")
+    except ImportError:
+        return ("spidev is missing: `sudo apt-get install python3-spidev`, and a venv made with "
+                "--system-site-packages (systemd/install.sh does both)")
+    return None
+
+
+def open_readers(config: TableConfig, probe: Probe) -> tuple[list[Any], Any]:
+    """Every configured reader, with all GPIO chip-selects driven high together first, as the table does:
+    a floating chip-select would answer alongside the reader being probed."""
+    from companion.hal.pi import ChipSelects, Mfrc522Reader, open_spidev
+    from companion.hal.pins import uses_gpio_cs
+
+    pins = [r.cs for r in config.readers if r.cs is not None and uses_gpio_cs(r.bus, r.device, r.cs)]
+    selects = ChipSelects(pins, probe.pin_factory)
+    readers = [Mfrc522Reader(rc, spi_opener=probe.spi_opener or open_spidev, pin_factory=probe.pin_factory,
+                             chip_selects=selects, sleep=probe.sleep, monotonic=probe.monotonic) for rc in config.readers]
+    return readers, selects
+
+
+def check_readers(config: TableConfig, probe: Probe, gpio: bool) -> list[Any]:
+    """Read each reader's VersionReg and check the chip's CRC unit against ours; returns the readers that answered."""
+    from companion.hal import BackendError
     from companion.hal.interfaces import ReaderError
     from companion.hal.mfrc522 import classify_version
-    from companion.hal.pi import Mfrc522Reader, open_spidev
 
     probe.say(f"Readers ({len(config.readers)} configured):")
-    for rc in config.readers:
+    if not config.readers:
+        return []
+    why = spidev_missing(probe)
+    if why is not None:
+        probe.problem(why)
+        probe.say(f"  (skipped: {', '.join(r.name for r in config.readers)})")
+        return []
+    if not gpio and any(p is not None for r in config.readers for p in (r.cs, r.rst, r.irq)):
+        probe.problem("readers skipped: their chip-select/reset/IRQ lines need a GPIO library")
+        probe.say(f"  (skipped: {', '.join(r.name for r in config.readers)})")
+        return []
+    try:
+        readers, _ = open_readers(config, probe)
+    except BackendError as exc:
+        probe.problem(f"{exc.code}: {exc.message}")
+        return []
+    answered = []
+    for reader in readers:
+        rc = reader.config
         where = f"spidev{rc.bus}.{rc.device}" + (f" cs GPIO{rc.cs}" if rc.cs is not None else "")
-        needs_gpio = any(p is not None for p in (rc.cs, rc.rst, rc.irq))
-        if needs_gpio and not gpio:
-            probe.problem(f"{rc.name} ({where}): skipped, its chip-select/reset/IRQ lines need a GPIO library")
-            continue
-        reader = None
         try:
-            reader = Mfrc522Reader(rc, spi_opener=probe.spi_opener or open_spidev, pin_factory=probe.pin_factory,
-                                   sleep=probe.sleep)
             version = reader.version() or 0
             health = classify_version(version)
             crc_ok = reader._driver.self_test() if reader._driver is not None else False  # noqa: SLF001
@@ -113,13 +206,43 @@ def check_readers(config: TableConfig, probe: Probe, gpio: bool) -> None:
             probe.say(line + ("" if crc_ok else " - CRC self-test FAILED (MISO/MOSI swapped or noisy?)"))
             if not health.ok or not crc_ok:
                 probe.problems.append(f"{rc.name}: {health.verdict}")
+            else:
+                answered.append(reader)
         except ReaderError as exc:
             probe.problem(f"{rc.name} ({where}): {exc}")
         except Exception as exc:  # noqa: BLE001 - gpiozero pin errors and the like: report, keep going
             probe.problem(f"{rc.name} ({where}): {type(exc).__name__}: {exc}")
-        finally:
-            if reader is not None:
-                reader.close()
+    for reader in readers:
+        if reader not in answered:
+            reader.close()
+    return answered
+
+
+def live(readers: list[Any], probe: Probe, seconds: float) -> None:
+    """Print each reader's tag as it is placed and removed (the shared poller's debounce), until Ctrl-C or `seconds`."""
+    from companion.hal.events import ReaderFault, TagPlaced, TagRemoved
+    from companion.hal.readers import ReaderPoller
+
+    def show(event: object) -> None:
+        if isinstance(event, TagPlaced):
+            probe.say(f"  {event.reader}: {event.uid}")
+        elif isinstance(event, TagRemoved):
+            probe.say(f"  {event.reader}: (removed {event.uid})")
+        elif isinstance(event, ReaderFault):
+            probe.say(f"  {event.reader}: fault {event.message}")
+
+    probe.say(f"Live: tap tags on the readers ({', '.join(r.name for r in readers)}); "
+              + (f"{seconds:g} s" if seconds > 0 else "Ctrl-C to stop"))
+    poller = ReaderPoller(readers, show, interval_s=0.02)
+    poller.start()
+    try:
+        deadline = time.monotonic() + seconds if seconds > 0 else None
+        while deadline is None or time.monotonic() < deadline:
+            time.sleep(0.1)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        poller.stop()
 
 
 def check_terminals(config: TableConfig, probe: Probe) -> None:
@@ -171,6 +294,11 @@ def check_leds(config: TableConfig, probe: Probe) -> None:
     probe.say(f"LEDs: {leds.pixels} pixels, mode {leds.mode}, GPIO{leds.pin}")
     if leds.pixels == 0:
         return
+    why = spidev_missing(probe) if leds.mode == "spi" and probe.led_spi is None else None
+    if why is not None:
+        probe.problem(why)
+        probe.say("  (LED test skipped)")
+        return
     try:
         strip = open_strip(leds, spi=probe.led_spi, ws281x=probe.ws281x)
     except BackendError as exc:
@@ -193,17 +321,20 @@ def check_leds(config: TableConfig, probe: Probe) -> None:
 
 def check_buttons(config: TableConfig, probe: Probe, timeout_s: float) -> None:
     """Ask for each button in turn and wait for its press."""
-    from gpiozero import Button
+    from gpiozero import DigitalInputDevice
+
+    from companion.hal.pins import claim_failed
 
     probe.say(f"Buttons ({len(config.buttons)} configured):")
     for spec in config.buttons:
         pressed = threading.Event()
         try:
-            button = Button(spec.pin, pin_factory=probe.pin_factory)
-        except Exception as exc:  # noqa: BLE001 - pin in use, no GPIO library
-            probe.problem(f"GPIO{spec.pin}: {exc}")
+            button = DigitalInputDevice(spec.pin, pull_up=True, pin_factory=probe.pin_factory)
+        except Exception as exc:  # noqa: BLE001 - lgpio's 'GPIO busy', no GPIO library
+            error = claim_failed(exc, spec.pin, f"button {spec.key} of seat {spec.seat}")
+            probe.problem(f"{error.code}: {error.message}")
             continue
-        button.when_pressed = pressed.set
+        button.when_activated = pressed.set
         probe.say(f"  press seat {spec.seat} '{spec.key}' (GPIO{spec.pin}) ...")
         if pressed.wait(timeout_s):
             probe.say("    ok")
@@ -213,23 +344,41 @@ def check_buttons(config: TableConfig, probe: Probe, timeout_s: float) -> None:
 
 
 def diagnose(config: TableConfig, probe: Probe, *, leds: bool = True, buttons: bool = True,
-             button_timeout_s: float = 10.0) -> int:
-    """Run every check; 0 when everything answered, 1 otherwise."""
+             button_timeout_s: float = 10.0, live_s: float | None = None) -> int:
+    """Run every check (then the live view, when asked); 0 when everything answered, 1 otherwise."""
     probe.say(f"Board: {board_model()}")
     if config.backend != "pi":
         probe.say(f"(the config uses the {config.backend} backend; checking its wiring as the pi backend would)")
+    if probe.pin_factory is None:
+        probe.say(f"lgpio work directory (LG_WD): {ensure_lg_wd()}")
     gpio = gpio_ready(probe)
+    check_setup(config, probe)
+    if probe.service_running():
+        probe.problem("the companion service is running and holds the GPIO lines and terminal ports, so every "
+                      "check would fail: stop it first (sudo systemctl stop companion), run the doctor, then "
+                      "sudo systemctl start companion")
+        probe.say(f"{len(probe.problems)} problem(s)")
+        return 1
     check_spi(probe)
-    check_readers(config, probe, gpio)
-    check_terminals(config, probe)
-    if leds:
-        check_leds(config, probe)
-    if buttons and config.buttons:
-        if gpio:
-            check_buttons(config, probe, button_timeout_s)
-        else:
-            probe.problem("buttons skipped: no GPIO library")
-    probe.say(f"{len(probe.problems)} problem(s)" if probe.problems else "everything answered")
+    readers = check_readers(config, probe, gpio)
+    try:
+        check_terminals(config, probe)
+        if leds:
+            check_leds(config, probe)
+        if buttons and config.buttons:
+            if gpio:
+                check_buttons(config, probe, button_timeout_s)
+            else:
+                probe.problem("buttons skipped: no GPIO library")
+        probe.say(f"{len(probe.problems)} problem(s)" if probe.problems else "everything answered")
+        if live_s is not None:
+            if readers:
+                live(readers, probe, live_s)
+            else:
+                probe.say("Live: no reader answered, nothing to show")
+    finally:
+        for reader in readers:
+            reader.close()
     return 1 if probe.problems else 0
 
 
@@ -239,4 +388,4 @@ def run(args: argparse.Namespace) -> int:
     if config is None:
         return 2
     return diagnose(config, Probe(), leds=not args.no_leds, buttons=not args.no_buttons,
-                    button_timeout_s=args.button_timeout)
+                    button_timeout_s=args.button_timeout, live_s=args.live)

@@ -10,10 +10,11 @@ import importlib
 import random
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence, Union
 
-from companion.games.contract import CHANCE, IllegalAction
+from companion.games.contract import BINDING_CODES, CHANCE, IllegalAction
 from companion.games.registry import GAMES, get_rules
 from companion.games.rules import Rules
 
@@ -29,18 +30,18 @@ GOLD: RGB = (255, 170, 0)
 PURPLE: RGB = (150, 0, 255)
 ORANGE: RGB = (255, 90, 0)
 
-EFFECTS = ("solid", "pulse", "blink", "off")
+SEAT_FIELDS = ("seat", "target", "president", "chancellor", "police", "turn", "first_president", "start_seat",
+               "winner")
+"""View fields and log params that hold one seat number, in every game."""
 
-BINDING_CODES: dict[str, str] = {
-    "unexpected_card": "That card means nothing here right now.",
-    "wrong_game": "That card belongs to another game.",
-    "already_tapped": "That tile was already tapped.",
-    "unknown_key": "That button means nothing in this game.",
-    "wrong_reader": "That card is read at another reader.",
-    "not_enrolled": "That card is not part of this game's enrolled set.",
-    "nothing_tapped": "Tap the cards at your reader first.",
-}
-"""Refusal codes a binding may raise (as IllegalAction) before the engine is asked."""
+
+class Effect(StrEnum):
+    """How a zone's LEDs show their colour (a str, so renderers may compare it with "pulse")."""
+
+    SOLID = "solid"
+    PULSE = "pulse"
+    BLINK = "blink"
+    OFF = "off"
 
 
 def refuse(code: str, message: str | None = None) -> IllegalAction:
@@ -100,9 +101,16 @@ class Light:
     explicit pixel pattern (`pixels`, painted from the zone's first LED, the rest off; the effect applies)."""
 
     colour: RGB
-    effect: str = "solid"
+    effect: Effect = Effect.SOLID
     level: tuple[int, int] | None = None
     pixels: tuple[RGB, ...] | None = None
+
+    def __post_init__(self) -> None:
+        """An effect must be one of Effect's (a string is taken as its member); anything else is a ValueError."""
+        try:
+            object.__setattr__(self, "effect", Effect(self.effect))
+        except ValueError:
+            raise ValueError(f"unknown LED effect {self.effect!r} (known: {', '.join(Effect)})") from None
 
 
 Scene = dict[str, Light]
@@ -136,8 +144,10 @@ class Binding:
     game: str = ""
     card_kinds: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     """Card kind -> allowed values, for enrollment."""
-    codes: Mapping[str, str] = BINDING_CODES
-    """Every refusal code the binding itself may raise, with English text (engine codes it reuses included)."""
+    @property
+    def codes(self) -> Mapping[str, str]:
+        """Every refusal code the binding itself may raise, with English text (its engine's `binding_codes`)."""
+        return self.rules().binding_codes
 
     def rules(self) -> Rules:
         """The engine this binding feeds."""
@@ -169,6 +179,16 @@ class Binding:
         return []
 
     def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """What the table publishes beside the public view (`game.table_info`): the game's `facts` and the
+        game's `public_info`."""
+        return {"facts": self.facts(seats), **self.public_info(public_view, seats)}
+
+    def facts(self, seats: int) -> dict[str, Any]:
+        """Fixed facts of the game at this seat count that the page draws with (so the page keeps no copy):
+        `seat_fields` names the view fields and log params that hold a seat number, games add their own."""
+        return {"seat_fields": list(SEAT_FIELDS)}
+
+    def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """Public table information drawn from the public view only (e.g. what the bank pays out)."""
         return {}
 
@@ -191,6 +211,12 @@ class Binding:
         if rules.to_act(state) != frozenset({CHANCE}):
             return None
         return rules.sample_chance(state, random.Random(0))
+
+
+def seat_of(zone: str) -> int | None:
+    """The seat of a `seat:N` zone, else None."""
+    kind, _, index = zone.partition(":")
+    return int(index) if kind == "seat" and index.isdigit() else None
 
 
 def get_binding(game: str) -> Binding:

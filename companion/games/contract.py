@@ -1,8 +1,11 @@
-"""The engine contract's vocabulary: the chance player, the error type and the outcome."""
+"""The engine contract's vocabulary: the chance player, the shared codes, the error type and the outcome."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Mapping
 
 CHANCE = -1
 """The chance player: shuffles, deals and draws are its actions (OpenSpiel style)."""
@@ -15,6 +18,17 @@ COMMON_CODES: dict[str, str] = {
 }
 """Codes every engine shares, checked in this order before a game's own codes."""
 
+BINDING_CODES: dict[str, str] = {
+    "unexpected_card": "That card means nothing here right now.",
+    "wrong_game": "That card belongs to another game.",
+    "already_tapped": "That tile was already tapped.",
+    "unknown_key": "That button means nothing in this game.",
+    "wrong_reader": "That card is read at another reader.",
+    "not_enrolled": "That card is not part of this game's enrolled set.",
+    "nothing_tapped": "Tap the cards at your reader first.",
+}
+"""Refusal codes any game's table binding may raise (as IllegalAction) before the engine is asked."""
+
 
 class IllegalAction(ValueError):
     """An action the rules refuse; `code` is stable snake_case, the message is English."""
@@ -25,9 +39,26 @@ class IllegalAction(ValueError):
         super().__init__(f"{code}: {self.message}")
 
 
+class Described(StrEnum):
+    """A str enum whose members also carry one line of English: `NAME = "value", "text"`."""
+
+    text: str
+
+    def __new__(cls, value: str, text: str = "") -> "Described":
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.text = text
+        return member
+
+
+def described(kind: type[Described]) -> Mapping[str, str]:
+    """value -> text for every member (read-only)."""
+    return MappingProxyType({member.value: member.text for member in kind})
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: the winning seats and the reason code."""
+    """How a finished game ended: the winning seats and the reason code (a game's Reason member, a str)."""
 
     winners: frozenset[int]
     reason: str

@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Mapping, TypeVar
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 
-from companion.games.contract import CHANCE, COMMON_CODES, IllegalAction, Outcome
+from companion.games.contract import BINDING_CODES, CHANCE, COMMON_CODES, Described, IllegalAction, Outcome, described
 from companion.games.schema import ActionSpec, check_options, is_int, parse_action
 
 S = TypeVar("S")
@@ -26,7 +27,7 @@ class LogEntry:
         return self.to is None or (seat is not None and seat in self.to)
 
 
-def log_view(log: tuple[LogEntry, ...], seat: int | None, reveal_all: bool = False) -> list[dict[str, Any]]:
+def log_view(log: Sequence[LogEntry], seat: int | None, reveal_all: bool = False) -> list[dict[str, Any]]:
     """The log as a viewer may see it: `{code, params}` entries, private ones dropped."""
     return [
         {"code": e.code, "params": dict(e.params)}
@@ -44,17 +45,40 @@ class Rules(ABC, Generic[S]):
     max_seats: ClassVar[int]
     actions: ClassVar[Mapping[str, ActionSpec]]
     """The action vocabulary: type -> fields (RULES.md is the contract)."""
+    phase_type: ClassVar[type[Described]]
+    """The game's Phase enum: every `phase` value, each with a one-line English description."""
     phases: ClassVar[Mapping[str, str]]
-    """Every `phase` value with a one-line English description."""
+    """Every `phase` value with its description: derived from `phase_type` when a subclass is made."""
+    reason_type: ClassVar[type[StrEnum]]
+    """The game's outcome Reason enum: every `Outcome.reason` it can give."""
     own_codes: ClassVar[Mapping[str, str]]
     """The game's own IllegalAction codes with English text."""
+    log_codes: ClassVar[Mapping[str, tuple[str, ...]]]
+    """Every log entry code the engine can write, with the names of its params."""
+    own_binding_codes: ClassVar[Mapping[str, str]] = {}
+    """Refusal codes only the game's table binding raises (besides BINDING_CODES and engine codes), with text."""
     option_defaults: ClassVar[Mapping[str, Any]] = {}
     """Every option the game takes, with its default."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "phase_type" in cls.__dict__:
+            cls.phases = described(cls.phase_type)
 
     @property
     def codes(self) -> dict[str, str]:
         """Every IllegalAction code this engine can raise, with its English text."""
         return {**COMMON_CODES, **self.own_codes}
+
+    @property
+    def binding_codes(self) -> dict[str, str]:
+        """Every refusal code the game's table binding may raise, with English text."""
+        return {**BINDING_CODES, **self.own_binding_codes}
+
+    @property
+    def outcome_reasons(self) -> tuple[str, ...]:
+        """Every reason an outcome of this game can give."""
+        return tuple(reason.value for reason in self.reason_type)
 
     # --- the contract -----------------------------------------------------------------------
 

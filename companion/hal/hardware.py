@@ -29,8 +29,12 @@ class Hardware:
         """Begin polling readers and listening to buttons and terminals."""
         self.poller = ReaderPoller(self.readers, sink, self.interval_s, self.removal_s, self.confirm_polls)
         self.poller.start()
-        self.buttons.start(sink)
-        self.terminals.start(sink)
+        try:
+            self.buttons.start(sink)
+            self.terminals.start(sink)
+        except Exception:
+            self.close()  # a refused pin (gpio_busy) must not leave the poller running and the readers held
+            raise
 
     def present(self) -> dict[str, str | None]:
         """Reader name -> the tag resting on it now (debounced), for the expected-vs-seen scan."""

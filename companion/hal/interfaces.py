@@ -12,7 +12,12 @@ RGB = tuple[int, int, int]
 
 
 class ReaderError(Exception):
-    """A tag reader failed to answer (SPI error, chip not responding)."""
+    """A tag reader failed (no chip answering, a stuck command, a bus error); `code` is stable, str() the message."""
+
+    def __init__(self, message: str, code: str = "reader_failed") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 class TagReader(ABC):

@@ -15,12 +15,22 @@ from companion.hal.interfaces import LedStrip
 
 Rgb = tuple[int, int, int]
 
-SPI_HZ = 2_400_000
-"""Three SPI bits per LED bit: 2.4 MHz gives WS281x's 800 kHz, 417 ns per SPI bit."""
-RESET_BYTES = 96
-"""Trailing zero bytes: 96 x 8 / 2.4 MHz = 320 µs of low, above the 280 µs reset of newer WS2812B."""
+SPI_HZ = 3_200_000
+"""Four SPI bits per LED bit, one LED bit per nibble: 3.2 MHz gives WS281x's 800 kHz with 312.5 ns SPI bits.
+A 0 is 1000 (high 312.5 ns, low 937.5 ns), a 1 is 1100 (625 ns, 625 ns): inside the WS2812B-V5 windows
+(T0H 220-380 ns, T0L/T1H/T1L 580-1000 ns). Whole symbols per byte, so a pause between SPI bytes only
+stretches a low time instead of cutting a bit in two. The Pi rounds the clock down (core clock / an even
+divider: 3.165 MHz from a 500 MHz Pi 4 core, 3.125 MHz on a Pi 5), which stays inside the windows too."""
+RESET_BYTES = 120
+"""Zero bytes before and after each frame: 120 x 8 / 3.2 MHz = 300 µs low, above the V5's 280 µs reset."""
+WS2812B_V5_NS: dict[str, tuple[float, float]] = {"T0H": (220, 380), "T0L": (580, 1000), "T1H": (580, 1000),
+                                                 "T1L": (580, 1000)}
+"""The WS2812B-V5 datasheet's high and low time windows in ns; read-only."""
+WS2812B_V5_RESET_US = 280.0
 MILLIAMPS_PER_CHANNEL = 20.0
 """Roughly what one fully lit colour channel of a 5050 WS2812B draws."""
+IDLE_MILLIAMPS_PER_LED = 1.0
+"""What each WS2812B draws even when dark (its driver chip)."""
 PWM_PINS = {12: 0, 18: 0, 13: 1, 19: 1}
 """rpi-ws281x PWM pins and their channel; GPIO10 means SPI mode, GPIO21 PCM."""
 
@@ -52,52 +62,75 @@ class Shaper:
         self.max_milliamps = max_milliamps
 
     def grb(self, pixels: Sequence[Rgb]) -> bytes:
-        """The bytes a WS2812 chain wants: G, R, B per pixel; gamma first, then the duty ceiling and current cap."""
+        """The bytes a WS2812 chain wants: G, R, B per pixel; gamma first, then the duty ceiling and current cap.
+
+        The cap scales the whole frame so the strip's estimated draw (every lit channel plus each LED's idle
+        current) stays within `max_milliamps`, whatever the brightness.
+        """
         duty = [self.table[min(255, max(0, int(c)))] * self.brightness for r, g, b in pixels for c in (g, r, b)]
         if self.max_milliamps is not None:
+            budget = max(0.0, self.max_milliamps - IDLE_MILLIAMPS_PER_LED * len(pixels))
             total = sum(duty) / 255 * MILLIAMPS_PER_CHANNEL
-            if total > self.max_milliamps:
-                factor = self.max_milliamps / total
+            if total > budget:
+                factor = budget / total
                 duty = [d * factor for d in duty]
         return bytes(int(d) for d in duty)
 
 
-def _bit_table() -> tuple[bytes, ...]:
-    """Each byte value as 24 SPI bits: a 1 is 110, a 0 is 100, most significant bit first."""
-    table = []
-    for value in range(256):
-        bits = 0
-        for i in range(7, -1, -1):
-            bits = (bits << 3) | (0b110 if value >> i & 1 else 0b100)
-        table.append(bits.to_bytes(3, "big"))
-    return tuple(table)
+def milliamps(grb: bytes) -> float:
+    """The estimated draw of a strip showing these GRB bytes (one per channel, three per LED)."""
+    return sum(grb) / 255 * MILLIAMPS_PER_CHANNEL + IDLE_MILLIAMPS_PER_LED * len(grb) / 3
 
 
-BIT_TABLE = _bit_table()
+def _byte_table() -> tuple[bytes, ...]:
+    """Each byte value as 4 SPI bytes: one nibble per bit, a 1 is 1100 and a 0 is 1000, most significant first."""
+    return tuple(bytes(((0xC if value >> (7 - 2 * i) & 1 else 0x8) << 4) | (0xC if value >> (6 - 2 * i) & 1 else 0x8)
+                       for i in range(4)) for value in range(256))
+
+
+BIT_TABLE = _byte_table()
+SYMBOLS = {0x8: 0, 0xC: 1}
+"""SPI nibble -> the LED bit it draws; read-only."""
 
 
 def encode_spi(grb: bytes, reset_bytes: int = RESET_BYTES) -> bytes:
-    """GRB bytes as the SPI stream that draws them at 2.4 MHz, followed by the reset gap."""
-    return b"".join(BIT_TABLE[b] for b in grb) + bytes(reset_bytes)
+    """GRB bytes as the SPI stream that draws them at SPI_HZ, between a leading and a trailing reset."""
+    return bytes(reset_bytes) + b"".join(BIT_TABLE[b] for b in grb) + bytes(reset_bytes)
 
 
 def decode_spi(stream: bytes) -> bytes:
-    """The GRB bytes an SPI stream draws (stops at the reset gap); refuses a malformed symbol."""
+    """The GRB bytes an SPI stream draws (leading reset skipped, stops at the trailing one); refuses a bad symbol."""
+    body = stream.lstrip(b"\0")
     out = bytearray()
-    bits = int.from_bytes(stream, "big")
-    total = len(stream) * 8
-    for start in range(0, len(stream) - 2, 3):
-        if not any(stream[start:start + 3]):
+    for start in range(0, len(body) - 3, 4):
+        chunk = body[start:start + 4]
+        if not any(chunk):
             break
         value = 0
-        chunk = (bits >> (total - (start + 3) * 8)) & 0xFFFFFF
-        for i in range(7, -1, -1):
-            symbol = chunk >> (i * 3) & 0b111
-            if symbol not in (0b110, 0b100):
-                raise ValueError(f"not a WS281x symbol at byte {start}: {symbol:03b}")
-            value = (value << 1) | (symbol == 0b110)
+        for byte in chunk:
+            for nibble in (byte >> 4, byte & 0xF):
+                if nibble not in SYMBOLS:
+                    raise ValueError(f"not a WS281x symbol at byte {start}: {nibble:04b}")
+                value = (value << 1) | SYMBOLS[nibble]
         out.append(value)
     return bytes(out)
+
+
+def pulses(stream: bytes, spi_hz: float = SPI_HZ) -> list[tuple[float, float]]:
+    """The (high ns, low ns) of every pulse MOSI draws, the last one's low being the trailing reset."""
+    bit_ns = 1e9 / spi_hz
+    runs: list[tuple[int, int]] = []  # (level, length in SPI bits)
+    for byte in stream:
+        for i in range(7, -1, -1):
+            level = byte >> i & 1
+            if runs and runs[-1][0] == level:
+                runs[-1] = (level, runs[-1][1] + 1)
+            else:
+                runs.append((level, 1))
+    if runs and runs[0][0] == 0:
+        runs.pop(0)  # the leading reset
+    return [(high * bit_ns, (runs[i + 1][1] if i + 1 < len(runs) else 0) * bit_ns)
+            for i, (level, high) in enumerate(runs) if level == 1]
 
 
 class NullStrip(LedStrip):
@@ -135,7 +168,8 @@ class SpidevStrip(LedStrip):
             try:
                 spidev = importlib.import_module("spidev")
             except ImportError as exc:
-                raise LedError("led_spi_unavailable", "spidev is not installed (pip install '.[pi]')") from exc
+                raise LedError("led_spi_unavailable", "spidev is missing: `sudo apt-get install python3-spidev` "
+                               "(the venv needs --system-site-packages)") from exc
             try:
                 device_spi = spidev.SpiDev()
                 device_spi.open(bus, device)
@@ -173,7 +207,8 @@ class Ws281xStrip(LedStrip):
             try:
                 module = importlib.import_module("rpi_ws281x")
             except ImportError as exc:
-                raise LedError("led_library_missing", "rpi-ws281x is not installed (pip install '.[pi]')") from exc
+                raise LedError("led_library_missing", "rpi-ws281x is not installed (systemd/install.sh --with-ws281x, "
+                               "or pip install '.[ws281x]'; the SPI mode needs none)") from exc
         self.count = self.pixel_count = count
         self.shaper = shaper or Shaper()
         self._color = module.Color

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from companion.hal.interfaces import ReaderError
+
 
 class Reg(enum.IntEnum):
     """MFRC522 registers used by the driver (datasheet section 9)."""
@@ -88,6 +90,23 @@ ABSENT_VERSIONS = (0x00, 0xFF)
 
 TIMER_TICK_S = (2 * 0xA9 + 1) / 13.56e6
 """One timer tick with TPrescaler 0xA9: 25 µs."""
+BIT_S = 128 / 13.56e6
+"""One bit on air at 106 kbit/s."""
+FDT_S = 1236 / 13.56e6
+"""Frame delay time between the end of a request and the tag's answer (ISO 14443-3, last bit 1)."""
+WAKE_SLACK_S = 0.00002
+"""Added to each computed wake-up: the chip's clock and ours never quite agree."""
+
+
+def frame_air_s(length: int, last_bits: int = 0) -> float:
+    """Time a frame of `length` bytes (the last one `last_bits` long, 0 = 8) takes on air: parity, SOF and EOF."""
+    bits = (length - 1) * 8 + (last_bits or 8) if length else 0
+    return (bits * 9 / 8 + 2) * BIT_S
+
+
+def answer_air_s(length: int) -> float:
+    """From the end of a request to the end of a `length`-byte answer."""
+    return FDT_S + (length * 9 + 2) * BIT_S
 
 
 class SpiLike(Protocol):
@@ -116,15 +135,6 @@ class ResetLine(Protocol):
     def off(self) -> None:
         """Hold in reset (hard power-down)."""
         ...
-
-
-class ReaderError(Exception):
-    """The reader itself failed (no chip answering, a stuck command, a bus error)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class ScanStatus(enum.Enum):
@@ -220,12 +230,14 @@ class Mfrc522:
         self._reset = reset
         self._irq = irq
         self._timeout_ticks = max(1, min(0xFFFF, round(timeout_s / TIMER_TICK_S)))
+        self._timeout_s = (self._timeout_ticks + 1) * TIMER_TICK_S
         self._status_poll_s = status_poll_s
         self._guard_s = guard_s
         self._gain = antenna_gain & 0x70
         self._sleep = sleep
         self._monotonic = monotonic
         self._tx_last_bits = -1
+        self._answered = True
 
     # -- register access: one SPI transfer each ----------------------------------------------------------
 
@@ -264,7 +276,7 @@ class Mfrc522:
             self._sleep(0.05)
         health = self.health()
         if health.verdict == "absent":
-            raise ReaderError("reader_absent", f"VersionReg 0x{health.version:02X}: {health.label}")
+            raise ReaderError(f"VersionReg 0x{health.version:02X}: {health.label}", "reader_absent")
         self.write(Reg.T_MODE, 0x80)  # TAuto: the timer starts when a transmission ends
         self.write(Reg.T_PRESCALER, 0xA9)  # 25 µs ticks
         self.write(Reg.T_RELOAD_H, self._timeout_ticks >> 8)
@@ -300,7 +312,7 @@ class Mfrc522:
         deadline = self._monotonic() + self._guard_s
         while not self.read(Reg.DIV_IRQ) & DIV_CRC:
             if self._monotonic() > deadline:
-                raise ReaderError("reader_stuck", "CRC coprocessor never finished")
+                raise ReaderError("CRC coprocessor never finished", "reader_stuck")
             self._sleep(self._status_poll_s)
         self.write(Reg.COMMAND, Cmd.IDLE)
         return bytes((self.read(Reg.CRC_RESULT_L), self.read(Reg.CRC_RESULT_H)))
@@ -312,9 +324,24 @@ class Mfrc522:
 
     # -- the wait loop -----------------------------------------------------------------------------------
 
-    def _wait(self, done: int) -> int:
-        """Wait for `done`, an error or the chip's timer; return ComIrqReg. The guard only catches a dead chip."""
-        deadline = self._monotonic() + self._guard_s
+    def _wait(self, done: int, answer_s: float | None, timer_s: float) -> int:
+        """Wait for `done`, an error or the chip's timer; return ComIrqReg.
+
+        With an IRQ line the wait blocks on it. Without one it sleeps until an answer would be complete
+        (`answer_s` after the start, unless None) and then until the chip's timer has fired (`timer_s`),
+        reading ComIrqReg after each sleep; only a chip that missed both goes on to short status polls until
+        the guard, which catches a dead chip.
+        """
+        start = self._monotonic()
+        deadline = start + self._guard_s
+        if self._irq is None:
+            for at in (timer_s,) if answer_s is None else (answer_s, timer_s):
+                remaining = start + at + WAKE_SLACK_S - self._monotonic()
+                if remaining > 0:
+                    self._sleep(remaining)
+                irq = self.read(Reg.COM_IRQ)
+                if irq & (done | IRQ_ERR | IRQ_TIMER):
+                    return irq
         while True:
             if self._irq is not None:
                 self._irq.wait_for_active(self._guard_s)
@@ -322,7 +349,7 @@ class Mfrc522:
             if irq & (done | IRQ_ERR | IRQ_TIMER):
                 return irq
             if self._monotonic() > deadline:
-                raise ReaderError("reader_stuck", f"no interrupt within {self._guard_s * 1000:.0f} ms (ComIrq 0x{irq:02X})")
+                raise ReaderError(f"no interrupt within {self._guard_s * 1000:.0f} ms (ComIrq 0x{irq:02X})", "reader_stuck")
             if self._irq is None:
                 self._sleep(self._status_poll_s)
 
@@ -342,10 +369,15 @@ class Mfrc522:
                 self._tx_last_bits = tx_last_bits
             self.write(Reg.COMMAND, command)
 
-    def _transceive(self, frame: Sequence[int], tx_last_bits: int = 0) -> _Reply:
-        """Send a frame and collect the answer, ending on RxIRq, an error, or the chip's timeout."""
+    def _transceive(self, frame: Sequence[int], answer_len: int, tx_last_bits: int = 0,
+                    likely: bool = True) -> _Reply:
+        """Send a frame and collect the `answer_len`-byte answer, ending on RxIRq, an error, or the chip's timeout.
+
+        `likely=False` (nothing answered last time) skips the early look for an answer: one sleep to the timer.
+        """
         self._start(Cmd.TRANSCEIVE, frame, tx_last_bits)
-        irq = self._wait(IRQ_RX)
+        tx_s = frame_air_s(len(frame), tx_last_bits)
+        irq = self._wait(IRQ_RX, tx_s + answer_air_s(answer_len) if likely else None, tx_s + self._timeout_s)
         if irq & IRQ_TIMER and not irq & (IRQ_RX | IRQ_ERR):
             return _Reply(b"", 0, True)
         error = self.read(Reg.ERROR) if irq & IRQ_ERR else 0
@@ -359,7 +391,10 @@ class Mfrc522:
 
     def scan(self) -> Scan:
         """Wake any tag (WUPA), read its full UID over both cascade levels, then halt it."""
-        atqa = self._transceive([Picc.WUPA], tx_last_bits=7)
+        # An empty field is the common case: after an empty poll, sleep straight to the chip's timer; a tag
+        # placed meanwhile is read at most one timer period (1.5 ms) later.
+        atqa = self._transceive([Picc.WUPA], 2, tx_last_bits=7, likely=self._answered)
+        self._answered = not atqa.timed_out
         if atqa.timed_out:
             return EMPTY
         if atqa.error or len(atqa.data) != 2:
@@ -375,13 +410,13 @@ class Mfrc522:
         """Anticollision and select over cascade levels 1 and 2, after a tag answered the WUPA."""
         uid = bytearray()
         for select in (Picc.SEL_CL1, Picc.SEL_CL2):
-            part = self._transceive([select, 0x20])
+            part = self._transceive([select, 0x20], 5)
             if part.timed_out or part.error or len(part.data) != 5:
                 return Scan(ScanStatus.UNREADABLE, detail=_describe(part.error, "anticollision", part.data))
             if bcc(part.data[:4]) != part.data[4]:
                 return Scan(ScanStatus.UNREADABLE, detail="BCC mismatch")
             frame = [select, 0x70, *part.data]
-            sak = self._transceive(frame + list(crc_a(frame)))
+            sak = self._transceive(frame + list(crc_a(frame)), 3)
             if sak.timed_out or sak.error or len(sak.data) != 3:
                 return Scan(ScanStatus.UNREADABLE, detail=_describe(sak.error, "SAK", sak.data))
             if crc_a(sak.data[:1]) != sak.data[1:]:
@@ -395,7 +430,7 @@ class Mfrc522:
 
     def request(self, wake: bool = True) -> bytes | None:
         """Only WUPA (or REQA when `wake` is False): the ATQA, or None when nothing answered cleanly."""
-        reply = self._transceive([Picc.WUPA if wake else Picc.REQA], tx_last_bits=7)
+        reply = self._transceive([Picc.WUPA if wake else Picc.REQA], 2, tx_last_bits=7)
         return None if reply.timed_out or reply.error else reply.data
 
     def poll(self) -> bytes | None:
@@ -404,9 +439,10 @@ class Mfrc522:
 
     def _halt(self) -> None:
         """HLTA: the tag goes to HALT, and the next WUPA wakes it again; it never answers, so only transmit."""
-        frame = [Picc.HLTA, 0x00]
-        self._start(Cmd.TRANSMIT, frame + list(crc_a(frame)), 0)
-        self._wait(IRQ_IDLE)
+        frame = [Picc.HLTA, 0x00, *crc_a([Picc.HLTA, 0x00])]
+        self._start(Cmd.TRANSMIT, frame, 0)
+        tx_s = frame_air_s(len(frame))
+        self._wait(IRQ_IDLE, tx_s, tx_s + self._timeout_s)
 
 
 def _describe(error: int, stage: str, data: bytes) -> str:

@@ -22,14 +22,9 @@ from companion.hal.hardware import Hardware
 from companion.hal.interfaces import LedStrip, ReaderError, TagReader
 from companion.hal.leds import LedError, NullStrip, Shaper, SpidevStrip, Ws281xStrip
 from companion.hal.mfrc522 import Mfrc522, ScanStatus, SpiLike
-from companion.hal.mfrc522 import ReaderError as ChipError
+from companion.hal.pins import claim_failed, pin_plan, uses_gpio_cs
 from companion.hal.terminal_link import SerialTerminalHub, find_terminals
 
-SPI_PINS: dict[int, dict[int, str]] = {
-    0: {9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"},
-    1: {19: "SPI1 MISO", 20: "SPI1 MOSI", 21: "SPI1 SCLK"},
-}
-HARDWARE_CE: dict[tuple[int, int], int] = {(0, 0): 8, (0, 1): 7, (1, 0): 18, (1, 1): 17, (1, 2): 16}
 READER_SPI_HZ = 1_000_000
 FIELD_SETTLE_S = 0.005
 GAMMA = 2.2
@@ -42,7 +37,8 @@ def open_spidev(bus: int, device: int) -> SpiLike:
     try:
         spidev = importlib.import_module("spidev")
     except ImportError as exc:
-        raise OSError(f"spidev is not installed (pip install '.[pi]'): {exc}") from exc
+        raise OSError(f"spidev is missing: `sudo apt-get install python3-spidev`, and a venv made with "
+                      f"--system-site-packages (systemd/install.sh does both): {exc}") from exc
     spi = spidev.SpiDev()
     spi.open(bus, device)
     spi.max_speed_hz = READER_SPI_HZ
@@ -82,8 +78,15 @@ class ChipSelects:
     def __init__(self, pins: list[int], pin_factory: Any = None) -> None:
         from gpiozero import DigitalOutputDevice
 
-        self._devices = {pin: DigitalOutputDevice(pin, initial_value=True, pin_factory=pin_factory) for pin in pins}
+        self._devices: dict[int, Any] = {}
         self._users = 0
+        for pin in pins:
+            try:
+                self._devices[pin] = DigitalOutputDevice(pin, initial_value=True, pin_factory=pin_factory)
+            except Exception as exc:  # lgpio raises its own `error` ('GPIO busy'), not a GPIOZeroError
+                self._users = 0
+                self.give_back()
+                raise claim_failed(exc, pin, "a reader chip-select") from None
 
     def take(self, pin: int) -> Any:
         """The output device for a pin; each taker must `give_back()` once."""
@@ -120,7 +123,7 @@ class Mfrc522Reader(TagReader):
         self._last: str | None = None
         self._group: ChipSelects | None = None
         self._cs: Any = None
-        if uses_gpio_cs(config):
+        if uses_gpio_cs(config.bus, config.device, config.cs):
             assert config.cs is not None
             self._group = chip_selects or ChipSelects([config.cs], pin_factory)
             self._cs = self._group.take(config.cs)
@@ -134,12 +137,18 @@ class Mfrc522Reader(TagReader):
         if self._cs is not None:
             transport = GpioChipSelect(spi, self._cs)
         reset = irq = None
-        if cfg.rst is not None:
-            reset = DigitalOutputDevice(cfg.rst, initial_value=True, pin_factory=self._factory)
-            self._devices.append(reset)
-        if cfg.irq is not None:
-            irq = DigitalInputDevice(cfg.irq, pull_up=True, pin_factory=self._factory)
-            self._devices.append(irq)
+        try:
+            if cfg.rst is not None:
+                reset = DigitalOutputDevice(cfg.rst, initial_value=True, pin_factory=self._factory)
+                self._devices.append(reset)
+            if cfg.irq is not None:
+                irq = DigitalInputDevice(cfg.irq, pull_up=True, pin_factory=self._factory)
+                self._devices.append(irq)
+        except Exception as exc:  # lgpio's 'GPIO busy' is not a GPIOZeroError
+            self._transport = transport
+            pin = cfg.rst if reset is None and cfg.rst is not None else cfg.irq
+            error = claim_failed(exc, pin, f"reader {self.name}")
+            raise ReaderError(error.message, error.code) from None
         self._transport = transport
         return Mfrc522(transport, reset=reset, irq=irq, sleep=self._sleep, monotonic=self._monotonic)
 
@@ -154,14 +163,16 @@ class Mfrc522Reader(TagReader):
                     self._driver.antenna_off()
                 self._ready = True
             return self._driver
-        except ChipError as exc:
-            raise ReaderError(f"{exc.code}: {exc.message}") from None
+        except ReaderError as exc:
+            if self._driver is None:
+                self._release()
+            raise ReaderError(f"{exc.code}: {exc.message}", exc.code) from None
         except OSError as exc:
             self._release()
-            raise ReaderError(f"cannot open spidev{self.config.bus}.{self.config.device}: {exc}") from None
+            raise ReaderError(f"cannot open spidev{self.config.bus}.{self.config.device}: {exc}", "reader_no_spi") from None
         except GPIOZeroError as exc:
             self._release()
-            raise ReaderError(f"reader {self.name}: GPIO: {exc}") from None
+            raise ReaderError(f"reader {self.name}: GPIO: {exc}", "reader_gpio") from None
 
     def version(self) -> int | None:
         """VersionReg, read when the reader is (re)initialised; ReaderError when nothing answers."""
@@ -180,10 +191,10 @@ class Mfrc522Reader(TagReader):
             finally:
                 if self._switching:
                     driver.antenna_off()
-        except (ChipError, OSError) as exc:
+        except (ReaderError, OSError) as exc:
             self._ready = False  # the chip may have browned out: program it again before the next poll
-            code = getattr(exc, "code", type(exc).__name__)
-            raise ReaderError(f"{code}: {exc}") from None
+            code = exc.code if isinstance(exc, ReaderError) else "reader_bus_error"
+            raise ReaderError(f"{code}: {exc}", code) from None
         if scan.status is ScanStatus.TAG and scan.uid is not None:
             self._last = scan.uid.hex().upper()
         elif scan.status is ScanStatus.EMPTY:
@@ -209,7 +220,7 @@ class Mfrc522Reader(TagReader):
         if self._driver is not None and self._ready:
             try:
                 self._driver.antenna_off()
-            except (ChipError, OSError):
+            except (ReaderError, OSError):
                 pass
         self._release()
         if self._group is not None:
@@ -217,52 +228,11 @@ class Mfrc522Reader(TagReader):
             self._group = self._cs = None
 
 
-def uses_gpio_cs(config: ReaderConfig) -> bool:
-    """Whether a reader's chip-select is a plain GPIO rather than its SPI device's own CE line."""
-    return config.cs is not None and config.cs != HARDWARE_CE.get((config.bus, config.device))
-
-
-def check_pins(config: TableConfig) -> None:
-    """Refuse a wiring where one GPIO has two jobs (SPI lines, chip-selects, resets, IRQs, LEDs, buttons)."""
-    used: dict[int, str] = {}
-
-    def claim(pin: int | None, job: str) -> None:
-        if pin is None:
-            return
-        if pin in used and used[pin] != job:
-            raise BackendError("pin_conflict", f"GPIO{pin} is both {used[pin]} and {job}")
-        used[pin] = job
-
-    buses = {r.bus for r in config.readers}
-    if config.leds.pixels and config.leds.mode == "spi":
-        if 0 in buses:
-            raise BackendError("pin_conflict", "the SPI LED strip owns SPI0 (it has no chip-select): put readers on SPI1")
-        buses.add(0)
-    for bus in sorted(buses):
-        for pin, job in SPI_PINS.get(bus, {}).items():
-            claim(pin, job)
-    hw_cs = {(r.bus, r.device) for r in config.readers if r.cs is None or r.cs == HARDWARE_CE.get((r.bus, r.device))}
-    for r in config.readers:
-        if r.cs is None or r.cs == HARDWARE_CE.get((r.bus, r.device)):
-            claim(HARDWARE_CE.get((r.bus, r.device)), f"chip-select of reader {r.name}")
-        else:
-            if (r.bus, r.device) in hw_cs:
-                raise BackendError("pin_conflict", f"reader {r.name} uses GPIO{r.cs} as chip-select on spidev{r.bus}."
-                                   f"{r.device}, whose hardware chip-select another reader uses (use device 2, CE2 unconnected)")
-            claim(r.cs, f"chip-select of reader {r.name}")
-        claim(r.rst, f"reset of reader {r.name}")
-        claim(r.irq, f"IRQ of reader {r.name}")
-    if config.leds.pixels and config.leds.mode != "spi":
-        claim(config.leds.pin, "LED data")
-    for b in config.buttons:
-        claim(b.pin, f"button {b.key} of seat {b.seat}")
-
-
 def open_strip(leds: LedConfig, *, spi: Any = None, ws281x: Any = None) -> LedStrip:
     """The strip the config asks for: `spi` (spidev encoder, SPI0 MOSI, no root, Pi 5) or `pwm` (rpi-ws281x)."""
     if leds.pixels == 0:
         return NullStrip()
-    shaper = Shaper(brightness=leds.brightness / 255, gamma=GAMMA)
+    shaper = Shaper(brightness=leds.brightness / 255, gamma=GAMMA, max_milliamps=leds.max_milliamps)
     try:
         if leds.mode == "spi":
             if leds.pin != 10:
@@ -299,10 +269,10 @@ def open_hardware(config: TableConfig, *, spi_opener: SpiOpener = open_spidev, p
                   discover: Callable[[], list[str]] | None = find_terminals,
                   sleep: Callable[[float], None] = time.sleep, monotonic: Callable[[], float] = time.monotonic) -> Hardware:
     """The real device set for a table config (every opener, and the readers' clock, injectable for tests)."""
-    check_pins(config)
+    pin_plan(config)
     if config.readers or config.buttons:
         check_gpio(pin_factory)
-    selects = ChipSelects([r.cs for r in config.readers if uses_gpio_cs(r) and r.cs is not None], pin_factory)
+    selects = ChipSelects([r.cs for r in config.readers if uses_gpio_cs(r.bus, r.device, r.cs) and r.cs is not None], pin_factory)
     readers = [Mfrc522Reader(r, spi_opener=spi_opener, pin_factory=pin_factory, chip_selects=selects, sleep=sleep,
                              monotonic=monotonic) for r in config.readers]
     strip = open_strip(config.leds, spi=led_spi, ws281x=ws281x)

@@ -191,7 +191,7 @@ class ReaderPoller:
                 self._fault(reader, exc, now)
                 continue
             if uid is not None and not plausible_uid(uid):  # garbage from a driver is a fault, never a tag
-                self._fault(reader, ReaderError(f"not a tag UID: {str(uid)[:40]!r}"), now)
+                self._fault(reader, ReaderError(f"not a tag UID: {str(uid)[:40]!r}", "reader_garbage"), now)
                 continue
             with self._lock:
                 h.polls += 1
@@ -214,6 +214,7 @@ class ReaderPoller:
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            started = self.clock()
             self._wake.clear()  # before polling, so a change scripted mid-poll is not lost
             self.poll_once()
             with self._cycle_cond:
@@ -221,4 +222,12 @@ class ReaderPoller:
                 self._cycle_cond.notify_all()
             with self._lock:
                 confirming = self._debounce.confirming()
-            self._wake.wait(min(CONFIRM_GAP_S, self.interval_s) if confirming else self.interval_s)
+            self._wake.wait(next_wait(started, self.clock(), self.interval_s, confirming))
+
+
+def next_wait(started: float, now: float, interval_s: float, confirming: bool) -> float:
+    """How long the poller rests after a cycle: cycles are scheduled start to start, so the time the readers
+    took is part of the interval (a cycle longer than the interval is followed at once); an unconfirmed UID is
+    re-read CONFIRM_GAP_S after the cycle ends."""
+    rest = max(0.0, started + interval_s - now)
+    return min(CONFIRM_GAP_S, rest) if confirming else rest

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from companion.games.binding import get_binding
+from companion.games.contract import BINDING_CODES, COMMON_CODES
 from companion.games.playout import choose_action
 from companion.games.registry import game_names, get_rules
 from companion.web.site import LANGS, i18n_dir
@@ -57,7 +58,7 @@ def observed(game: str, seeds: Iterable[int] = range(4)) -> dict[str, set[str]]:
 @lru_cache(maxsize=32)
 def _observed(game: str, seeds: tuple[int, ...]) -> dict[str, frozenset[str]]:
     rules = get_rules(game)
-    seen: dict[str, set[str]] = {"log": set(), "outcomes": set(), "reasons": set(), "fields": set(), "params": set()}
+    seen: dict[str, set[str]] = {"log": set(), "outcomes": set(), "reasons": set(), "fields": set()}
     for seats in range(rules.min_seats, rules.max_seats + 1):
         played = 0
         for n, seed in enumerate(seeds):
@@ -75,7 +76,6 @@ def _observed(game: str, seeds: tuple[int, ...]) -> dict[str, frozenset[str]]:
                 for viewer in (None, *range(seats)) if step % SEAT_VIEW_EVERY == 0 or over else (None,):
                     view = public if viewer is None else rules.view(state, viewer)
                     seen["log"] |= {entry["code"] for entry in view.get("log", [])}
-                    seen["params"] |= {f"{e['code']}.{name}" for e in view.get("log", []) for name in e.get("params", {})}
                     if viewer is not None:  # what a seat page's secret panel lists: what its view adds
                         seen["fields"] |= {k for k, v in view.items() if public.get(k, MISSING) != v} - NOT_SECRETS
                     players = view.get("players") if viewer is None else None
@@ -90,24 +90,26 @@ def _observed(game: str, seeds: tuple[int, ...]) -> dict[str, frozenset[str]]:
 
 
 def required_keys(game: str, seeds: Iterable[int] = range(4)) -> set[str]:
-    """Every dotted key the page needs for one game: its codes, log codes, actions, phases, options, reasons."""
+    """Every dotted key the page needs for one game: what its Rules declare (codes, the binding's codes, log codes,
+    actions, phases, options, outcome reasons) and the verdict reasons seen in playouts."""
     rules = get_rules(game)
     base = f"games.{game}"
     keys = {f"{base}.title"}
-    keys |= {f"{base}.codes.{code}" for code in getattr(rules, "own_codes", {})}
+    keys |= {f"{base}.codes.{code}" for code in rules.own_codes}
+    # Codes only the binding raises (engine and shared codes it reuses are translated where they already are).
+    keys |= {f"{base}.codes.{code}" for code in set(rules.own_binding_codes) - set(rules.codes) - set(BINDING_CODES)}
     keys |= {f"{base}.actions.{kind}" for kind in rules.actions}
     keys |= {f"{base}.phases.{phase}" for phase in rules.phases}
     keys |= {f"{base}.options.{name}" for name in rules.option_defaults}
-    keys |= {f"{base}.log.{code}" for code in getattr(rules, "log_codes", {})}
+    keys |= {f"{base}.log.{code}" for code in rules.log_codes}
+    keys |= {f"{base}.outcomes.{reason}" for reason in rules.outcome_reasons}
     seen = observed(game, seeds)
-    keys |= {f"{base}.log.{code}" for code in seen["log"]}
-    keys |= {f"{base}.outcomes.{reason}" for reason in seen["outcomes"]}
-    keys |= {f"{base}.reasons.{reason}" for reason in seen["reasons"] | set(getattr(rules, "reason_codes", {}))}
+    keys |= {f"{base}.reasons.{reason}" for reason in seen["reasons"]}
     english = flatten(load("en"))
     keys |= {f"{base}.kinds.{kind}" for kind in rules.actions if "{" in english.get(f"{base}.actions.{kind}", "")}
     keys |= {either(english, base, "fields", name) for name in seen["fields"]}
     keys |= {f"zones.{zone.split(':')[0]}" for zone in get_binding(game).zones(rules.max_seats)}
-    keys |= {either(english, base, "codes", code) for code in get_binding(game).codes}
+    keys |= {either(english, base, "codes", code) for code in rules.binding_codes}
     keys |= {either(english, base, "codes", code) for code, games in refusal_codes().items() if game in games}
     return keys
 
@@ -118,17 +120,16 @@ def either(english: Mapping[str, str], base: str, group: str, name: str) -> str:
     return common if common in english else f"{base}.{group}.{name}"
 
 
-def placeholder_problems(texts: Mapping[str, Mapping[str, Any]], seeds: Iterable[int] = range(4)) -> list[str]:
-    """Log texts that name a placeholder the engine's entries never carry (`{seat}` where it sends `president`)."""
+def placeholder_problems(texts: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Log texts that name a placeholder the engine's entries never carry (`{seat}` where it sends `president`),
+    read against each Rules' `log_codes` (code -> the names of its params)."""
     problems = []
     for game in game_names():
-        seen = observed(game, seeds)
         for lang, tree in texts.items():
             flat = flatten(tree)
-            for code in seen["log"]:
+            for code, params in get_rules(game).log_codes.items():
                 text = flat.get(f"games.{game}.log.{code}")
-                for name in set(PLACEHOLDER.findall(text or "")) - {p.split(".", 1)[1] for p in seen["params"]
-                                                                    if p.split(".", 1)[0] == code}:
+                for name in sorted(set(PLACEHOLDER.findall(text or "")) - set(params)):
                     problems.append(f"{lang}: games.{game}.log.{code} names {{{name}}}, which its entries never carry")
     return problems
 
@@ -166,15 +167,9 @@ def _codes_in(source: str) -> set[str]:
 
 def common_codes() -> set[str]:
     """Refusal codes shared by every game and by the table and its API (translated under `codes.`)."""
-    from companion.games.contract import COMMON_CODES
     from companion.web.errors import STATUS_BY_CODE
 
-    codes = set(COMMON_CODES) | set(STATUS_BY_CODE)
-    try:
-        from companion.games.binding import BINDING_CODES  # the table bindings' codes, once they exist
-    except ImportError:
-        BINDING_CODES = {}
-    codes |= set(BINDING_CODES)
+    codes = set(COMMON_CODES) | set(STATUS_BY_CODE) | set(BINDING_CODES)
     for game in game_names():  # a game's own codes may be translated per game or in common
         codes -= set(getattr(get_rules(game), "own_codes", {}))
     return {f"codes.{code}" for code in codes}

@@ -77,3 +77,99 @@ def test_doctor_reports_versions_terminals_leds_and_buttons(tmp_path: Path) -> N
     assert frames[0] == bytes((0, 255, 0)) * 5, "all red first (GRB on the wire)"
     assert sum(1 for f in frames if f.count(255) == 3 and sum(f) == 3 * 255) == 5, "a dot ran over every pixel"
     assert code == 1, "the absent board reader is a problem"
+
+
+def quiet_probe(lines: list[str], **kwargs: object) -> Probe:
+    """A probe that finds no SPI devices, no terminals and no service unless told otherwise."""
+    defaults: dict[str, object] = {"spi_devices": lambda: ["/dev/spidev1.2"], "find_terminals": lambda: [],
+                                   "sleep": lambda s: None, "out": lines.append, "service_running": lambda: False,
+                                   "boot_configs": (), "bufsiz_param": "/nonexistent"}
+    defaults.update(kwargs)
+    return Probe(**defaults)  # type: ignore[arg-type]
+
+
+def test_doctor_stops_before_probing_when_the_service_holds_the_hardware() -> None:
+    opened: list[tuple[int, int]] = []
+    lines: list[str] = []
+    config = TableConfig(backend="pi", readers=(ReaderConfig("seat0", "seat:0", 1, 0),))
+    factory = MockFactory(pin_class=MockPWMPin)
+    try:
+        code = diagnose(config, quiet_probe(lines, service_running=lambda: True, pin_factory=factory,
+                                            spi_opener=lambda b, d: opened.append((b, d))))
+    finally:
+        factory.reset()
+    text = "\n".join(lines)
+    assert code == 1 and "sudo systemctl stop companion" in text and "sudo systemctl start companion" in text
+    assert opened == [] and "Readers" not in text
+
+
+def test_doctor_drives_every_gpio_chip_select_while_probing_each_reader() -> None:
+    from tests.hal.test_pi_backend import FakeSpiBus
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    clock = VirtualClock()
+    bus = FakeSpiBus(factory)
+    bus.gpio_chips = {5: FakeMfrc522(clock=clock, version=0x91), 6: FakeMfrc522(clock=clock, version=0x92),
+                      12: FakeMfrc522(clock=clock, version=0x88)}
+    config = TableConfig(backend="pi", readers=tuple(ReaderConfig(f"r{pin}", f"seat:{i}", 1, 2, cs=pin)
+                                                     for i, pin in enumerate((5, 6, 12))))
+    lines: list[str] = []
+    try:
+        code = diagnose(config, quiet_probe(lines, pin_factory=factory, spi_opener=lambda b, d: bus,
+                                            monotonic=clock.monotonic, sleep=clock.sleep), leds=False)
+    finally:
+        factory.reset()
+    text = "\n".join(lines)
+    assert "selected at once" not in text, text
+    assert "VersionReg 0x91" in text and "VersionReg 0x92" in text and "VersionReg 0x88" in text
+    assert code == 0, text
+
+
+def test_doctor_shows_the_boot_config_buffer_and_pin_plan_and_prints_each_problem_once(tmp_path: Path) -> None:
+    boot = tmp_path / "config.txt"
+    boot.write_text("dtparam=spi=on\n[all]\n")  # SPI1 missing, core clock not pinned
+    bufsiz = tmp_path / "bufsiz"
+    bufsiz.write_text("4096\n")
+    config = TableConfig(backend="pi", readers=(ReaderConfig("seat0", "seat:0", 1, 0), ReaderConfig("seat1", "seat:1", 1, 1)),
+                         leds=LedConfig(pixels=400, pin=10, mode="spi"))
+    lines: list[str] = []
+    code = diagnose(config, quiet_probe(lines, boot_configs=(str(boot),), bufsiz_param=str(bufsiz),
+                                        pin_factory=MockFactory(pin_class=MockPWMPin), spi_opener=None),
+                    buttons=False)
+    text = "\n".join(lines)
+    assert code == 1
+    assert f"Boot config {boot}: SPI0 on, SPI1 (spi1-3cs) off, core clock not pinned" in text
+    assert "core_freq_min=500" in text and "spidev.bufsiz=4096 is below one LED frame (5040 bytes)" in text
+    assert "spi_off: SPI1 is off: add `dtoverlay=spi1-3cs`" in text
+    problems = [line for line in lines if "PROBLEM" in line]
+    assert len(problems) == len(set(problems))
+    assert text.count("spidev is missing") <= 1, "one line for every reader and the strip"
+
+
+def test_lg_wd_points_somewhere_writable_before_lgpio_loads(tmp_path: Path) -> None:
+    from companion.hal.pi_env import ensure_lg_wd
+
+    env = {"LG_WD": "/nonexistent/dir", "XDG_RUNTIME_DIR": str(tmp_path)}
+    assert ensure_lg_wd(env) == str(tmp_path) and env["LG_WD"] == str(tmp_path)
+
+
+def test_doctor_live_prints_each_readers_uid_as_tags_are_tapped() -> None:
+    import time
+
+    from companion.hal.testing.fake_mfrc522 import WallClock
+
+    chips = {(1, 0): FakeMfrc522(clock=WallClock(), transfer_s=0.0), (1, 1): FakeMfrc522(clock=WallClock(), transfer_s=0.0)}
+    config = TableConfig(backend="pi", readers=(ReaderConfig("seat0", "seat:0", 1, 0), ReaderConfig("seat1", "seat:1", 1, 1)))
+    lines: list[str] = []
+    factory = MockFactory(pin_class=MockPWMPin)
+    tap = threading.Timer(0.3, lambda: chips[(1, 1)].place(bytes.fromhex("04a1b2c3d4e5f6")))
+    tap.start()
+    try:
+        code = diagnose(config, quiet_probe(lines, pin_factory=factory, spi_opener=lambda b, d: chips[(b, d)],
+                                            sleep=time.sleep, monotonic=time.monotonic), live_s=1.5)
+    finally:
+        tap.join()
+        factory.reset()
+    assert code == 0
+    assert "  seat1: 04A1B2C3D4E5F6" in lines
+    assert not any(line.startswith("  seat0: ") for line in lines)

@@ -7,7 +7,8 @@ import types
 import pytest
 
 from companion.hal.leds import (
-    BIT_TABLE, RESET_BYTES, SPI_HZ, LedError, Shaper, SpidevStrip, Ws281xStrip, decode_spi, encode_spi, gamma_table,
+    BIT_TABLE, RESET_BYTES, SPI_HZ, WS2812B_V5_NS, WS2812B_V5_RESET_US, LedError, Shaper, SpidevStrip, Ws281xStrip,
+    decode_spi, encode_spi, gamma_table, milliamps, pulses,
 )
 
 
@@ -25,19 +26,55 @@ class RecordingSpi:
         self.closed = True
 
 
-def test_bit_symbols_are_110_for_one_and_100_for_zero() -> None:
-    assert BIT_TABLE[0x00] == bytes((0b10010010, 0b01001001, 0b00100100))
-    assert BIT_TABLE[0xFF] == bytes((0b11011011, 0b01101101, 0b10110110))
-    assert BIT_TABLE[0x80] == bytes((0b11010010, 0b01001001, 0b00100100))
+def test_each_led_bit_is_one_nibble_1100_for_one_and_1000_for_zero() -> None:
+    assert BIT_TABLE[0x00] == bytes((0x88, 0x88, 0x88, 0x88))
+    assert BIT_TABLE[0xFF] == bytes((0xCC, 0xCC, 0xCC, 0xCC))
+    assert BIT_TABLE[0x80] == bytes((0xC8, 0x88, 0x88, 0x88))
+    assert BIT_TABLE[0x5A] == bytes((0x8C, 0x8C, 0xC8, 0xC8))
 
 
-def test_encoding_round_trips_and_ends_with_a_reset_gap() -> None:
+def test_encoding_round_trips_between_a_leading_and_a_trailing_reset() -> None:
     grb = bytes(range(0, 256, 7))
     stream = encode_spi(grb)
-    assert len(stream) == 3 * len(grb) + RESET_BYTES
-    assert stream.endswith(bytes(RESET_BYTES))
-    assert RESET_BYTES * 8 / SPI_HZ >= 280e-6
+    assert len(stream) == RESET_BYTES + 4 * len(grb) + RESET_BYTES
+    assert stream.startswith(bytes(RESET_BYTES)) and stream.endswith(bytes(RESET_BYTES))
     assert decode_spi(stream) == grb
+
+
+def spi_clock(core_hz: float, wanted_hz: float) -> float:
+    """What the Pi's SPI block runs at when asked for `wanted_hz`: the core clock over an even divider, rounded down."""
+    divider = -(-core_hz // wanted_hz)
+    divider += divider % 2
+    return core_hz / divider
+
+
+@pytest.mark.parametrize("spi_hz", [
+    SPI_HZ,
+    spi_clock(500e6, SPI_HZ),  # Pi 4 with core_freq=500 (install.sh sets it)
+    spi_clock(400e6, SPI_HZ),  # Pi 3 / Zero 2 core clock
+    spi_clock(200e6, SPI_HZ),  # Pi 5: RP1's SPI clock
+])
+def test_every_decoded_high_and_low_time_is_inside_the_ws2812b_v5_windows(spi_hz: float) -> None:
+    stream = encode_spi(bytes(range(256)) + bytes((0x00, 0xFF, 0x55, 0xAA)))
+    timings = pulses(stream, spi_hz)
+    assert len(timings) == 8 * 260
+    bits = [bit for byte in decode_spi(stream) for bit in ((byte >> i) & 1 for i in range(7, -1, -1))]
+    for index, ((high, low), bit) in enumerate(zip(timings, bits)):
+        lo_h, hi_h = WS2812B_V5_NS[f"T{bit}H"]
+        lo_l, hi_l = WS2812B_V5_NS[f"T{bit}L"]
+        assert lo_h <= high <= hi_h, f"pulse {index}: T{bit}H {high:.0f} ns at {spi_hz / 1e6:.3f} MHz"
+        if index < len(timings) - 1:
+            assert lo_l <= low <= hi_l, f"pulse {index}: T{bit}L {low:.0f} ns at {spi_hz / 1e6:.3f} MHz"
+    leading = (len(stream) - len(stream.lstrip(b"\0"))) * 8 / spi_hz * 1e6
+    assert leading >= WS2812B_V5_RESET_US and timings[-1][1] / 1000 >= WS2812B_V5_RESET_US
+
+
+def test_a_pause_between_spi_bytes_only_stretches_a_low_time() -> None:
+    """Every SPI byte holds two whole symbols and ends low: idle time between bytes never splits a bit."""
+    for value, symbols in enumerate(BIT_TABLE):
+        for byte in symbols:
+            assert byte & 0x11 == 0, f"byte {byte:08b} of {value:#04x} ends a nibble high"
+            assert byte & 0x88 == 0x88, f"byte {byte:08b} of {value:#04x} has a nibble that never goes high"
 
 
 def test_decoder_refuses_garbage() -> None:
@@ -62,13 +99,24 @@ def test_shaper_orders_grb_and_caps_brightness() -> None:
 
 def test_current_limit_scales_a_white_frame_down() -> None:
     shaper = Shaper(brightness=1.0, gamma=1.0, max_milliamps=600.0)
-    grb = shaper.grb([(255, 255, 255)] * 20)  # 20 LEDs x 60 mA = 1200 mA asked
-    drawn = sum(grb) / 255 * 20.0
-    assert 590 <= drawn <= 600
+    grb = shaper.grb([(255, 255, 255)] * 20)  # 20 LEDs x 61 mA = 1220 mA asked
+    assert 590 <= milliamps(grb) <= 600
     assert Shaper(brightness=1.0, gamma=1.0, max_milliamps=600.0).grb([(255, 0, 0)]) == bytes((0, 255, 0))
 
 
-def test_spidev_strip_writes_the_encoded_frame_at_2_4_mhz() -> None:
+@pytest.mark.parametrize("brightness", [1.0, 0.5, 0.25])
+def test_current_limit_holds_at_any_brightness_for_a_120_led_strip_on_a_4_a_supply(brightness: float) -> None:
+    shaper = Shaper(brightness=brightness, gamma=2.2, max_milliamps=3500.0)
+    for colour in ((255, 255, 255), (255, 0, 0), (255, 255, 0)):
+        grb = shaper.grb([colour] * 120)
+        assert milliamps(grb) <= 3500.0
+
+
+def test_without_the_limit_full_white_on_120_leds_would_draw_about_7_a() -> None:
+    assert milliamps(Shaper(brightness=1.0, gamma=2.2).grb([(255, 255, 255)] * 120)) > 7000
+
+
+def test_spidev_strip_writes_the_encoded_frame_at_3_2_mhz() -> None:
     spi = RecordingSpi()
     strip = SpidevStrip(3, shaper=Shaper(brightness=1.0, gamma=1.0), spi=spi)
     assert spi.max_speed_hz == SPI_HZ and spi.mode == 0

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.hal.mfrc522 import (
-    Mfrc522, ReaderError, ScanStatus, bcc, classify_version, crc_a,
-)
+from companion.hal.interfaces import ReaderError
+from companion.hal.mfrc522 import Mfrc522, ScanStatus, bcc, classify_version, crc_a
 from companion.hal.readers import Debouncer
 from companion.hal.testing.fake_mfrc522 import (
     DeadBus, FakeIrqLine, FakeMfrc522, FakeTag, TagState, VirtualClock,

@@ -14,7 +14,8 @@ from companion.hal import BackendError, TagPlaced, TagRemoved, load_backend
 from companion.hal.events import ButtonPressed, ReaderFault
 from companion.hal.interfaces import ReaderError
 from companion.hal.leds import NullStrip, SpidevStrip, Ws281xStrip, decode_spi
-from companion.hal.pi import Mfrc522Reader, check_pins, open_hardware, open_strip
+from companion.hal.pi import Mfrc522Reader, open_hardware, open_strip
+from companion.hal.pins import check_pins
 from companion.hal.testing.fake_mfrc522 import FakeMfrc522, VirtualClock
 from tests.hal.test_leds import FakeWs281x, RecordingSpi
 
@@ -269,3 +270,13 @@ def test_companion_run_with_the_pi_backend_off_a_pi_is_a_clear_error(tmp_path, c
     out, err = capsys.readouterr()
     assert code == 2
     assert err.startswith("error: gpio_unavailable") and "Traceback" not in out + err
+
+
+def test_open_strip_enforces_the_configured_current_budget_at_full_brightness() -> None:
+    from companion.hal.leds import milliamps
+
+    spi = RecordingSpi()
+    strip = open_strip(LedConfig(pixels=120, pin=10, mode="spi", brightness=255, max_milliamps=3500), spi=spi)
+    strip.show([(255, 255, 255)] * 120)
+    drawn = milliamps(decode_spi(spi.writes[-1]))
+    assert 3400 < drawn <= 3500, f"{drawn:.0f} mA from a 4 A supply"

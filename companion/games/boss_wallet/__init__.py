@@ -1,7 +1,13 @@
-"""Boss's Wallet (보스의 지갑): rules engine per RULES.md section 3; `RULES` is the engine."""
+"""Boss's Wallet (보스의 지갑): rules engine per RULES.md section 3; rulings in RULINGS.md.
 
-from companion.games.boss_wallet.engine import BossWallet
+Modules (the same in every game package): `codes` (phases, reasons, refusal and log codes) · `cards` and
+`config` (the catalogue and options) · `state` · `actions` (schemas) · `legal` (phase -> action types, who acts)
+· `chance` · `turns`, `roundend`, `flow` and `judge` (the actions and the verdicts) · `views` · `rules` (the Rules
+subclass, `RULES`) · `binding`.
+"""
 
-RULES = BossWallet()
+from companion.games.boss_wallet.binding import BINDING
+from companion.games.boss_wallet.codes import Phase, Reason
+from companion.games.boss_wallet.rules import RULES, BossWallet
 
-__all__ = ["RULES", "BossWallet"]
+__all__ = ["BINDING", "RULES", "Phase", "Reason", "BossWallet"]

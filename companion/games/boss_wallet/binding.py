@@ -17,8 +17,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
-                                     Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput, ValuePattern)
+                                     Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput, ValuePattern,
+                                     seat_of)
 from companion.games.boss_wallet.cards import PERSONS, Kind
+from companion.games.boss_wallet.codes import BINDING_CODES as OWN_CODES
 from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.state import Phase, State
 from companion.games.contract import CHANCE
@@ -42,15 +44,6 @@ CARD_KINDS: Mapping[str, tuple[str, ...]] = {
 KEYS = ("draw", "put", "flip", "ok", "clear")
 """Buttons: the three turn actions, confirm (a scan, or a credit draw that ran out of wallet), clear taps."""
 
-CODES: Mapping[str, str] = {
-    "not_payable": "Only bills and jewellery pay for an extra ID.",
-    "card_not_in_use": "That card is not in use at this seat count.",
-    "card_in_two_hands": "That card was already scanned in another hand.",
-    "already_scanned": "That hand was already scanned this round.",
-    "not_your_turn": "It is not this seat's turn.",
-    "bad_coins": "Each seat takes a different coin.",
-}
-"""Engine codes the binding raises itself, early, when a tap already breaks that rule."""
 
 
 def entry_of(card: Card) -> dict[str, Any]:
@@ -117,7 +110,6 @@ class BossWalletBinding(Binding):
 
     game = "boss_wallet"
     card_kinds = CARD_KINDS
-    codes = {**BINDING_CODES, **CODES}
 
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, `center` (a shared reader reads nothing in this game: it stays itself, so a card put
@@ -185,7 +177,7 @@ class BossWalletBinding(Binding):
         """A seat says its scan (or its credit draw, the wallet having run out) is complete."""
         if state.phase is Phase.SCAN:
             if state.hands[seat] is not None:
-                raise refuse("already_scanned", CODES["already_scanned"])
+                raise refuse("already_scanned", OWN_CODES["already_scanned"])
             # the taps stay until the scan is accepted: a missed card is tapped and confirmed again
             return [{"type": "reveal_hand", "seat": CHANCE, "target": seat, "cards": taps.of(seat)}], taps
         if state.phase is Phase.CREDIT_DRAW and state.queue and state.queue[0] == seat:
@@ -196,7 +188,7 @@ class BossWalletBinding(Binding):
         card = event.card
         if card.game != self.game:
             raise refuse("wrong_game", BINDING_CODES["wrong_game"])
-        seat = _seat_of(event.zone)
+        seat = seat_of(event.zone)
         if seat is None or seat >= state.seats:
             raise refuse("wrong_reader", "Boss's Wallet cards are read at a seat's own reader.")
         if card.kind == "coin":
@@ -208,15 +200,15 @@ class BossWalletBinding(Binding):
             return [{"type": "special", "seat": seat, "card": card.uid}], taps
         entry = state.cfg.cards[card.uid]
         if not entry.extra and card.uid not in state.cfg.usable:
-            raise refuse("card_not_in_use", CODES["card_not_in_use"])
+            raise refuse("card_not_in_use", OWN_CODES["card_not_in_use"])
         if card.uid in taps.of(seat):
             raise refuse("already_tapped", "That card was already tapped.")
         if state.phase is Phase.SCAN:
             if state.hands[seat] is not None:
-                raise refuse("already_scanned", CODES["already_scanned"])
+                raise refuse("already_scanned", OWN_CODES["already_scanned"])
             elsewhere = {c for hand in state.hands if hand for c in hand} | {u for _, u, _ in taps.taps}
             if card.uid in elsewhere:
-                raise refuse("card_in_two_hands", CODES["card_in_two_hands"])
+                raise refuse("card_in_two_hands", OWN_CODES["card_in_two_hands"])
             return [], taps.add(seat, card.uid)
         if state.phase is Phase.TURNS:
             if seat != state.turn:
@@ -228,7 +220,7 @@ class BossWalletBinding(Binding):
                                                           "then the extra ID.")
                 return [{"type": "buy_id", "seat": seat, "paid": paid, "id_card": card.uid}], taps
             if not entry.payable:
-                raise refuse("not_payable", CODES["not_payable"])
+                raise refuse("not_payable", OWN_CODES["not_payable"])
             return [], taps.add(seat, card.uid)
         if state.phase is Phase.CREDIT_DRAW:
             if not state.queue or seat != state.queue[0]:
@@ -298,7 +290,7 @@ class BossWalletBinding(Binding):
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""
         return {f"seat:{i}": () for i in range(state.seats)}
 
-    def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """The latest judged round (the engine keeps it on show until the next round's verdicts): each seat's
         verdict with reasons, the investigations, the rank order and the chips each seat drew."""
         last = public_view.get("last_round")
@@ -312,11 +304,6 @@ class BossWalletBinding(Binding):
             "award_order": list(last["ranking"]),
             "awards": list(last["awards"]),
         }
-
-
-def _seat_of(zone: str) -> int | None:
-    kind, _, index = zone.partition(":")
-    return int(index) if kind == "seat" and index.isdigit() else None
 
 
 BINDING = BossWalletBinding()

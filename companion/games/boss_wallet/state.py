@@ -5,55 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Mapping
-from enum import Enum
 
+from companion.games.boss_wallet.codes import Phase
 from companion.games.boss_wallet.config import Config
+from companion.games.log import Log
 from companion.games.rules import LogEntry
-
-
-class Log(tuple):
-    """The game log: a tuple of LogEntry whose params are read-only mappings of immutable values."""
-
-    __slots__ = ()
-
-    def append(self, entry: LogEntry) -> "Log":
-        """A new log with one more entry."""
-        return Log((*self, entry))
-
-    def __deepcopy__(self, memo: dict) -> "Log":
-        # Nothing inside can change (frozen entries, read-only params, immutable values): share it,
-        # as a deep copy of a tuple of ints does. Copying it made the playout harness quadratic.
-        return self
-
-
-class Phase(str, Enum):
-    """Every `phase` value of the game (documented in RULES.phases)."""
-
-    SETUP = "setup"
-    TURNS = "turns"
-    ROUND_END_SPECIALS = "round_end_specials"
-    SCAN = "scan"
-    CREDIT = "credit"
-    CREDIT_DRAW = "credit_draw"
-    INVESTIGATE = "investigate"
-    RETURN_CHIPS = "return_chips"
-    AWARD = "award"
-    GAME_OVER = "game_over"
-
-
-PHASE_TEXT: Mapping[Phase, str] = MappingProxyType({
-    Phase.SETUP: "Chance deals the coins (the lowest coin starts) and 5 play cards per seat.",
-    Phase.TURNS: "Seats take turns clockwise from the start seat: draw, put, buy_id or flip (specials first).",
-    Phase.ROUND_END_SPECIALS: "After the 6th flip, seats clockwise from the start seat may play round-end "
-                              "specials, then pass.",
-    Phase.SCAN: "Chance (the table's scan) reveals every hand, in any order; hands stay hidden.",
-    Phase.CREDIT: "A John Smith holding a credit card decides whether to use one.",
-    Phase.CREDIT_DRAW: "Chance draws from the wallet for the credit card until the first bill.",
-    Phase.INVESTIGATE: "On-duty officers, clockwise from the start seat, each investigate another seat.",
-    Phase.RETURN_CHIPS: "Verdicts are shown; guilty seats holding chips each return one (value private).",
-    Phase.AWARD: "Chance draws chips blind from the pool for each innocent seat in rank order.",
-    Phase.GAME_OVER: "Three rounds are over; the highest chip value wins.",
-})
 
 
 @dataclass(frozen=True)
@@ -140,7 +96,7 @@ class State:
     """Chips of value 1, 2, 3 in the pool."""
     last_round: RoundResult | None = None
     """Results of the latest round whose verdicts were shown (None before the first)."""
-    log: Log = Log()
+    log: Log[LogEntry] = Log()
     round_log: int = 0
     """Index of the current round's first log entry: views show the round (the whole log once over)."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.flow import extras_taken
@@ -10,7 +10,7 @@ from companion.games.boss_wallet.state import Phase, RoundResult, State, Verdict
 from companion.games.rules import LogEntry
 
 
-def log_view(log: tuple[LogEntry, ...], seat: int | None, reveal_all: bool = False) -> list[dict[str, Any]]:
+def log_view(log: Sequence[LogEntry], seat: int | None, reveal_all: bool = False) -> list[dict[str, Any]]:
     """The log as this viewer may read it (LogEntry.visible_to, inlined), tuple params given back as JSON lists."""
     return [
         {"code": e.code, "params": {k: list(v) if type(v) is tuple else v for k, v in e.params.items()}}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Final, Mapping
 
-from companion.games.gangsters_dilemma.vocab import LOOT, TRADES
+from companion.games.gangsters_dilemma.board import LOOT, TRADES
+from companion.games.gangsters_dilemma.codes import Phase
 from companion.games.schema import ActionSpec, integer, list_of, nullable, one_of, opt, seat, text
 
 ACTIONS: Final[Mapping[str, ActionSpec]] = {
@@ -35,15 +36,15 @@ ACTIONS: Final[Mapping[str, ActionSpec]] = {
     "reveal_demand": ActionSpec({"demand": text(64)}, chance=True),
 }
 
-PHASE_ACTIONS: Final[Mapping[str, frozenset[str]]] = {
-    "setup": frozenset({"setup"}),
-    "plan": frozenset({"patrol", "choose", "peek"}),
-    "peek": frozenset({"reveal_patrol"}),
-    "abilities": frozenset({"swap", "steal", "skip"}),
-    "respond": frozenset({"respond", "pass"}),
-    "trade": frozenset({"trade"}),
-    "fulfil": frozenset({"fulfil", "pass"}),
-    "reveal_demand": frozenset({"reveal_demand"}),
-    "game_over": frozenset(),
+PHASE_ACTIONS: Final[Mapping[Phase, frozenset[str]]] = {
+    Phase.SETUP: frozenset({"setup"}),
+    Phase.PLAN: frozenset({"patrol", "choose", "peek"}),
+    Phase.PEEK: frozenset({"reveal_patrol"}),
+    Phase.ABILITIES: frozenset({"swap", "steal", "skip"}),
+    Phase.RESPOND: frozenset({"respond", "pass"}),
+    Phase.TRADE: frozenset({"trade"}),
+    Phase.FULFIL: frozenset({"fulfil", "pass"}),
+    Phase.REVEAL_DEMAND: frozenset({"reveal_demand"}),
+    Phase.GAME_OVER: frozenset(),
 }
 """Action types each phase takes; anything else is `wrong_phase`."""

@@ -17,9 +17,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
-                                     Chosen, Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput,
-                                     ValuePattern)
-from companion.games.gangsters_dilemma.vocab import LOOT, TRADES
+                                     Chosen, Effect, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
+                                     TableInput, ValuePattern, seat_of)
+from companion.games.gangsters_dilemma.board import LOOT, TRADES
+from companion.games.gangsters_dilemma.codes import BINDING_CODES as OWN_CODES
 
 CARD_KINDS: Mapping[str, tuple[str, ...]] = {
     "gangster": ValuePattern("[0-6]:[1-6]", "SEAT:LOCATION"),
@@ -29,16 +30,6 @@ CARD_KINDS: Mapping[str, tuple[str, ...]] = {
 """Enrollment: kind -> value forms."""
 
 KEYS = ("inform", "silence", "bribe", "pass")
-CODES: Mapping[str, str] = {
-    "choose_payment": "Choose on your terminal or page how this demand is paid.",
-    "wrong_phase": "That card means nothing at this point of the round.",
-    "not_your_turn": "Another seat is acting now.",
-    "not_police": "Only the police seat patrols, at its own reader.",
-    "no_such_location": "There is no such location in this game.",
-    "closed_location": "That location is closed this round.",
-    "missing_loot": "The loot this demand needs is not held.",
-}
-"""Codes the binding raises itself (engine codes raised early, and its own)."""
 MONEY_LEVEL = 10
 """Dollars that fill a location's LED segment."""
 
@@ -66,7 +57,6 @@ class GangstersDilemmaBinding(Binding):
 
     game = "gangsters_dilemma"
     card_kinds = CARD_KINDS
-    codes = {**BINDING_CODES, **CODES}
 
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, the centre reader and one LED segment per location."""
@@ -93,7 +83,7 @@ class GangstersDilemmaBinding(Binding):
         card = event.card
         if card.game != self.game:
             raise refuse("wrong_game", BINDING_CODES["wrong_game"])
-        seat = _seat_of(event.zone)
+        seat = seat_of(event.zone)
         if card.kind == "demand":
             return self._demand(state, seat, card, mode), taps
         if seat is None or seat >= state.seats:
@@ -183,15 +173,15 @@ class GangstersDilemmaBinding(Binding):
         for loc in view.get("locations") or ():
             level = (min(int(loc["money"]), MONEY_LEVEL), MONEY_LEVEL)
             if loc["id"] in arrests:
-                light = Light(RED, "blink", level)
+                light = Light(RED, Effect.BLINK, level)
             elif loc["id"] in patrols:
-                light = Light(BLUE, "solid", level)
+                light = Light(BLUE, Effect.SOLID, level)
             elif loc["visitors"]:
-                light = Light(GREEN, "solid", level)
+                light = Light(GREEN, Effect.SOLID, level)
             elif loc["closed"]:
-                light = Light(PURPLE, "solid", level)
+                light = Light(PURPLE, Effect.SOLID, level)
             else:
-                light = Light(GOLD, "solid", level) if loc["money"] else Light(OFF, "off")
+                light = Light(GOLD, Effect.SOLID, level) if loc["money"] else Light(OFF, Effect.OFF)
             scene[f"location:{loc['id']}"] = light
         return scene
 
@@ -199,7 +189,11 @@ class GangstersDilemmaBinding(Binding):
         """Nothing rests on a seat reader (a card left there would be read as a choice)."""
         return {f"seat:{i}": () for i in range(state.seats)}
 
-    def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    def facts(self, seats: int) -> dict[str, Any]:
+        """The loot kinds in the order a player's view lists them."""
+        return {**super().facts(seats), "loot": list(LOOT)}
+
+    def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """The bank: what each seat takes or hands over since the last reveal, drawn from the public log."""
         return {"bank": bank(public_view)}
 
@@ -250,11 +244,6 @@ def bank(public_view: Mapping[str, Any]) -> list[dict[str, Any]]:
             out.append({"seat": p["seat"], "takes": {"demand": p["demand"]},
                         "hands_over": {k: n for k, n in needs.items() if n}, "to": "bank"})
     return out
-
-
-def _seat_of(zone: str) -> int | None:
-    kind, _, index = zone.partition(":")
-    return int(index) if kind == "seat" and index.isdigit() else None
 
 
 BINDING = GangstersDilemmaBinding()

@@ -10,7 +10,8 @@ from companion.games.gangsters_dilemma.legal import (
     available_demands, market_trades, substitute_cost, visitors,
 )
 from companion.games.gangsters_dilemma.state import Player, State, Work
-from companion.games.gangsters_dilemma.vocab import (
+from companion.games.gangsters_dilemma.codes import Phase
+from companion.games.gangsters_dilemma.board import (
     LADY_BRIBE, LIQUOR, LOCATION_START_MONEY, LOOKOUT_FEE, LOOT_INDEX, START_LIQUOR, START_MONEY, TRADES,
 )
 
@@ -110,7 +111,7 @@ def peek(state: State, a: Action) -> State:
     w = Work(state)
     w.gain(seat, money=-LOOKOUT_FEE)
     w.gain(state.police, money=LOOKOUT_FEE)
-    w.set(peeked=True, phase="peek", acting=frozenset({CHANCE}))
+    w.set(peeked=True, phase=Phase.PEEK, acting=frozenset({CHANCE}))
     w.note("peeked", {"seat": seat, "police": state.police, "money": LOOKOUT_FEE})
     return w.freeze()
 
@@ -129,7 +130,7 @@ def reveal_patrol(state: State, a: Action) -> State:
         raise _refuse("not_patrolled")
     w = Work(state)
     waiting = frozenset(s for s in range(state.seats) if s != state.police and state.choices[s] is None)
-    w.set(peek=a["location"], phase="plan", acting=waiting)
+    w.set(peek=a["location"], phase=Phase.PLAN, acting=waiting)
     w.note("patrol_seen", {"seat": lookout, "location": a["location"]}, to=frozenset({lookout}))
     return w.freeze()
 

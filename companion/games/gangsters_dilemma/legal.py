@@ -9,7 +9,7 @@ from companion.games.gangsters_dilemma.state import Player, State, Work
 
 AnyState = State | Work
 """Legal checks read a finished state or the working copy inside an apply alike."""
-from companion.games.gangsters_dilemma.vocab import (
+from companion.games.gangsters_dilemma.board import (
     BLACK_MARKET_TRADES, LADY_BRIBE, LIQUOR, LOOKOUT_FEE, LOOT, MARKET, RIGHT_HAND_COST, SPEAKEASY,
     SPEAKEASY_TRADES, SUBSTITUTE_COST, TRADES,
 )

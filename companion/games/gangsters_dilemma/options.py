@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from companion.games.gangsters_dilemma.vocab import CHARACTERS, LOOT
+from companion.games.gangsters_dilemma.board import CHARACTERS, LOOT
 from companion.games.schema import is_int
 
 # Our own invented sample, NOT the published card list (which is unknown): for demos only, labelled

@@ -7,7 +7,8 @@ from companion.games.gangsters_dilemma.legal import (
     ability_choices, bribe_pays, fulfil_choices, trade_choices, visitors,
 )
 from companion.games.gangsters_dilemma.state import Work
-from companion.games.gangsters_dilemma.vocab import (
+from companion.games.gangsters_dilemma.codes import Phase
+from companion.games.gangsters_dilemma.board import (
     ENFORCER_BONUS, LADY_BRIBE, LOCATION_LOOT, LOCATION_NAMES, LOOT, WIN_VP,
 )
 
@@ -18,7 +19,7 @@ def start_round(w: Work, number: int, police: int) -> None:
     """Open round `number` with `police` patrolling; everybody plans in secret."""
     n = w.seats
     w.set(
-        phase="plan", acting=frozenset(range(n)), round=number, police=police, patrols=(),
+        phase=Phase.PLAN, acting=frozenset(range(n)), round=number, police=police, patrols=(),
         choices=(None,) * n, revealed=False, peeked=False, peek=None, current=0, responses=(),
         successes=(), queue=(), arrests=frozenset(), enforcer_paid=False,
     )
@@ -35,7 +36,7 @@ def after_plan_choice(w: Work, seat: int) -> None:
     w.note("revealed", {"patrols": sorted(w.patrols), "choices": list(w.choices)})
     able = frozenset(s for s in range(w.seats) if ability_choices(w, s))
     if able:
-        w.set(phase="abilities", acting=able)
+        w.set(phase=Phase.ABILITIES, acting=able)
     else:
         next_location(w)
 
@@ -65,7 +66,7 @@ def next_location(w: Work) -> None:
             if lone is not None and not (w.config.lone_bribe and bribe_pays(w.players[lone])):
                 arrest(w, loc, there)
                 continue
-            w.set(phase="respond", acting=frozenset(there), responses=(None,) * w.seats)
+            w.set(phase=Phase.RESPOND, acting=frozenset(there), responses=(None,) * w.seats)
             return
         if succeed(w, loc, there):
             return
@@ -95,7 +96,7 @@ def succeed(w: Work, loc: int, winners: list[int]) -> bool:
     w.set(successes=tuple(winners))
     traders = frozenset(s for s in winners if trade_choices(w, loc, w.players[s]))
     if traders:
-        w.set(phase="trade", acting=traders)
+        w.set(phase=Phase.TRADE, acting=traders)
         return True
     return start_fulfil(w)
 
@@ -156,7 +157,7 @@ def next_fulfil(w: Work) -> bool:
     while queue:
         seat = queue.pop(0)
         if fulfil_choices(w, seat, first_only=True):
-            w.set(queue=tuple(queue), phase="fulfil", acting=frozenset({seat}))
+            w.set(queue=tuple(queue), phase=Phase.FULFIL, acting=frozenset({seat}))
             return True
     w.set(queue=())
     return False
@@ -171,7 +172,7 @@ def continue_fulfil(w: Work) -> None:
 def after_fulfil(w: Work) -> None:
     """A demand was fulfilled: reveal its replacement at once if the deck has one."""
     if w.deck:
-        w.set(phase="reveal_demand", acting=frozenset({CHANCE}))
+        w.set(phase=Phase.REVEAL_DEMAND, acting=frozenset({CHANCE}))
     else:
         continue_fulfil(w)
 
@@ -190,7 +191,7 @@ def end_round(w: Work) -> None:
         richest = max(p.money for p, v in zip(w.players, vps) if v == best)
         winners = frozenset(s for s, (p, v) in enumerate(zip(w.players, vps)) if v == best and p.money == richest)
         reason = "21_vp" if best >= WIN_VP else "no_demands"
-        w.set(phase="game_over", acting=frozenset(), winners=winners, end_reason=reason)
+        w.set(phase=Phase.GAME_OVER, acting=frozenset(), winners=winners, end_reason=reason)
         w.note("game_over", {"winners": sorted(winners), "vp": vps, "why": reason})
         return
     start_round(w, w.round + 1, (w.police + 1) % w.seats)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Iterator
+from typing import Any
 
+from companion.games.gangsters_dilemma.codes import Phase
 from companion.games.gangsters_dilemma.options import Config
-from companion.games.gangsters_dilemma.vocab import CRATE, CRATE_VP
+from companion.games.gangsters_dilemma.board import CRATE, CRATE_VP
+from companion.games.log import Log
 from companion.games.rules import LogEntry
 
 Response = tuple[str, str | None]
@@ -44,54 +46,6 @@ class Entry(LogEntry):
         return self
 
 
-class Log:
-    """The game's log: an immutable chain of the entries each apply added (appending is O(1))."""
-
-    __slots__ = ("_prev", "_items", "_length")
-
-    def __init__(self, prev: Log | None = None, items: tuple[Entry, ...] = ()) -> None:
-        self._prev = prev
-        self._items = items
-        self._length = (len(prev) if prev is not None else 0) + len(items)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Log:
-        return self  # immutable: nothing in it can change
-
-    def __len__(self) -> int:
-        return self._length
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Log) and len(self) == len(other) and self.entries == other.entries
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"Log({len(self)} entries)"
-
-    def tail(self, start: int) -> list[Entry]:
-        """Entries from index `start` to the end (walks back only as far as needed)."""
-        chunks: list[tuple[Entry, ...]] = []
-        node: Log | None = self
-        while node is not None and node._length > start:
-            chunks.append(node._items)
-            node = node._prev
-        skip = start - (node._length if node is not None else 0)
-        out = [e for chunk in reversed(chunks) for e in chunk]
-        return out[skip:] if skip > 0 else out
-
-    @property
-    def entries(self) -> tuple[Entry, ...]:
-        """Every entry, oldest first."""
-        return tuple(self.tail(0))
-
-    def __iter__(self) -> Iterator[Entry]:
-        return iter(self.tail(0))
-
-    def extended(self, more: list[Entry]) -> Log:
-        """A new log with `more` appended."""
-        return Log(self, tuple(more)) if more else self
-
-
 _SCALARS = (int, str, bool, type(None))
 
 
@@ -113,7 +67,7 @@ class State:
     seats: int
     locations: int
     """5 with 3–5 seats (speakeasy merged into the black market), else 6."""
-    phase: str
+    phase: Phase
     acting: frozenset[int]
     round: int = 0
     police: int = 0
@@ -136,7 +90,7 @@ class State:
     deck: tuple[str, ...] = ()
     arrests: frozenset[int] = frozenset()
     enforcer_paid: bool = False
-    log: Log = field(default_factory=Log)
+    log: Log[Entry] = Log()
     log_from: int = 0
     """Index of the first log entry views show: the latest reveal (so what just happened stays in view)."""
     winners: frozenset[int] | None = None
@@ -194,5 +148,5 @@ class Work:
         fields.update(self.fields)
         fields["players"] = tuple(self.players)
         fields["money"] = tuple(self.money)
-        fields["log"] = self.base.log.extended(self.log)
+        fields["log"] = self.base.log.extend(self.log)
         return new

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.gangsters_dilemma.state import Log, State
-from companion.games.gangsters_dilemma.vocab import LOCATION_NAMES
+from companion.games.gangsters_dilemma.state import Entry, State
+from companion.games.log import Log
+from companion.games.gangsters_dilemma.board import LOCATION_NAMES
 
 
-def log_view(log: Log, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+def log_view(log: Log[Entry], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
     """The log from `start` as this viewer may read it: `{code, params}`, others' private entries dropped."""
     return [
         {"code": e.code, "params": {k: list(v) if type(v) is tuple else v for k, v in e.params.items()}}
-        for e in log.tail(start)
+        for e in log[start:]
         if e.to is None or (seat is not None and seat in e.to)
     ]
 
@@ -56,7 +57,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "round": state.round,
         "police": None if state.phase == "setup" else state.police,
-        "phase": state.phase,
+        "phase": state.phase.value,
         "locations": locations,
         "players": players,
         "demands": list(state.row),

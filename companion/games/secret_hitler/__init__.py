@@ -1,5 +1,14 @@
-"""Secret Hitler (Goat, Wolf & Cabbage; rules CC BY-NC-SA 4.0): the rules engine."""
+"""Secret Hitler (Goat, Wolf & Cabbage; rules CC BY-NC-SA 4.0): rules engine per RULES.md section 1; rulings in
+RULINGS.md.
 
+Modules (the same in every game package): `codes` (phases, reasons, refusal and log codes) · `state` (State and
+the fixed tables) · `actions` (schemas, phase -> action types) · `legal` · `chance` (deal, draws, peek) ·
+`election`, `legislation`, `powers` and `flow` (the actions) · `views` · `rules` (the Rules subclass, `RULES`)
+· `binding`.
+"""
+
+from companion.games.secret_hitler.binding import BINDING
+from companion.games.secret_hitler.codes import Phase, Reason
 from companion.games.secret_hitler.rules import RULES, SecretHitler
 
-__all__ = ["RULES", "SecretHitler"]
+__all__ = ["BINDING", "RULES", "Phase", "Reason", "SecretHitler"]

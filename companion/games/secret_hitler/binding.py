@@ -12,8 +12,10 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
-                                     Binding, Chosen, Light, Placed, Pressed, Removed, RGB, Scene, TableInput)
+                                     Binding, Chosen, Effect, Light, Placed, Pressed, Removed, RGB, Scene, TableInput,
+                                     seat_of)
 from companion.games.contract import IllegalAction
+from companion.games.secret_hitler.state import CHAOS_AT, FASCIST_WIN, LIBERAL_WIN, POWERS, VETO_AT
 
 PHYSICAL_CHANCE = ("draw", "peek")
 """Chance actions read from tiles in physical mode; the deal is always digital (roles are secret)."""
@@ -43,7 +45,7 @@ class SecretHitlerBinding(Binding):
         if card.game != self.game:
             raise IllegalAction("wrong_game", BINDING_CODES["wrong_game"])
         if card.kind == "ballot":
-            seat = _seat_of(event.zone)
+            seat = seat_of(event.zone)
             if seat is None:
                 raise IllegalAction("unexpected_card", "Ballots are read on a seat's own reader.")
             return [{"type": "vote", "seat": seat, "vote": card.value}], tiles
@@ -65,6 +67,17 @@ class SecretHitlerBinding(Binding):
                 return [{"type": "enact", "seat": chancellor, "policy": card.value}], tiles
         raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
 
+    def facts(self, seats: int) -> dict[str, Any]:
+        """The tracks the page draws: the fascist track's slots (the power each policy grants at this seat
+        count, `execute_veto` where the veto unlocks, `win` last), and the liberal and election track lengths."""
+        track: list[str | None] = []
+        for policy in range(1, FASCIST_WIN):
+            power = POWERS[seats][policy]
+            name = None if power is None else power.value
+            track.append(f"{name}_veto" if policy == VETO_AT and name else name)
+        return {**super().facts(seats), "power_track": track + ["win"], "liberal_track": LIBERAL_WIN,
+                "election_track": CHAOS_AT}
+
     def chance_is_physical(self, state: Any, mode: str) -> bool:
         """In physical mode draws and peeks come from tiles; the deal is always sampled."""
         if mode != "physical":
@@ -81,7 +94,7 @@ class SecretHitlerBinding(Binding):
         scene: Scene = {}
         for i in range(seats):
             if not alive[i]:
-                light = Light(OFF, "off")
+                light = Light(OFF, Effect.OFF)
             elif votes[i] is not None:
                 light = Light(GREEN if votes[i] == "ja" else RED)
             elif voted[i]:
@@ -93,9 +106,9 @@ class SecretHitlerBinding(Binding):
             else:
                 light = Light(DIM)
             scene[f"seat:{i}"] = light
-        scene["track:liberal"] = Light(BLUE, level=(int(view.get("liberal_policies", 0)), 5))
-        scene["track:fascist"] = Light(RED, level=(int(view.get("fascist_policies", 0)), 6))
-        scene["track:election"] = Light(ORANGE, level=(int(view.get("election_tracker", 0)), 3))
+        scene["track:liberal"] = Light(BLUE, level=(int(view.get("liberal_policies", 0)), LIBERAL_WIN))
+        scene["track:fascist"] = Light(RED, level=(int(view.get("fascist_policies", 0)), FASCIST_WIN))
+        scene["track:election"] = Light(ORANGE, level=(int(view.get("election_tracker", 0)), CHAOS_AT))
         scene["board"] = Light(PURPLE if view.get("veto_unlocked") else DIM)
         return scene
 
@@ -103,11 +116,6 @@ class SecretHitlerBinding(Binding):
         """Nothing should rest on a seat reader (a ballot or tile left there would be read as a new input)."""
         seats = self.rules().seat_count(state)
         return {f"seat:{i}": () for i in range(seats)}
-
-
-def _seat_of(zone: str) -> int | None:
-    kind, _, index = zone.partition(":")
-    return int(index) if kind == "seat" and index.isdigit() else None
 
 
 BINDING = SecretHitlerBinding()

@@ -30,7 +30,7 @@ def apply_deal(s: State, roles: tuple[str, ...], first: int) -> State:
     """Roles are dealt and the first presidential candidate named."""
     check_deal(s, roles, first)
     entry = note("dealt", first_president=first)
-    return evolve(s, phase=Phase.NOMINATE, roles=roles, president=first, rotation=first, log=s.log + (entry,))
+    return evolve(s, phase=Phase.NOMINATE, roles=roles, president=first, rotation=first, log=s.log.append(entry))
 
 
 def sample_deal(s: State, rng: random.Random) -> dict[str, Any]:
@@ -111,7 +111,7 @@ def apply_peek(s: State, policies: tuple[str, ...]) -> State:
         raise IllegalAction("impossible_peek", "the draw pile does not hold those tiles")
     president = s.president
     entries = (note("peeked", president=president), secret(president, "peek", policies=policies))
-    return evolve(s, phase=Phase.PEEK_REVIEW, peeked=policies, peeker=president, log=s.log + entries)
+    return evolve(s, phase=Phase.PEEK_REVIEW, peeked=policies, peeker=president, log=s.log.extend(entries))
 
 
 def sample_peek(s: State, rng: random.Random) -> dict[str, Any]:

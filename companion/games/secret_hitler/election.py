@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.games.contract import IllegalAction
 from companion.games.secret_hitler.flow import game_over, hitler_chancellor, move_tracker, term_limited
+from companion.games.secret_hitler.codes import Reason
 from companion.games.secret_hitler.state import HITLER_ZONE, JA, NEIN, Phase, State, evolve, note, with_vote
 
 
@@ -30,7 +31,7 @@ def apply_nominate(s: State, target: int) -> State:
     voters = frozenset(i for i in range(s.seats) if s.alive[i])
     return evolve(
         s, phase=Phase.VOTE, chancellor=target, votes=(None,) * s.seats, pending=voters, revealed=False,
-        log=s.log + (entry,),
+        log=s.log.append(entry),
     )
 
 
@@ -46,10 +47,10 @@ def apply_vote(s: State, seat: int, vote: str) -> State:
     tracker = s.tracker if passed else s.tracker + 1
     entry = note("votes", votes=votes, passed=passed, election_tracker=tracker)
     s = evolve(s, votes=votes, pending=pending, revealed=True)
-    log = s.log + (entry,)
+    log = s.log.append(entry)
     if not passed:
         return move_tracker(s, log)
     s = evolve(s, last_president=s.president, last_chancellor=s.chancellor)
     if s.fascist >= HITLER_ZONE and hitler_chancellor(s):
-        return game_over(s, log, False, "hitler_elected")
+        return game_over(s, log, False, Reason.HITLER_ELECTED)
     return evolve(s, phase=Phase.DRAW, log=log)

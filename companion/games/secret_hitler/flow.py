@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from companion.games.contract import Outcome
-from companion.games.rules import LogEntry
+from companion.games.log import Log
+from companion.games.secret_hitler.codes import Reason
 from companion.games.secret_hitler.state import (
-    CHAOS_AT, F, FASCIST_WIN, HITLER, L, LIBERAL, LIBERAL_WIN, POWER_PHASE, POWERS, Phase, State, evolve, note,
+    CHAOS_AT, F, FASCIST_WIN, HITLER, L, LIBERAL, LIBERAL_WIN, POWER_PHASE, POWERS, Entry, Phase, State, evolve, note,
 )
 
 
@@ -29,7 +30,7 @@ def term_limited(s: State) -> list[int]:
     return sorted(barred)
 
 
-def new_round(s: State, log: tuple[LogEntry, ...]) -> State:
+def new_round(s: State, log: Log[Entry]) -> State:
     """The presidency passes to the next living seat after the rotation seat; a nomination is awaited."""
     nxt = living_after(s.alive, s.rotation)
     return evolve(
@@ -37,17 +38,17 @@ def new_round(s: State, log: tuple[LogEntry, ...]) -> State:
     )
 
 
-def game_over(s: State, log: tuple[LogEntry, ...], liberals_win: bool, reason: str) -> State:
+def game_over(s: State, log: Log[Entry], liberals_win: bool, reason: Reason) -> State:
     """The finished game: the whole winning party wins, dead or alive."""
     if liberals_win:
         winners = frozenset(i for i, r in enumerate(s.roles) if r == LIBERAL)
     else:
         winners = frozenset(i for i, r in enumerate(s.roles) if r != LIBERAL)
-    entry = note("game_over", reason=reason, winners=tuple(sorted(winners)))
-    return evolve(s, phase=Phase.GAME_OVER, hand=(), log=log + (entry,), result=Outcome(winners, reason))
+    entry = note("game_over", reason=reason.value, winners=tuple(sorted(winners)))
+    return evolve(s, phase=Phase.GAME_OVER, hand=(), log=log.append(entry), result=Outcome(winners, reason))
 
 
-def reshuffle_check(s: State, log: tuple[LogEntry, ...]) -> tuple[State, tuple[LogEntry, ...]]:
+def reshuffle_check(s: State, log: Log[Entry]) -> tuple[State, Log[Entry]]:
     """With fewer than 3 tiles left, draw and discard piles are shuffled together; a peek is forgotten."""
     if s.draw_l + s.draw_f >= 3:
         return s, log
@@ -55,10 +56,10 @@ def reshuffle_check(s: State, log: tuple[LogEntry, ...]) -> tuple[State, tuple[L
         s, draw_l=s.draw_l + s.disc_l, draw_f=s.draw_f + s.disc_f, disc_l=0, disc_f=0, peeked=(), peeker=None,
     )
     entry = note("reshuffled", draw_pile=s.draw_l + s.draw_f, discard_pile=0)
-    return s, log + (entry,)
+    return s, log.append(entry)
 
 
-def move_tracker(s: State, log: tuple[LogEntry, ...]) -> State:
+def move_tracker(s: State, log: Log[Entry]) -> State:
     """The election tracker moves +1 (the caller's log entry says so): at 3 chaos awaits the top tile, else
     the presidency moves on."""
     tracker = s.tracker + 1
@@ -67,19 +68,19 @@ def move_tracker(s: State, log: tuple[LogEntry, ...]) -> State:
     return new_round(evolve(s, tracker=tracker), log)
 
 
-def enact(s: State, policy: str, log: tuple[LogEntry, ...], chaos: bool) -> State:
+def enact(s: State, policy: str, log: Log[Entry], chaos: bool) -> State:
     """Put a policy on its track; win check, reshuffle check, then the power (never after chaos) or the
     next round."""
     liberal = s.liberal + (policy == L)
     fascist = s.fascist + (policy == F)
-    log = log + (note("chaos" if chaos else "enacted", policy=policy),)
+    log = log.append(note("chaos" if chaos else "enacted", policy=policy))
     s = evolve(s, liberal=liberal, fascist=fascist, tracker=0, hand=())
     if chaos:
         s = evolve(s, last_president=None, last_chancellor=None)
     if liberal >= LIBERAL_WIN:
-        return game_over(s, log, True, "liberal_policies")
+        return game_over(s, log, True, Reason.LIBERAL_POLICIES)
     if fascist >= FASCIST_WIN:
-        return game_over(s, log, False, "fascist_policies")
+        return game_over(s, log, False, Reason.FASCIST_POLICIES)
     s, log = reshuffle_check(s, log)
     if policy == F and not chaos:
         power = POWERS[s.seats][fascist]

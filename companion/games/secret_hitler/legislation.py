@@ -25,14 +25,14 @@ def apply_discard(s: State, policy: str) -> State:
     """The president discards one tile (hidden) and passes two to the chancellor."""
     hand = without(s.hand, policy)
     entry = secret(s.president, "president_discard", drew=s.hand, policy=policy)
-    return evolve(discard_to(s, (policy,)), phase=Phase.ENACT, hand=hand, log=s.log + (entry,))
+    return evolve(discard_to(s, (policy,)), phase=Phase.ENACT, hand=hand, log=s.log.append(entry))
 
 
 def apply_enact(s: State, policy: str) -> State:
     """The chancellor enacts one tile; the other is discarded (hidden)."""
     rest = without(s.hand, policy)
     entry = secret(s.chancellor, "chancellor_discard", received=s.hand, policy=rest[0])
-    return enact(discard_to(s, rest), policy, s.log + (entry,), chaos=False)
+    return enact(discard_to(s, rest), policy, s.log.append(entry), chaos=False)
 
 
 def veto_possible(s: State) -> bool:
@@ -47,15 +47,15 @@ def apply_veto(s: State) -> State:
     if s.veto_refused:
         raise IllegalAction("veto_already_refused", "the president refused the veto: the chancellor must enact")
     entry = note("veto_proposed", chancellor=s.chancellor)
-    return evolve(s, phase=Phase.VETO_REPLY, log=s.log + (entry,))
+    return evolve(s, phase=Phase.VETO_REPLY, log=s.log.append(entry))
 
 
 def apply_veto_reply(s: State, agree: bool) -> State:
     """Agreed: both tiles are discarded, reshuffle check, tracker +1. Refused: the chancellor must enact."""
     if not agree:
         entry = note("veto_refused", president=s.president)
-        return evolve(s, phase=Phase.ENACT, veto_refused=True, log=s.log + (entry,))
+        return evolve(s, phase=Phase.ENACT, veto_refused=True, log=s.log.append(entry))
     entry = note("veto_agreed", president=s.president, election_tracker=s.tracker + 1)
     s = evolve(discard_to(s, s.hand), hand=())
-    s, log = reshuffle_check(s, s.log + (entry,))
+    s, log = reshuffle_check(s, s.log.append(entry))
     return move_tracker(s, log)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.games.contract import IllegalAction
 from companion.games.secret_hitler.flow import game_over, new_round
+from companion.games.secret_hitler.codes import Reason
 from companion.games.secret_hitler.state import FASCIST, HITLER, LIBERAL, Phase, State, evolve, note, secret
 
 
@@ -37,7 +38,7 @@ def apply_investigate(s: State, target: int) -> State:
         secret(president, "party", target=target, party=party(s.roles[target])),
     )
     s = evolve(s, investigated=s.investigated + ((president, target),))
-    return new_round(s, s.log + entries)
+    return new_round(s, s.log.extend(entries))
 
 
 def apply_special_election(s: State, target: int) -> State:
@@ -45,7 +46,7 @@ def apply_special_election(s: State, target: int) -> State:
     check_other_living(s, target)
     entry = note("special_election", president=s.president, target=target)
     return evolve(
-        s, phase=Phase.NOMINATE, president=target, chancellor=None, veto_refused=False, log=s.log + (entry,)
+        s, phase=Phase.NOMINATE, president=target, chancellor=None, veto_refused=False, log=s.log.append(entry)
     )
 
 
@@ -59,7 +60,7 @@ def apply_execute(s: State, target: int) -> State:
     check_other_living(s, target)
     alive = s.alive[:target] + (False,) + s.alive[target + 1:]
     s = evolve(s, alive=alive)
-    log = s.log + (note("executed", president=s.president, target=target),)
+    log = s.log.append(note("executed", president=s.president, target=target))
     if s.roles[target] == HITLER:
-        return game_over(s, log, True, "hitler_executed")
+        return game_over(s, log, True, Reason.HITLER_EXECUTED)
     return new_round(s, log)

@@ -8,110 +8,12 @@ from typing import Any, Mapping
 
 from companion.games.contract import CHANCE, Outcome
 from companion.games.rules import Rules
-from companion.games.schema import ActionSpec, Field, boolean, integer, list_of, one_of, seat
-from companion.games.secret_hitler import chance, election, legislation, powers
-from companion.games.secret_hitler.state import (
-    DECK_L, JA, NEIN, ROLES, F, L, Phase, State, setup_for,
-)
+from companion.games.secret_hitler import chance, election, legal, legislation, powers
+from companion.games.secret_hitler.actions import ACTIONS, ALLOWED_BY_ID
+from companion.games.secret_hitler.codes import CODES, LOG_CODES, Phase, Reason
+from companion.games.secret_hitler.state import DECK_L, JA, NEIN, F, L, State, setup_for
 from companion.games.secret_hitler.views import public_view, seat_view
 
-_POLICY = Field(one_of(L, F))
-_POLICIES = Field(list_of(one_of(L, F)))
-_TARGET = Field(seat())
-
-# Checks are wrapped in Field here so parse_action need not wrap them on every call.
-ACTIONS: Mapping[str, ActionSpec] = MappingProxyType({
-    "deal": ActionSpec({"roles": Field(list_of(one_of(*ROLES))), "first_president": Field(integer())}, chance=True),
-    "nominate": ActionSpec({"target": _TARGET}),
-    "vote": ActionSpec({"vote": Field(one_of(JA, NEIN))}),
-    "draw": ActionSpec({"policies": _POLICIES}, chance=True),
-    "discard": ActionSpec({"policy": _POLICY}),
-    "enact": ActionSpec({"policy": _POLICY}),
-    "veto": ActionSpec({}),
-    "veto_reply": ActionSpec({"agree": Field(boolean())}),
-    "investigate": ActionSpec({"target": _TARGET}),
-    "special_election": ActionSpec({"target": _TARGET}),
-    "peek": ActionSpec({"policies": _POLICIES}, chance=True),
-    "peek_done": ActionSpec({}),
-    "execute": ActionSpec({"target": _TARGET}),
-})
-
-PHASES: Mapping[str, str] = MappingProxyType({
-    Phase.DEAL.value: "Chance deals the roles and names the first presidential candidate.",
-    Phase.NOMINATE.value: "The presidential candidate nominates a chancellor.",
-    Phase.VOTE.value: "Every living seat votes ja or nein in secret; all votes are revealed with the last one.",
-    Phase.DRAW.value: "Chance draws the three policy tiles of the legislative session.",
-    Phase.DISCARD.value: "The president discards one of the three tiles in secret.",
-    Phase.ENACT.value: "The chancellor enacts one of the two tiles (or proposes a veto once it is unlocked).",
-    Phase.VETO_REPLY.value: "The president agrees to or refuses the chancellor's veto.",
-    Phase.CHAOS.value: "Three failed elections: chance draws the top tile, which is enacted.",
-    Phase.INVESTIGATE.value: "The president investigates one other living seat's party.",
-    Phase.SPECIAL_ELECTION.value: "The president picks the next presidential candidate.",
-    Phase.PEEK.value: "Chance reveals the top three tiles (in order) to the president.",
-    Phase.PEEK_REVIEW.value: "The president looks at the top three tiles and confirms.",
-    Phase.EXECUTE.value: "The president executes one other living seat.",
-    Phase.GAME_OVER.value: "The game is over.",
-})
-
-CODES: Mapping[str, str] = MappingProxyType({
-    "wrong_role_count": "The deal must give exactly one role to every seat.",
-    "wrong_role_mix": "The deal does not match the role mix for this number of seats.",
-    "first_president_out_of_range": "The first president must be one of the seats.",
-    "wrong_draw_count": "A legislative session draws 3 tiles; chaos draws 1.",
-    "impossible_draw": "The draw pile does not hold those tiles.",
-    "draw_not_peeked": "The top tiles were peeked: the draw must be those tiles.",
-    "wrong_peek_count": "A peek shows exactly 3 tiles.",
-    "impossible_peek": "The draw pile does not hold those tiles on top.",
-    "nominate_self": "The president cannot nominate themself.",
-    "target_self": "The president cannot use a power on themself.",
-    "target_dead": "That seat is dead.",
-    "term_limited": "That seat is term-limited: it was in the last elected government.",
-    "already_investigated": "That seat has already been investigated; nobody is investigated twice.",
-    "policy_not_in_hand": "That tile is not in the hand.",
-    "veto_locked": "The veto is unlocked only once five fascist policies are enacted.",
-    "veto_already_refused": "The president refused the veto; the chancellor must enact a policy.",
-})
-
-LOG_CODES: Mapping[str, str] = MappingProxyType({
-    "dealt": "Roles were dealt; {first_president} is the first presidential candidate.",
-    "nominated": "President {president} nominated {chancellor} for chancellor.",
-    "votes": "The votes were revealed; the government passed: {passed}. Election tracker: {election_tracker}.",
-    "president_discard": "(to the president) You drew {drew} and discarded {policy}.",
-    "chancellor_discard": "(to the chancellor) You received {received} and discarded {policy}.",
-    "enacted": "A {policy} policy was enacted.",
-    "chaos": "Three failed elections: the top policy, {policy}, was enacted.",
-    "veto_proposed": "Chancellor {chancellor} proposed a veto.",
-    "veto_refused": "President {president} refused the veto.",
-    "veto_agreed": "President {president} agreed to the veto. Election tracker: {election_tracker}.",
-    "reshuffled": "The draw and discard piles were shuffled together: {draw_pile} tiles to draw.",
-    "investigated": "President {president} investigated {target}.",
-    "party": "(to the president) {target} is a member of the {party} party.",
-    "special_election": "President {president} chose {target} as the next presidential candidate.",
-    "peeked": "President {president} looked at the top three policies.",
-    "peek": "(to the president) The top three policies are {policies}.",
-    "executed": "President {president} executed {target}.",
-    "game_over": "The game is over ({reason}); winners: {winners}.",
-})
-"""Every log entry code with its English text (params in braces)."""
-
-_ALLOWED: Mapping[Phase, frozenset[str]] = MappingProxyType({
-    Phase.DEAL: frozenset({"deal"}),
-    Phase.NOMINATE: frozenset({"nominate"}),
-    Phase.VOTE: frozenset({"vote"}),
-    Phase.DRAW: frozenset({"draw"}),
-    Phase.CHAOS: frozenset({"draw"}),
-    Phase.DISCARD: frozenset({"discard"}),
-    Phase.ENACT: frozenset({"enact", "veto"}),
-    Phase.VETO_REPLY: frozenset({"veto_reply"}),
-    Phase.INVESTIGATE: frozenset({"investigate"}),
-    Phase.SPECIAL_ELECTION: frozenset({"special_election"}),
-    Phase.PEEK: frozenset({"peek"}),
-    Phase.PEEK_REVIEW: frozenset({"peek_done"}),
-    Phase.EXECUTE: frozenset({"execute"}),
-    Phase.GAME_OVER: frozenset(),
-})
-
-_ALLOWED_BY_ID: Mapping[str, frozenset[str]] = MappingProxyType({p.value: a for p, a in _ALLOWED.items()})
 _ONLY_CHANCE = frozenset({CHANCE})
 _NOBODY: frozenset[int] = frozenset()
 _SINGLE = tuple(frozenset({i}) for i in range(10))
@@ -125,7 +27,8 @@ class SecretHitler(Rules[State]):
     min_seats = 5
     max_seats = 10
     actions = ACTIONS
-    phases = PHASES
+    phase_type = Phase
+    reason_type = Reason
     own_codes = CODES
     log_codes = LOG_CODES
     option_defaults = MappingProxyType({"rebalance": False})
@@ -159,7 +62,7 @@ class SecretHitler(Rules[State]):
 
     def allowed(self, state: State, seat: int) -> frozenset[str]:
         """Action types of the current phase."""
-        return _ALLOWED_BY_ID[state.phase._value_]
+        return ALLOWED_BY_ID[state.phase._value_]
 
     def _check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         if not isinstance(options["rebalance"], bool):
@@ -198,28 +101,7 @@ class SecretHitler(Rules[State]):
         return _SINGLE[state.president]
 
     def _legal(self, state: State, seat: int) -> list[dict[str, Any]]:
-        phase = state.phase
-        if phase is Phase.VOTE:
-            return [{"type": "vote", "seat": seat, "vote": JA}, {"type": "vote", "seat": seat, "vote": NEIN}]
-        if phase is Phase.NOMINATE:
-            return [{"type": "nominate", "seat": seat, "target": t} for t in election.nominees(state)]
-        if phase is Phase.DISCARD or phase is Phase.ENACT:
-            kind = "discard" if phase is Phase.DISCARD else "enact"
-            out = [{"type": kind, "seat": seat, "policy": p} for p in sorted(set(state.hand))]
-            if kind == "enact" and legislation.veto_possible(state):
-                out.append({"type": "veto", "seat": seat})
-            return out
-        if phase is Phase.VETO_REPLY:
-            return [{"type": "veto_reply", "seat": seat, "agree": a} for a in (True, False)]
-        if phase is Phase.INVESTIGATE:
-            return [{"type": "investigate", "seat": seat, "target": t} for t in powers.investigable(state)]
-        if phase is Phase.PEEK_REVIEW:
-            return [{"type": "peek_done", "seat": seat}]
-        kind = phase.value  # special_election or execute: any other living seat
-        return [
-            {"type": kind, "seat": seat, "target": t}
-            for t in range(state.seats) if state.alive[t] and t != state.president
-        ]
+        return legal.legal_actions(state, seat)
 
     def _sample_chance(self, state: State, rng: random.Random) -> dict[str, Any]:
         if state.phase is Phase.DEAL:

@@ -8,7 +8,9 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from companion.games.contract import Outcome
+from companion.games.log import Log
 from companion.games.rules import LogEntry
+from companion.games.secret_hitler.codes import Phase
 
 LIBERAL, FASCIST, HITLER = "liberal", "fascist", "hitler"
 ROLES = (LIBERAL, FASCIST, HITLER)
@@ -29,25 +31,6 @@ class Power(str, Enum):
     SPECIAL_ELECTION = "special_election"
     PEEK = "peek"
     EXECUTE = "execute"
-
-
-class Phase(str, Enum):
-    """Every `phase` value of the engine."""
-
-    DEAL = "deal"
-    NOMINATE = "nominate"
-    VOTE = "vote"
-    DRAW = "draw"
-    DISCARD = "discard"
-    ENACT = "enact"
-    VETO_REPLY = "veto_reply"
-    CHAOS = "chaos"
-    INVESTIGATE = "investigate"
-    SPECIAL_ELECTION = "special_election"
-    PEEK = "peek"
-    PEEK_REVIEW = "peek_review"
-    EXECUTE = "execute"
-    GAME_OVER = "game_over"
 
 
 ROLE_MIX: Mapping[int, tuple[int, int, int]] = MappingProxyType({
@@ -119,7 +102,7 @@ class State:
     veto_refused: bool = False
     investigated: tuple[tuple[int, int], ...] = ()
     """(investigating president, target) pairs in order."""
-    log: tuple[Entry, ...] = ()
+    log: Log[Entry] = Log()
     result: Outcome | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:

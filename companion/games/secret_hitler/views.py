@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.log import Log
 from companion.games.secret_hitler.flow import term_limited
 from companion.games.secret_hitler.powers import party
 from companion.games.secret_hitler.state import (
@@ -15,7 +16,7 @@ LOG_WINDOW = 10
 go to every seat on every change, so they stay small."""
 
 
-def render_log(log: tuple[Entry, ...], seat: int | None, reveal_all: bool) -> list[dict[str, Any]]:
+def render_log(log: Log[Entry], seat: int | None, reveal_all: bool) -> list[dict[str, Any]]:
     """The latest LOG_WINDOW entries this viewer may read, oldest first, as `{code, params}` (tuples become
     lists); private entries (LogEntry.to) only for their seats."""
     out = []

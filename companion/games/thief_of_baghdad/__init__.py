@@ -1,17 +1,12 @@
-"""Thief of Baghdad (바그다드의 도둑): rules engine per RULES.md section 4.
+"""Thief of Baghdad (바그다드의 도둑): rules engine per RULES.md section 4; rulings in RULINGS.md.
 
-Rulings taken where RULES.md is silent: payments are checked in a fixed order, each failure with its own
-code (`too_few_cards` / `too_many_cards`, then `wrong_colour`, then `dancer_not_held` / `card_not_in_hand`);
-when the pile runs out mid-draw the draw must hold the whole old pile and the rest comes from the reshuffled
-discard; when pile and discard together hold fewer cards than a draw needs the seat draws what is left, and
-with nothing left there is no chance step; dancers are never dealt or drawn from the pile (they come from
-their own supply); `first_hand` takes 1..12; `take_dancer` and `with_thief` default to false. The view's `log`
-holds the previous and current turn; the journal keeps the whole game.
+Modules (the same in every game package): `codes` (phases, reasons, refusal and log codes) · `board` (fixed
+components) · `state` · `actions` (schemas, phase -> action types) · `legal` · `chance` (deal and draws) ·
+`moves` and `turns` (the actions) · `payments` · `views` · `rules` (the Rules subclass, `RULES`) · `binding`.
 """
 
-from companion.games.thief_of_baghdad.engine import ThiefOfBaghdad
+from companion.games.thief_of_baghdad.binding import BINDING
+from companion.games.thief_of_baghdad.codes import Phase, Reason
+from companion.games.thief_of_baghdad.rules import RULES, ThiefOfBaghdad
 
-RULES = ThiefOfBaghdad()
-"""The engine instance the registry hands out (stateless)."""
-
-__all__ = ["RULES", "ThiefOfBaghdad"]
+__all__ = ["BINDING", "RULES", "Phase", "Reason", "ThiefOfBaghdad"]

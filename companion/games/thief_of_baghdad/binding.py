@@ -20,28 +20,24 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, Light, Placed, Pressed,
-                                     refuse, Removed, RGB, Scene, TableInput)
+                                     refuse, Removed, RGB, Scene, TableInput, seat_of)
 from companion.games.contract import CHANCE
+from companion.games.thief_of_baghdad.board import COLORS as COLOURS
+from companion.games.thief_of_baghdad.board import THIEF_MOVES_PER_TURN as MOVES
 
-COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
-"""Palace colours in view order."""
 CARD_KINDS: Mapping[str, tuple[str, ...]] = {"palace": COLOURS, "dancer": ("dancer",)}
 """Enrollment: palace cards by colour, dancers."""
 KEYS = ("end", "dancer")
-CODES: Mapping[str, str] = {
-    "hand_full": "This seat has tapped every card it is dealt.",
-    "not_in_hand": "Your hand holds no more cards of that colour.",
-    "not_your_turn": "Pay at your own reader, on your own turn.",
-}
-"""Codes the binding raises itself besides the generic ones."""
 PAID_ACTIONS = ("infiltrate", "move_guard", "move_neutral")
-MOVES = 3
-"""Thief moves per turn."""
 
 PALACE_RGB: Mapping[str, tuple[int, int, int]] = {
     "red": (255, 0, 0), "blue": (0, 60, 255), "green": (0, 255, 0), "yellow": (255, 200, 0),
     "purple": (150, 0, 255), "white": (200, 200, 200),
 }
+PALACE_CSS: Mapping[str, str] = {
+    "red": "#d2473f", "blue": "#3a8fd6", "green": "#3fb96b", "yellow": "#f2d133", "purple": "#9a5bd6", "white": "#e8e8e8",
+}
+"""How the page paints each palace."""
 SEAT_RGB: tuple[RGB, ...] = ((230, 25, 75), (60, 180, 75), (255, 225, 25), (67, 99, 216))
 """Guard and thief colours per seat when the table gives no seat colours (the demo table's first four)."""
 NEUTRAL_RGB = (60, 60, 60)
@@ -82,7 +78,6 @@ class ThiefOfBaghdadBinding(Binding):
 
     game = "thief_of_baghdad"
     card_kinds = CARD_KINDS
-    codes = {**BINDING_CODES, **CODES}
 
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, the centre, a segment per palace and the thief-moves track."""
@@ -111,7 +106,7 @@ class ThiefOfBaghdadBinding(Binding):
         card = event.card
         if card.game != self.game:
             raise refuse("wrong_game", BINDING_CODES["wrong_game"])
-        seat = _seat_of(event.zone)
+        seat = seat_of(event.zone)
         if seat is None or seat >= self.rules().seat_count(state):
             raise refuse("wrong_reader", "Palace cards and dancers are tapped at a seat's own reader.")
         if mode != "physical":
@@ -170,6 +165,11 @@ class ThiefOfBaghdadBinding(Binding):
             raise refuse("not_in_hand", f"Your hand holds no more {card.value} cards.")
         return [], taps.add(seat, card)
 
+    def facts(self, seats: int) -> dict[str, Any]:
+        """The palaces in view order with the colour the page paints each, and the thief moves of a turn."""
+        return {**super().facts(seats), "palaces": list(COLOURS),
+                "palace_colours": {c: PALACE_CSS[c] for c in COLOURS}, "thief_moves_per_turn": MOVES}
+
     def chance_is_physical(self, state: Any, mode: str) -> bool:
         """Physical games read the deal and every draw from the cards tapped."""
         if mode != "physical":
@@ -209,11 +209,6 @@ class ThiefOfBaghdadBinding(Binding):
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""
         return {f"seat:{i}": () for i in range(self.rules().seat_count(state))}
-
-
-def _seat_of(zone: str) -> int | None:
-    kind, _, index = zone.partition(":")
-    return int(index) if kind == "seat" and index.isdigit() else None
 
 
 BINDING = ThiefOfBaghdadBinding()

@@ -1,17 +1,27 @@
-"""Every phase and every game-specific refusal code of Thief of Baghdad, with English text."""
+"""Thief of Baghdad's vocabulary: phases, outcome reasons, refusal codes (engine and binding), log codes."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Final
 
-PHASES: Final[dict[str, str]] = {
-    "deal": "Chance deals the starting hands (6/7/8/9 palace cards by seat order).",
-    "place": "Seats place their guards one at a time, in turn order, on free guard spaces.",
-    "turn": "The seat whose turn it is infiltrates, moves guards, or ends its turn.",
-    "draw": "Chance supplies the palace cards drawn by the seat that just ended its turn.",
-    "over": "A seat has reached the winning number of chests; the game is over.",
-}
-"""Every `phase` value of the view; read-only."""
+from companion.games.contract import Described
+
+
+class Phase(Described):
+    """Every `phase` value of the view."""
+
+    DEAL = "deal", "Chance deals the starting hands (6/7/8/9 palace cards by seat order)."
+    PLACE = "place", "Seats place their guards one at a time, in turn order, on free guard spaces."
+    TURN = "turn", "The seat whose turn it is infiltrates, moves guards, or ends its turn."
+    DRAW = "draw", "Chance supplies the palace cards drawn by the seat that just ended its turn."
+    OVER = "over", "A seat has reached the winning number of chests; the game is over."
+
+
+class Reason(StrEnum):
+    """Why a game ended."""
+
+    CHESTS = "chests"
 
 CODES: Final[dict[str, str]] = {
     "wrong_hand_size": "A dealt hand does not have that seat's starting size.",
@@ -36,3 +46,26 @@ CODES: Final[dict[str, str]] = {
     "no_dancer_left": "The dancer supply is empty.",
 }
 """The game's own IllegalAction codes; read-only."""
+
+LOG_CODES: Final[dict[str, tuple[str, ...]]] = {
+    "deal": ("hand_sizes",),
+    "dealt": ("seat", "cards"),
+    "place_guard": ("seat", "palace"),
+    "infiltrate": ("seat", "palace", "cards"),
+    "move_guard": ("seat", "from", "to", "cards", "with_thief"),
+    "move_neutral": ("seat", "from", "to", "cards"),
+    "steal": ("seat", "palace", "chest"),
+    "win": ("seat", "chests"),
+    "end_turn": ("seat", "take_dancer", "draws"),
+    "reshuffle": ("cards",),
+    "draw": ("seat", "count"),
+    "drew": ("seat", "cards"),
+}
+"""Every log entry code the engine writes, with its params (`dealt` and `drew` are private to their seat)."""
+
+BINDING_CODES: Final[dict[str, str]] = {
+    "hand_full": "This seat has tapped every card it is dealt.",
+    "not_in_hand": "Your hand holds no more cards of that colour.",
+    "not_your_turn": "Pay at your own reader, on your own turn.",
+}
+"""Codes the table binding raises itself besides the generic ones."""

@@ -7,6 +7,7 @@ from typing import Any
 from companion.games.thief_of_baghdad.board import (
     COLORS, DANCER_INDEX, GUARD_SPACES, PALACES, THIEF_MOVES_PER_TURN,
 )
+from companion.games.thief_of_baghdad.codes import Phase
 from companion.games.thief_of_baghdad.payments import (
     INFILTRATE_OPTIONS, MOVE_GUARD_OPTIONS, MOVE_NEUTRAL_OPTIONS, affordable,
 )
@@ -17,9 +18,9 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """Every action `apply` accepts from `seat` now (the caller checked that it is to act)."""
     at = [state.guards_at(p) for p in range(PALACES)]
     free = [sum(g) < GUARD_SPACES for g in at]
-    if state.phase == "place":
+    if state.phase is Phase.PLACE:
         return [{"type": "place_guard", "seat": seat, "palace": COLORS[p]} for p in range(PALACES) if free[p]]
-    if state.phase != "turn":
+    if state.phase is not Phase.TURN:
         return []
     out: list[dict[str, Any]] = []
     hand = state.hand(seat)

@@ -9,6 +9,7 @@ from companion.games.contract import IllegalAction
 from companion.games.thief_of_baghdad.board import (
     CARD_INDEX, COLORS, DANCER_INDEX, GUARD_SPACES, THIEF_MOVES_PER_TURN, WIN_CHESTS,
 )
+from companion.games.thief_of_baghdad.codes import Phase
 from companion.games.thief_of_baghdad.payments import (
     check_payment, infiltrate_slots, move_guard_slots, move_neutral_slots,
 )
@@ -22,12 +23,12 @@ def place_guard(state: State, action: dict[str, Any]) -> State:
         raise IllegalAction("palace_full", f"{action['palace']} has no free guard space")
     unplaced = bump(state.unplaced, seat, -1)
     guards = bump(state.guards, palace * (state.seats + 1) + seat, 1)
-    log = state.log.add(event("place_guard", seat=seat, palace=action["palace"]))
+    log = state.log.append(event("place_guard", seat=seat, palace=action["palace"]))
     if any(unplaced):
         # Every seat has the same number of guards, so turn order simply goes round.
         return replace(state, unplaced=unplaced, guards=guards, turn=(seat + 1) % state.seats, log=log)
     return replace(
-        state, unplaced=unplaced, guards=guards, turn=0, phase="turn", log=log, turn_start=len(log), log_from=0
+        state, unplaced=unplaced, guards=guards, turn=0, phase=Phase.TURN, log=log, turn_start=len(log), log_from=0
     )
 
 
@@ -70,7 +71,7 @@ def _steal(state: State, seat: int, palace: int) -> State:
     if not values or state.thief(palace, seat) < values[0]:
         return state
     won = bump(state.won, seat, 1)
-    log = state.log.add(event("steal", seat=seat, palace=COLORS[palace], chest=values[0]))
+    log = state.log.append(event("steal", seat=seat, palace=COLORS[palace], chest=values[0]))
     state = replace(
         state,
         chests=bump(state.chests, palace, -1),
@@ -80,7 +81,7 @@ def _steal(state: State, seat: int, palace: int) -> State:
         log=log,
     )
     if won[seat] >= WIN_CHESTS[state.seats]:
-        return replace(state, phase="over", winner=seat, log=log.add(event("win", seat=seat, chests=won[seat])))
+        return replace(state, phase=Phase.OVER, winner=seat, log=log.append(event("win", seat=seat, chests=won[seat])))
     return state
 
 
@@ -104,7 +105,7 @@ def infiltrate(state: State, action: dict[str, Any]) -> State:
         thieves=bump(state.thieves, palace * state.seats + seat, 1),
         thief_moves=state.thief_moves + 1,
         acted=True,
-        log=state.log.add(event("infiltrate", seat=seat, palace=action["palace"], cards=action["cards"])),
+        log=state.log.append(event("infiltrate", seat=seat, palace=action["palace"], cards=action["cards"])),
     )
     return _steal(state, seat, palace)
 
@@ -129,7 +130,7 @@ def move_guard(state: State, action: dict[str, Any]) -> State:
         thieves=thieves,
         thief_moves=state.thief_moves + carry,
         acted=True,
-        log=state.log.add(event(
+        log=state.log.append(event(
             "move_guard", seat=seat, **{"from": action["from"]}, to=action["to"],
             cards=action["cards"], with_thief=carry,
         )),
@@ -148,7 +149,7 @@ def move_neutral(state: State, action: dict[str, Any]) -> State:
         **_pay(state, seat, paid),
         guards=_move_guard(state.guards, state.seats, state.seats, origin, destination),
         acted=True,
-        log=state.log.add(event(
+        log=state.log.append(event(
             "move_neutral", seat=seat, **{"from": action["from"]}, to=action["to"], cards=action["cards"],
         )),
     )

@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.log import Log
 from companion.games.rules import LogEntry
 from companion.games.thief_of_baghdad.board import CHESTS
+from companion.games.thief_of_baghdad.codes import Phase
 
 HAND_WIDTH = 7
 """Entries per hand: six colours, then dancers."""
@@ -24,27 +26,9 @@ class Event(LogEntry):
         return self
 
 
-@dataclass(frozen=True)
-class Log:
-    """The game's log: an immutable sequence of entries, extended by copy, never mutated."""
-
-    entries: tuple[Event, ...] = ()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Log":
-        # Immutable all the way down; sharing it keeps a deep copy of the state O(1) in the log's length.
-        return self
-
-    def __len__(self) -> int:
-        return len(self.entries)
-
-    def add(self, *more: Event) -> "Log":
-        """A new log with `more` appended."""
-        return Log(self.entries + more)
-
-
-def event(code: str, to: int | None = None, **params: Any) -> Event:
-    """A log entry; `to` names the one seat that may read it (None = public)."""
-    return Event(code, tuple(params.items()), None if to is None else frozenset({to}))
+def event(code: str, reader: int | None = None, **params: Any) -> Event:
+    """A log entry; `reader` names the one seat that may read it (None = public). Not `to`: that is a param."""
+    return Event(code, tuple(params.items()), None if reader is None else frozenset({reader}))
 
 
 def bump(counts: bytes, index: int, delta: int) -> bytes:
@@ -58,7 +42,7 @@ class State:
 
     seats: int
     first_hand: int
-    phase: str
+    phase: Phase
     turn: int
     """The seat to act in `place` and `turn`; the drawing seat in `draw`; the winner when over."""
     unplaced: bytes
@@ -87,7 +71,7 @@ class State:
     pending_draw: int
     """Cards the drawing seat draws in phase `draw`."""
     winner: int | None
-    log: Log
+    log: Log[Event]
     turn_start: int
     """Log index where the current turn (or the setup) began."""
     log_from: int

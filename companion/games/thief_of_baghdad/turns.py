@@ -6,12 +6,14 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.contract import IllegalAction
+from companion.games.log import Log
 from companion.games.thief_of_baghdad.board import (
     CARDS_PER_COLOUR, CHESTS, DANCER_INDEX, DANCERS, DRAW, DRAW_IDLE, GUARDS_PER_SEAT, PALACES,
     THIEVES_PER_SEAT, hand_sizes,
 )
-from companion.games.thief_of_baghdad.deck import check_deal, check_draw, colour_counts
-from companion.games.thief_of_baghdad.state import HAND_WIDTH, Event, Log, State, bump, event
+from companion.games.thief_of_baghdad.chance import check_deal, check_draw, colour_counts
+from companion.games.thief_of_baghdad.codes import Phase
+from companion.games.thief_of_baghdad.state import HAND_WIDTH, Event, State, bump, event
 
 
 def initial(seats: int, first_hand: int) -> State:
@@ -20,7 +22,7 @@ def initial(seats: int, first_hand: int) -> State:
     return State(
         seats=seats,
         first_hand=first_hand,
-        phase="deal",
+        phase=Phase.DEAL,
         turn=0,
         unplaced=bytes((GUARDS_PER_SEAT[seats],) * seats),
         guards=neutral_only * PALACES,
@@ -46,14 +48,14 @@ def deal(state: State, action: dict[str, Any]) -> State:
     """The starting hands (6/7/8/9 by seat order, `first_hand` for seat 0) from the 102-card pile."""
     sizes = hand_sizes(state.seats, state.first_hand)
     dealt, pile = check_deal(action["hands"], sizes)
-    private = [event("dealt", to=seat, seat=seat, cards=action["hands"][seat]) for seat in range(state.seats)]
+    private = [event("dealt", reader=seat, seat=seat, cards=action["hands"][seat]) for seat in range(state.seats)]
     return replace(
         state,
         hands=b"".join(counts + b"\x00" for counts in dealt),
         pile=pile,
-        phase="place",
+        phase=Phase.PLACE,
         turn=0,
-        log=state.log.add(event("deal", hand_sizes=sizes), *private),
+        log=state.log.append(event("deal", hand_sizes=sizes)).extend(private),
     )
 
 
@@ -61,7 +63,7 @@ def _next_turn(state: State, log: Log) -> State:
     """The next seat's turn begins; views keep showing the turn that just ended."""
     return replace(
         state,
-        phase="turn",
+        phase=Phase.TURN,
         turn=(state.turn + 1) % state.seats,
         thief_moves=0,
         acted=False,
@@ -83,14 +85,14 @@ def end_turn(state: State, action: dict[str, Any]) -> State:
     want = DRAW if state.acted or take else DRAW_IDLE
     # With every palace card in hands there is less (or nothing) to draw; the turn then passes on.
     count = min(want, sum(state.pile) + sum(state.discard))
-    log = state.log.add(event("end_turn", seat=seat, take_dancer=take, draws=count))
+    log = state.log.append(event("end_turn", seat=seat, take_dancer=take, draws=count))
     if take:
         state = replace(
             state, dancers=state.dancers - 1, hands=bump(state.hands, seat * HAND_WIDTH + DANCER_INDEX, 1)
         )
     if not count:
         return _next_turn(state, log)
-    return replace(state, phase="draw", pending_draw=count, log=log)
+    return replace(state, phase=Phase.DRAW, pending_draw=count, log=log)
 
 
 def draw(state: State, action: dict[str, Any]) -> State:
@@ -106,11 +108,11 @@ def draw(state: State, action: dict[str, Any]) -> State:
     hand = bytes(h + d for h, d in zip(state.hand(seat), drawn + b"\x00"))
     more: list[Event] = [event("reshuffle", cards=reshuffled)] if reshuffled else []
     more += [event("draw", seat=seat, count=len(action["cards"])),
-             event("drew", to=seat, seat=seat, cards=action["cards"])]
+             event("drew", reader=seat, seat=seat, cards=action["cards"])]
     state = replace(
         state,
         pile=pile,
         discard=discard,
         hands=state.hands[:start] + hand + state.hands[start + HAND_WIDTH:],
     )
-    return _next_turn(state, state.log.add(*more))
+    return _next_turn(state, state.log.extend(more))

@@ -41,7 +41,7 @@ def _palace(state: State, palace: int) -> dict[str, Any]:
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """The view of one seat (its hand added) or the public (seat None)."""
     out: dict[str, Any] = {
-        "phase": state.phase,
+        "phase": state.phase.value,
         "turn": state.turn,
         "palaces": [_palace(state, p) for p in range(len(COLORS))],
         "players": [
@@ -62,7 +62,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "chests_to_win": WIN_CHESTS[state.seats],
         "winner": state.winner,
         # The previous and the current turn only; the whole game is the journal of actions.
-        "log": log_entries(state.log.entries[state.log_from:], seat),
+        "log": log_entries(state.log[state.log_from:], seat),
     }
     if seat is not None:
         out["seat"] = seat

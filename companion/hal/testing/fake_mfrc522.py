@@ -10,15 +10,11 @@ every other poll). Every transfer advances the virtual clock by `transfer_s`, li
 from __future__ import annotations
 
 import enum
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from companion.hal.mfrc522 import crc_a
-
-BIT_S = 128 / 13.56e6
-"""One bit on air at 106 kbit/s."""
-FDT_S = 1236 / 13.56e6
-"""Frame delay time between the end of a request and the answer (ISO 14443-3, last bit 1)."""
+from companion.hal.mfrc522 import BIT_S, FDT_S, crc_a
 
 
 class VirtualClock:
@@ -34,6 +30,27 @@ class VirtualClock:
     def sleep(self, seconds: float) -> None:
         """Let virtual time pass."""
         self.now += max(0.0, seconds)
+
+
+class WallClock:
+    """Real time for a fake chip, so a driver's real sleeps meet its timer (benches, threaded tests).
+
+    Unlike VirtualClock it cannot be jumped, so FakeIrqLine does not work on it.
+    """
+
+    @property
+    def now(self) -> float:
+        """time.monotonic()."""
+        return time.monotonic()
+
+    def monotonic(self) -> float:
+        """time.monotonic()."""
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        """time.sleep (a zero-length bus transfer costs nothing)."""
+        if seconds > 0:
+            time.sleep(seconds)
 
 
 class TagState(enum.Enum):
@@ -147,7 +164,7 @@ class _Operation:
 class FakeMfrc522:
     """The chip on one chip-select: implements `xfer2` and counts transfers."""
 
-    clock: VirtualClock = field(default_factory=VirtualClock)
+    clock: VirtualClock | WallClock = field(default_factory=VirtualClock)
     version: int = 0x92
     transfer_s: float = 40e-6
     tags: list[FakeTag] = field(default_factory=list)
@@ -364,14 +381,17 @@ class FakeIrqLine:
 
     def wait_for_active(self, timeout: float | None = None) -> bool:
         """Jump the clock to the next event (within the timeout) and report the pin."""
+        clock = self.chip.clock
+        if not isinstance(clock, VirtualClock):
+            raise TypeError("FakeIrqLine jumps the clock: give the chip a VirtualClock")
         if self.chip.irq_active:
             return True
         event = self.chip.next_event()
-        limit = self.chip.clock.now + (timeout if timeout is not None else 1e9)
+        limit = clock.now + (timeout if timeout is not None else 1e9)
         if event is not None and event <= limit:
-            self.chip.clock.now = max(self.chip.clock.now, event)
+            clock.now = max(clock.now, event)
         else:
-            self.chip.clock.now = limit
+            clock.now = limit
         return self.chip.irq_active
 
 

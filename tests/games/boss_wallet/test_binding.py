@@ -193,7 +193,7 @@ def test_the_scene_shows_turn_scans_verdicts_and_hourglasses_never_a_hand() -> N
                                 "cards": [by_label(c).uid for c in HAND0]})
     scene = BINDING.scene(RULES.view(state), 2)
     assert scene["seat:0"].colour == WHITE and scene["seat:1"].colour == BLUE
-    assert BINDING.info(RULES.view(state), 2) == {}
+    assert BINDING.public_info(RULES.view(state), 2) == {}
     public = json.dumps(RULES.view(state)) + repr(scene)
     assert all(by_label(c).uid not in public for c in HAND0)
     state = RULES.apply(state, {"type": "reveal_hand", "seat": CHANCE, "target": 1,

@@ -10,7 +10,7 @@ import pytest
 
 from companion.games import CHANCE, IllegalAction
 from companion.games.gangsters_dilemma import actions as actions_module
-from companion.games.gangsters_dilemma.vocab import CHARACTERS
+from companion.games.gangsters_dilemma.board import CHARACTERS
 from companion.games.playout import random_playout
 from tests.games.gangsters_dilemma.helpers import HARD, RULES, play, setup_action
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games.gangsters_dilemma.options import sample_deck
-from companion.games.gangsters_dilemma.vocab import CHARACTERS
+from companion.games.gangsters_dilemma.board import CHARACTERS
 from tests.games.gangsters_dilemma.helpers import HARD, RULES, play, setup_action
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from companion.games import CHANCE
-from companion.games.gangsters_dilemma.vocab import LOOT, TRADES
+from companion.games.gangsters_dilemma.board import LOOT, TRADES
 from companion.games.playout import random_playout
 from tests.games.gangsters_dilemma.helpers import HARD, RULES, play, setup_action
 from tests.games.harness import assert_same_public_views, check_playout
@@ -63,7 +63,7 @@ def test_nothing_negative_and_conservation(seats: int) -> None:
             for p in state.players:
                 assert p.money >= 0 and min(p.loot) >= 0, (action, p)
             assert min(state.money) >= 0
-            new = list(state.log.entries[len(before.log):])
+            new = list(state.log[len(before.log):])
             flows = bank_flows(state, new)
             (l0, m0), (l1, m1) = totals(before), totals(state)
             if before.phase == "setup":

@@ -11,6 +11,7 @@ from types import MappingProxyType
 import pytest
 
 from companion.games import CHANCE, IllegalAction, LogEntry, Outcome, Rules, get_rules
+from companion.games.log import Log
 from companion.games.playout import random_playout
 from companion.games.secret_hitler.state import POWERS, ROLE_MIX, Phase, Power, State, evolve
 from companion.games.secret_hitler.views import LOG_WINDOW
@@ -146,7 +147,7 @@ def assert_deeply_immutable(value: object) -> None:
     """Only immutable values: what State.__deepcopy__ relies on to share them."""
     if isinstance(value, IMMUTABLE_ATOMS):
         return
-    if isinstance(value, (tuple, frozenset)):
+    if isinstance(value, (tuple, frozenset, Log)):
         for item in value:
             assert_deeply_immutable(item)
     elif isinstance(value, LogEntry):

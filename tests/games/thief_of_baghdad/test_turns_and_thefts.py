@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from companion.games import CHANCE, IllegalAction
-from companion.games.thief_of_baghdad.deck import check_draw, sample_draw
+from companion.games.thief_of_baghdad.chance import check_draw, sample_draw
 from companion.games.thief_of_baghdad.state import bump
 from tests.games.thief_of_baghdad.helpers import RULES, act, thieves, two_seat_game
 

@@ -387,6 +387,21 @@ def test_each_game_board_draws_mid_game(browser: Any, base_url: str, runtime: Ru
     assert page.query_selector_all("#log li"), "the log is empty"
     view = rules.view(runtime.loop.session.state, None)
     assert page.is_visible("#sample") == any(k.startswith("sample") and v for k, v in view.items())
+    facts = runtime.loop.session.binding.facts(runtime.loop.session.seats)
+    if game == "secret_hitler":  # the tracks come from the engine's facts, not a copy in the page
+        assert page.locator("#board .track.fascist .slot").count() == len(facts["power_track"]) == 6
+        assert page.locator("#board .track.liberal .slot").count() == facts["liberal_track"] == 5
+        assert page.locator("#board .track.election .slot").count() == facts["election_track"] == 3
+        assert "Fascists win" in page.inner_text("#board .track.fascist")
+    if game == "thief_of_baghdad":
+        assert facts["palace_colours"]["red"] in (page.get_attribute("#board .palace[data-palace=red]", "style") or "")
+        assert "/ 3" in page.inner_text("#board")
+    if game == "gangsters_dilemma":
+        from companion.web.texts import load
+
+        words = load("en")["games"][game]["values"]
+        header = page.inner_text("#board table.data thead")
+        assert facts["loot"] and all(words.get(kind, kind) in header for kind in facts["loot"]), header
     shot(page, f"board-{game}-en")
     page.click("button[data-lang=ko]")
     page.wait_for_function("() => document.documentElement.lang === 'ko'")

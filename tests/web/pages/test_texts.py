@@ -46,7 +46,7 @@ def test_the_check_asks_for_secret_panel_fields_zones_and_kinds() -> None:
 def test_the_check_catches_a_placeholder_the_engine_never_fills() -> None:
     data = copy.deepcopy(texts.all_texts())
     data["en"]["games"]["secret_hitler"]["log"]["peeked"] = "{seat} looked at the top three policies."
-    problems = texts.placeholder_problems(data, seeds=range(1))
+    problems = texts.placeholder_problems(data)
     assert problems == ["en: games.secret_hitler.log.peeked names {seat}, which its entries never carry"]
 
 

@@ -1,12 +1,7 @@
 // Each game's board drawn from its PUBLIC view only (RULES.md "Public view"). A renderer gets
-// (view, ctx) with ctx = {i18n, prev, toAct: Set, seats} and returns one element.
+// (view, ctx) with ctx = {i18n, prev, toAct: Set, seats, facts} and returns one element; `facts` are the game's
+// fixed facts as its binding exports them (snapshot game.table_info.facts: power track, palaces, loot...).
 import { h, inkOn } from "./dom.js";
-
-const SH_POWERS = {
-  small: [null, null, "peek", "execute", "execute_veto", "win"],
-  mid: [null, "investigate", "special_election", "execute", "execute_veto", "win"],
-  big: ["investigate", "investigate", "special_election", "execute", "execute_veto", "win"],
-};
 
 /** True when a view says it uses a sample deck or catalogue (any truthy top-level "sample" field). */
 export function usesSample(view) {
@@ -28,6 +23,11 @@ export function seatChip(i18n, seat, extra = "") {
   return h("span", { class: `chip-seat ${extra}`, style: colour ? { "--sc": colour, "--sc-ink": inkOn(colour) } : {},
     title: i18n.seat(seat) },
     String(Number(seat) + 1));
+}
+
+/** 0..n-1. */
+function range(n) {
+  return Array.from({ length: n }, (_, i) => i);
 }
 
 function panel(titleKey, i18n, ...children) {
@@ -54,16 +54,18 @@ function chosenList(view) {
 
 function secretHitler(view, ctx) {
   const { i18n, prev, toAct } = ctx;
-  const seats = (view.alive || []).length;
-  const powers = seats <= 6 ? SH_POWERS.small : seats <= 8 ? SH_POWERS.mid : SH_POWERS.big;
+  const facts = ctx.facts || {};
+  const powers = facts.power_track || [];
+  const liberal = facts.liberal_track || 0;
   const lib = h("div", { class: "track liberal", dataset: { track: "liberal" } },
-    [0, 1, 2, 3, 4].map((i) => h("div", { class: `slot ${i < view.liberal_policies ? "filled" : ""}` },
-      i === 4 ? i18n.t("games.secret_hitler.board.liberal_win") : "")));
+    range(liberal).map((i) => h("div", { class: `slot ${i < view.liberal_policies ? "filled" : ""}` },
+      i === liberal - 1 ? i18n.t("games.secret_hitler.board.liberal_win") : "")));
   const fas = h("div", { class: "track fascist", dataset: { track: "fascist" } },
     powers.map((p, i) => h("div", { class: `slot ${i < view.fascist_policies ? "filled" : ""}` },
       p ? i18n.t(`games.secret_hitler.board.power_${p}`) : "")));
   const tracker = h("div", { class: "track election", dataset: { track: "election" } },
-    [1, 2, 3].map((i) => h("div", { class: `slot ${i <= view.election_tracker ? "filled" : ""}` }, String(i))));
+    range(facts.election_track || 0).map((i) => h("div", { class: `slot ${i < view.election_tracker ? "filled" : ""}` },
+      String(i + 1))));
   const revealNow = Array.isArray(view.votes) && view.votes.some((v) => v) &&
     !(prev && Array.isArray(prev.votes) && prev.votes.some((v) => v));
   const seatEls = (view.alive || []).map((alive, s) => {
@@ -99,17 +101,15 @@ function secretHitler(view, ctx) {
 
 // --- Gangster's Dilemma ---------------------------------------------------------------------------
 
-const LOOT = ["crate", "art", "jewel", "liquor"];
-
 /** What the bank pays or takes since the previous view: money and loot per player and location. */
-export function bankInstructions(prev, view) {
+export function bankInstructions(prev, view, loot) {
   if (!prev || !Array.isArray(prev.players) || !Array.isArray(view.players)) return [];
   const out = [];
   view.players.forEach((p, s) => {
     const q = prev.players[s];
     if (!q) return;
     const delta = {};
-    for (const k of ["money", ...LOOT]) if ((p[k] ?? 0) !== (q[k] ?? 0)) delta[k] = (p[k] ?? 0) - (q[k] ?? 0);
+    for (const k of ["money", ...loot]) if ((p[k] ?? 0) !== (q[k] ?? 0)) delta[k] = (p[k] ?? 0) - (q[k] ?? 0);
     if (Object.keys(delta).length) out.push({ seat: s, delta });
   });
   (view.locations || []).forEach((l, i) => {
@@ -123,6 +123,7 @@ function signed(n) { return n > 0 ? `+${n}` : String(n); }
 
 function gangsters(view, ctx) {
   const { i18n, toAct, prev } = ctx;
+  const loot = (ctx.facts || {}).loot || [];
   const chosen = chosenList(view);
   const locs = (view.locations || []).map((l) => h("div", {
     class: `location ${l.closed ? "closed" : ""} ${view.resolving === l.id ? "acting" : ""}`, dataset: { location: l.id } },
@@ -136,7 +137,7 @@ function gangsters(view, ctx) {
       toAct.has(s) ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null, chosenBadge(i18n, chosen, s)),
     h("td", {}, p.character ? i18n.word(p.character) : "—"),
     h("td", {}, `$${p.money}`),
-    LOOT.map((k) => h("td", {}, String(p[k] ?? 0))),
+    loot.map((k) => h("td", {}, String(p[k] ?? 0))),
     h("td", { class: "big" }, String(p.vp ?? 0)),
     h("td", {}, (p.demands || []).join(", "))));
   const cards = view.demand_cards || {};
@@ -144,7 +145,7 @@ function gangsters(view, ctx) {
     const c = cards[id] || {};
     return h("li", { dataset: { demand: id } }, `${id}: ${c.vp ?? "?"} ${i18n.t("ui.vp")} — `, i18n.value("needs", c.needs || {}));
   });
-  const bank = bankInstructions(prev, view).map((b) => h("li", {},
+  const bank = bankInstructions(prev, view, loot).map((b) => h("li", {},
     b.seat !== undefined ? i18n.seat(b.seat) : i18n.t(`games.gangsters_dilemma.locations.${b.location}`, {}, String(b.location)),
     ": ", Object.entries(b.delta).map(([k, d]) => k === "money" ? `${signed(d)} $` : `${signed(d)} ${i18n.word(k)}`).join(", ")));
   return h("div", { class: "board gd" },
@@ -154,7 +155,7 @@ function gangsters(view, ctx) {
       bank.length ? h("ul", { class: "bank-list" }, bank) : h("p", { class: "muted" }, i18n.t("games.gangsters_dilemma.board.bank_nothing"))),
     panel("ui.players", i18n, h("table", { class: "data" },
       h("thead", {}, h("tr", {}, ["ui.seat", "games.gangsters_dilemma.board.character", "games.gangsters_dilemma.board.money"]
-        .map((k) => h("th", {}, i18n.t(k))), LOOT.map((k) => h("th", {}, i18n.word(k))),
+        .map((k) => h("th", {}, i18n.t(k))), loot.map((k) => h("th", {}, i18n.word(k))),
         h("th", {}, i18n.t("ui.vp")), h("th", {}, i18n.t("games.gangsters_dilemma.board.fulfilled")))),
       h("tbody", {}, rows))),
     panel("games.gangsters_dilemma.board.demands", i18n, demands.length ? h("ul", {}, demands) : h("p", { class: "muted" }, "—")));
@@ -269,12 +270,11 @@ function bossWallet(view, ctx) {
 
 // --- Thief of Baghdad -----------------------------------------------------------------------------
 
-const PALACE_COLOURS = { red: "#d2473f", blue: "#3a8fd6", green: "#3fb96b", yellow: "#f2d133", purple: "#9a5bd6", white: "#e8e8e8" };
-
 function thief(view, ctx) {
   const { i18n, toAct } = ctx;
+  const colours = (ctx.facts || {}).palace_colours || {};
   const palaces = (view.palaces || []).map((p) => h("div", {
-    class: "palace", dataset: { palace: p.color }, style: { "--pc": PALACE_COLOURS[p.color] || "#888" } },
+    class: "palace", dataset: { palace: p.color }, style: { "--pc": colours[p.color] || "#888" } },
     h("div", { class: "name" }, i18n.word(p.color)),
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.guards"), ": "),
       (p.guards || []).map((g) => seatChip(i18n, g))),
@@ -288,7 +288,7 @@ function thief(view, ctx) {
     ["supply", "guards_unplaced", "chests", "hand_size"].map((k) =>
       h("td", { class: k === "chests" ? "big" : "" }, Array.isArray(p[k]) ? p[k].length + ` (${p[k].join(", ")})` : String(p[k] ?? 0)))));
   return h("div", { class: "board tob" },
-    kv(i18n, [["games.thief_of_baghdad.board.thief_moves", `${view.thief_moves ?? 0} / 3`],
+    kv(i18n, [["games.thief_of_baghdad.board.thief_moves", `${view.thief_moves ?? 0} / ${(ctx.facts || {}).thief_moves_per_turn ?? "—"}`],
       ["games.thief_of_baghdad.board.deck", String(view.deck ?? "—")],
       ["games.thief_of_baghdad.board.dancers", String(view.dancers ?? "—")],
       ["games.thief_of_baghdad.board.chests_to_win", String(view.chests_to_win ?? "—")]]),

@@ -15,6 +15,7 @@ const HIDE_AFTER_MS = 20000;
 
 let i18n = await loadI18n(initialLang());
 let current = null;
+let gameFacts = {};
 let seats = [];  // the table's configured seats (names, colours), from the public snapshot
 let hideTimer = null;
 const ui = {};
@@ -75,7 +76,7 @@ function draw() {
   byId("secret-toggle").textContent = i18n.t(byId("secret-body").hidden ? "ui.tap_to_show" : "ui.tap_to_hide");
   renderPrompt(byId("prompt"), i18n, s.legal, send, ui, s.version);
   drawSecret();
-  replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set() }) : "");
+  replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set(), facts: gameFacts }) : "");
   startFlips(byId("board"));
   document.body.dataset.version = s.version;
 }
@@ -157,8 +158,13 @@ function onPublic(data) {
   return reload();
 }
 
-/** The seats' names and colours from a public snapshot (they are the table's, the same for every seat). */
-function takeSeats(snapshot) { seats = normalize(snapshot).seatInfo; }
+/** The seats' names and colours and the game's fixed facts from a public snapshot (the table's, the same for
+ * every seat; the seat's own state does not carry them). */
+function takeSeats(snapshot) {
+  const s = normalize(snapshot);
+  seats = s.seatInfo;
+  gameFacts = s.facts;
+}
 
 try { takeSeats(await fetchJSON(body.public)); } catch (_) { /* no names yet: "Seat N" until the stream brings them */ }
 await reload();

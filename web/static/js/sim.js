@@ -11,6 +11,7 @@ let readers = [];
 let terminals = [];
 let deck = null;  // the enrolled cards (the host's deck export), null until read; suggestions are the current game's
 let suggested = null;
+const KEY_TEXTS = "sim.keys";  // sim.keys.<key>: a button's key in words
 let buttons = [];  // the configured buttons [{seat, key}]
 let seatCount = null;  // the running game's seats (null between games: every configured seat)
 let plugged = new Set();
@@ -116,7 +117,7 @@ async function refresh() {
 /** A key in words: what it means in the game running (a vote, a move), else its name from the texts. */
 function keyLabel(key) {
   const game = i18n.game && i18n.raw(`games.${i18n.game}.values.${key}`);
-  return game ?? i18n.t(`sim.keys.${key}`, {}, key);
+  return game ?? i18n.t(`${KEY_TEXTS}.${key}`, {}, key);
 }
 
 /** Each seat's configured buttons, pressed with one tap (only the seats of the game running). */

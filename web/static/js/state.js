@@ -3,7 +3,8 @@
 
 /**
  * A public snapshot ({table, game: {name, seats, to_act, outcome, view, ...}, seats: [{name, colour}]})
- * as {game, seats, phase, view, toAct: Set, chanceToAct, outcome, status, mismatched, version, seatInfo}.
+ * as {game, seats, phase, view, facts, toAct: Set, chanceToAct, outcome, status, mismatched, version, seatInfo};
+ * `facts` are the game's fixed facts its binding exports (game.table_info.facts).
  */
 export function normalize(data) {
   const d = data || {};
@@ -17,6 +18,7 @@ export function normalize(data) {
     mode: g ? g.mode : null,
     phase: view.phase ?? null,
     view,
+    facts: (g && g.table_info && g.table_info.facts) || {},
     toAct: new Set(toAct.filter((s) => s !== -1)),
     chanceToAct: toAct.includes(-1),
     outcome: g ? g.outcome : null,

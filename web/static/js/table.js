@@ -38,7 +38,7 @@ function draw() {
   if (!check.hidden) setText(check, `${i18n.t("ui.expected_vs_seen")} ${s.mismatched.map((z) => i18n.zone(z)).join(", ")}`);
   const board = byId("board");
   // patched, not rebuilt: a tap changes a badge or two, and only those are laid out and painted again
-  morphChildren(board, renderBoard(s.game, s.view, { i18n, prev: prevView, toAct: s.toAct }));
+  morphChildren(board, renderBoard(s.game, s.view, { i18n, prev: prevView, toAct: s.toAct, facts: s.facts }));
   startFlips(board);
   renderLog(byId("log"), i18n, s.view.log);
   document.body.dataset.version = s.version;

@@ -1,4 +1,4 @@
-"""The Thief of Baghdad engine: the Rules contract wired to this package's modules."""
+"""The Thief of Baghdad engine: the Rules subclass wiring this package's modules to the contract."""
 
 from __future__ import annotations
 
@@ -8,33 +8,12 @@ from typing import Any, ClassVar, Mapping
 from companion.games.contract import Outcome
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.rules import Rules
-from companion.games.schema import ActionSpec, boolean, is_int, list_of, one_of, opt, seat
-from companion.games.thief_of_baghdad import deck, legal, moves, turns, views
-from companion.games.thief_of_baghdad.board import CARD_NAMES, COLORS, hand_sizes
-from companion.games.thief_of_baghdad.codes import CODES, PHASES
+from companion.games.schema import ActionSpec, is_int
+from companion.games.thief_of_baghdad import chance, legal, moves, turns, views
+from companion.games.thief_of_baghdad.actions import ACTIONS, ALLOWED
+from companion.games.thief_of_baghdad.board import hand_sizes
+from companion.games.thief_of_baghdad.codes import BINDING_CODES, CODES, LOG_CODES, Phase, Reason
 from companion.games.thief_of_baghdad.state import State
-
-_palace = one_of(*COLORS)
-_cards = list_of(one_of(*CARD_NAMES), max_len=32)
-
-ACTIONS: Mapping[str, ActionSpec] = {  # RULES.md section 4 "Actions"; read-only
-    "deal": ActionSpec({"hands": list_of(list_of(one_of(*CARD_NAMES), max_len=32), per_seat=True)}, chance=True),
-    "place_guard": ActionSpec({"palace": _palace}),
-    "infiltrate": ActionSpec({"palace": _palace, "cards": _cards}),
-    "move_guard": ActionSpec({"from": _palace, "to": _palace, "cards": _cards, "with_thief": opt(boolean(), False)}),
-    "move_neutral": ActionSpec({"from": _palace, "to": _palace, "cards": _cards}),
-    "end_turn": ActionSpec({"take_dancer": opt(boolean(), False)}),
-    "draw": ActionSpec({"cards": _cards, "target": opt(seat())}, chance=True),
-}
-
-_ALLOWED: Mapping[str, frozenset[str]] = {  # phase -> action types; anything else is wrong_phase
-    "deal": frozenset({"deal"}),
-    "place": frozenset({"place_guard"}),
-    "turn": frozenset({"infiltrate", "move_guard", "move_neutral", "end_turn"}),
-    "draw": frozenset({"draw"}),
-    "over": frozenset(),
-}
-
 
 class ThiefOfBaghdad(Rules[State]):
     """Thief of Baghdad (Queen Games 2006) as ruled in RULES.md section 4."""
@@ -44,8 +23,11 @@ class ThiefOfBaghdad(Rules[State]):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
-    phases: ClassVar[Mapping[str, str]] = PHASES
+    phase_type = Phase
+    reason_type = Reason
     own_codes: ClassVar[Mapping[str, str]] = CODES
+    log_codes: ClassVar[Mapping[str, tuple[str, ...]]] = LOG_CODES
+    own_binding_codes: ClassVar[Mapping[str, str]] = BINDING_CODES
     option_defaults: ClassVar[Mapping[str, Any]] = {"first_hand": 6}
     option_specs: ClassVar[Mapping[str, OptionSpec]] = {"first_hand": OptionSpec(OptionType.INT, 1, 12)}
     quick_playout_seeds: ClassVar[int] = 2
@@ -58,15 +40,15 @@ class ThiefOfBaghdad(Rules[State]):
         return options
 
     def allowed(self, state: State, seat: int) -> frozenset[str]:
-        return _ALLOWED[state.phase]
+        return ALLOWED[state.phase]
 
     def _initial(self, seats: int, options: dict[str, Any]) -> State:
         return turns.initial(seats, options["first_hand"])
 
     def _to_act(self, state: State) -> frozenset[int]:
-        if state.phase in ("deal", "draw"):
+        if state.phase is Phase.DEAL or state.phase is Phase.DRAW:
             return frozenset({-1})
-        if state.phase == "over":
+        if state.phase is Phase.OVER:
             return frozenset()
         return frozenset({state.turn})
 
@@ -74,22 +56,22 @@ class ThiefOfBaghdad(Rules[State]):
         return legal.legal_actions(state, seat)
 
     def _sample_chance(self, state: State, rng: random.Random) -> dict[str, Any]:
-        if state.phase == "deal":
+        if state.phase is Phase.DEAL:
             sizes = hand_sizes(state.seats, state.first_hand)
-            cards = deck.sample(state.pile, sum(sizes), rng)
+            cards = chance.sample(state.pile, sum(sizes), rng)
             hands, start = [], 0
             for size in sizes:
                 hands.append(cards[start:start + size])
                 start += size
             return {"type": "deal", "seat": -1, "hands": hands}
-        cards = deck.sample_draw(state.pile, state.discard, state.pending_draw, rng)
+        cards = chance.sample_draw(state.pile, state.discard, state.pending_draw, rng)
         return {"type": "draw", "seat": -1, "cards": cards, "target": state.turn}
 
     def _view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
 
     def _outcome(self, state: State) -> Outcome | None:
-        return None if state.winner is None else Outcome(frozenset({state.winner}), "chests")
+        return None if state.winner is None else Outcome(frozenset({state.winner}), Reason.CHESTS)
 
     def _apply_deal(self, state: State, action: dict[str, Any]) -> State:
         return turns.deal(state, action)
@@ -111,3 +93,7 @@ class ThiefOfBaghdad(Rules[State]):
 
     def _apply_draw(self, state: State, action: dict[str, Any]) -> State:
         return turns.draw(state, action)
+
+
+RULES = ThiefOfBaghdad()
+"""The engine instance the registry hands out (stateless)."""

@@ -3,67 +3,18 @@
 from __future__ import annotations
 
 import random
-from types import MappingProxyType
 from typing import Any, ClassVar, Mapping
 
 from companion.games.boss_wallet import chance, legal, roundend, turns, views
 from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS
 from companion.games.boss_wallet.config import OPTION_DEFAULTS, build_config
 from companion.games.boss_wallet.judge import REASONS
-from companion.games.boss_wallet.state import PHASE_TEXT, Phase, State
+from companion.games.boss_wallet.actions import ACTIONS
+from companion.games.boss_wallet.codes import BINDING_CODES, CODES, LOG_CODES, Phase, Reason
+from companion.games.boss_wallet.state import State
 from companion.games.contract import Outcome
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.rules import Rules
-from companion.games.schema import ActionSpec, integer, list_of, opt, seat, text
-
-ACTIONS: Mapping[str, ActionSpec] = MappingProxyType({
-    "setup": ActionSpec({"coins": list_of(integer(), per_seat=True)}, chance=True),
-    "draw": ActionSpec({}),
-    "put": ActionSpec({}),
-    "buy_id": ActionSpec({"paid": list_of(text(), min_len=1, max_len=100), "id_card": text()}),
-    "flip": ActionSpec({}),
-    "special": ActionSpec({"card": text()}),
-    "pass": ActionSpec({}),
-    "reveal_hand": ActionSpec({"target": seat(), "cards": list_of(text(), max_len=200)}, chance=True),
-    "credit": ActionSpec({}),
-    "credit_draw": ActionSpec({"cards": list_of(text(), max_len=200), "target": opt(seat())}, chance=True),
-    "investigate": ActionSpec({"target": seat()}),
-    "return_chip": ActionSpec({"chip": integer(1, 3)}),
-    "award": ActionSpec({"target": seat(), "chips": list_of(integer(1, 3), max_len=4)}, chance=True),
-})
-"""The action vocabulary of RULES.md section 3."""
-
-CODES: Mapping[str, str] = MappingProxyType({
-    "bad_coins": "Coins must be distinct values from 1, 2, 5, 7, 10, 20 and 50 cents, one per seat.",
-    "wallet_empty": "The wallet holds no play card to draw.",
-    "empty_hand": "This hand holds no play card to put into the wallet.",
-    "unknown_card": "That card is not in the card catalogue.",
-    "card_not_in_use": "That card is not in use at this seat count.",
-    "duplicate_card": "A card is listed twice.",
-    "not_payable": "Only bills and jewellery pay for an extra ID.",
-    "underpaid": "An extra ID costs at least 300 CU in bills and jewellery.",
-    "hand_too_small": "The hand does not hold that many play cards.",
-    "not_extra_id": "That card is not an extra ID card.",
-    "extra_id_taken": "That extra ID was already bought this round.",
-    "unknown_special": "That card is not an enrolled special card.",
-    "wrong_timing": "That special card is not played at this moment.",
-    "special_used": "That special card was already used this round.",
-    "too_many_specials": "A seat holds only two special cards a round.",
-    "already_scanned": "That hand was already scanned this round.",
-    "card_in_two_hands": "That card was already scanned in another hand.",
-    "extra_id_not_bought": "That extra ID was not bought by this seat.",
-    "extra_id_missing": "An extra ID this seat bought is missing from the scan.",
-    "hand_size": "The scan does not hold as many cards as the hand should.",
-    "wrong_target": "That chance outcome names the wrong seat.",
-    "not_in_wallet": "That card is not in the wallet.",
-    "credit_draw_order": "A credit card draw stops at the first bill (or when the wallet runs out).",
-    "investigate_self": "An officer investigates another seat, never itself.",
-    "no_such_chip": "This seat holds no chip of that value.",
-    "wrong_chip_count": "The award draws a different number of chips.",
-    "chip_not_in_pool": "The pool does not hold those chips.",
-})
-"""The game's own IllegalAction codes with English text."""
-
 
 class BossWallet(Rules[State]):
     """Boss's Wallet (RULES.md section 3)."""
@@ -73,8 +24,11 @@ class BossWallet(Rules[State]):
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     actions = ACTIONS
-    phases = MappingProxyType({p.value: desc for p, desc in PHASE_TEXT.items()})
+    phase_type = Phase
+    reason_type = Reason
     own_codes = CODES
+    log_codes = LOG_CODES
+    own_binding_codes = BINDING_CODES
     option_defaults = OPTION_DEFAULTS
     option_specs: ClassVar[Mapping[str, OptionSpec]] = {"credit_card_limit": OptionSpec(OptionType.INT, 0)}
     reasons = REASONS
@@ -117,7 +71,7 @@ class BossWallet(Rules[State]):
             return None
         totals = [(sum(c), len(c)) for c in state.chips]
         best = max(totals)
-        return Outcome(frozenset(s for s, t in enumerate(totals) if t == best), "chips")
+        return Outcome(frozenset(s for s, t in enumerate(totals) if t == best), Reason.CHIPS)
 
     _apply_setup = staticmethod(turns.apply_setup)
     _apply_draw = staticmethod(turns.apply_draw)
@@ -132,3 +86,7 @@ class BossWallet(Rules[State]):
     _apply_investigate = staticmethod(roundend.apply_investigate)
     _apply_return_chip = staticmethod(roundend.apply_return_chip)
     _apply_award = staticmethod(roundend.apply_award)
+
+
+RULES = BossWallet()
+"""The engine instance the registry hands out (stateless)."""

@@ -6,7 +6,7 @@ import random
 from typing import Any, ClassVar, Mapping
 
 from companion.games.contract import CHANCE, Outcome
-from companion.games.gangsters_dilemma import handlers
+from companion.games.gangsters_dilemma import chance, handlers
 from companion.games.gangsters_dilemma.actions import ACTIONS, PHASE_ACTIONS
 from companion.games.gangsters_dilemma.legal import (
     bribe_pays, can_peek, fulfil_choices, open_locations, patrol_choices, steal_targets, swap_choices,
@@ -15,9 +15,12 @@ from companion.games.gangsters_dilemma.legal import (
 from companion.games.gangsters_dilemma.options import OPTION_DEFAULTS, build_config
 from companion.games.gangsters_dilemma.state import Player, State
 from companion.games.gangsters_dilemma.views import view
-from companion.games.gangsters_dilemma.vocab import (
-    CHARACTERS, LOCATION_START_MONEY, OWN_CODES, PHASES, START_LIQUOR, START_MONEY,
+from companion.games.gangsters_dilemma.codes import Phase
+from companion.games.gangsters_dilemma.board import (
+    CHARACTERS,
+    LOCATION_START_MONEY, START_LIQUOR, START_MONEY,
 )
+from companion.games.gangsters_dilemma.codes import BINDING_CODES, CODES, LOG_CODES, Phase, Reason
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.rules import Rules
 from companion.games.schema import ActionSpec
@@ -33,8 +36,11 @@ class GangstersDilemma(Rules[State]):
     min_seats: ClassVar[int] = 3
     max_seats: ClassVar[int] = 7
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
-    phases: ClassVar[Mapping[str, str]] = PHASES
-    own_codes: ClassVar[Mapping[str, str]] = OWN_CODES
+    phase_type = Phase
+    reason_type = Reason
+    own_codes: ClassVar[Mapping[str, str]] = CODES
+    log_codes: ClassVar[Mapping[str, tuple[str, ...]]] = LOG_CODES
+    own_binding_codes: ClassVar[Mapping[str, str]] = BINDING_CODES
     option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
     option_specs: ClassVar[Mapping[str, OptionSpec]] = {
         "market_price": OptionSpec(OptionType.INT, 1, 100),
@@ -52,7 +58,7 @@ class GangstersDilemma(Rules[State]):
         locations = 5 if seats <= 5 else 6
         return State(
             config=build_config(options, seats), seats=seats, locations=locations,
-            phase="setup", acting=frozenset({CHANCE}),
+            phase=Phase.SETUP, acting=frozenset({CHANCE}),
             players=(Player(START_MONEY, (0, 0, 0, START_LIQUOR), None),) * seats,
             money=(LOCATION_START_MONEY,) * locations,
         )
@@ -96,24 +102,13 @@ class GangstersDilemma(Rules[State]):
         return []
 
     def _sample_chance(self, state: State, rng: random.Random) -> Action:
-        cfg = state.config
-        if state.phase == "setup":
-            n = state.seats
-            police = rng.randrange(n)
-            chars = rng.sample(cfg.characters, n) if cfg.characters else [None] * n
-            drawn = rng.sample([c.id for c in cfg.cards], 6 if "elite" in chars else 3)
-            return {"type": "setup", "seat": CHANCE, "police": police, "characters": chars,
-                    "demands": drawn[:3], "elite_demands": drawn[3:]}
-        if state.phase == "peek":
-            return {"type": "reveal_patrol", "seat": CHANCE, "location": rng.choice(state.patrols),
-                    "target": handlers.lookout_seat(state)}
-        return {"type": "reveal_demand", "seat": CHANCE, "demand": rng.choice(state.deck)}
+        return chance.sample(state, rng)
 
     def _view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
 
     def _outcome(self, state: State) -> Outcome | None:
-        return None if state.winners is None else Outcome(state.winners, "vp")
+        return None if state.winners is None else Outcome(state.winners, Reason.VP)
 
     _apply_setup = staticmethod(handlers.setup)
     _apply_patrol = staticmethod(handlers.patrol)
@@ -128,3 +123,7 @@ class GangstersDilemma(Rules[State]):
     _apply_trade = staticmethod(handlers.trade)
     _apply_fulfil = staticmethod(handlers.fulfil)
     _apply_reveal_demand = staticmethod(handlers.reveal_demand)
+
+
+RULES = GangstersDilemma()
+"""The engine instance the registry hands out (stateless)."""

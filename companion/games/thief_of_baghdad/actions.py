@@ -1,0 +1,30 @@
+"""Thief of Baghdad's action vocabulary (RULES.md section 4 "Actions") and the action types of each phase."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from companion.games.schema import ActionSpec, boolean, list_of, one_of, opt, seat
+from companion.games.thief_of_baghdad.board import CARD_NAMES, COLORS
+from companion.games.thief_of_baghdad.codes import Phase
+
+_palace = one_of(*COLORS)
+_cards = list_of(one_of(*CARD_NAMES), max_len=32)
+
+ACTIONS: Mapping[str, ActionSpec] = {  # RULES.md section 4 "Actions"; read-only
+    "deal": ActionSpec({"hands": list_of(list_of(one_of(*CARD_NAMES), max_len=32), per_seat=True)}, chance=True),
+    "place_guard": ActionSpec({"palace": _palace}),
+    "infiltrate": ActionSpec({"palace": _palace, "cards": _cards}),
+    "move_guard": ActionSpec({"from": _palace, "to": _palace, "cards": _cards, "with_thief": opt(boolean(), False)}),
+    "move_neutral": ActionSpec({"from": _palace, "to": _palace, "cards": _cards}),
+    "end_turn": ActionSpec({"take_dancer": opt(boolean(), False)}),
+    "draw": ActionSpec({"cards": _cards, "target": opt(seat())}, chance=True),
+}
+
+ALLOWED: Mapping[Phase, frozenset[str]] = {  # phase -> action types; anything else is wrong_phase
+    Phase.DEAL: frozenset({"deal"}),
+    Phase.PLACE: frozenset({"place_guard"}),
+    Phase.TURN: frozenset({"infiltrate", "move_guard", "move_neutral", "end_turn"}),
+    Phase.DRAW: frozenset({"draw"}),
+    Phase.OVER: frozenset(),
+}
