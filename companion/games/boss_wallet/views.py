@@ -99,10 +99,8 @@ def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
         "last_round": last,
         "log": log_view(state.log if over else state.log[state.round_log:], seat, reveal_all=over),
     }
-    # every card the view or a choice names (hands shown, the log's lines, the extra IDs on offer and the
-    # representative payment for one) can be drawn in words
+    # every card the view names (hands shown, the log's lines) can be drawn in words
     named = [c for p in shown for c in (*p["hand"], *p["credit_drawn"])]
-    named += [*state.cfg.extra_ids, *(state.cfg.payment or ())]
     named += [c for entry in view["log"] for c in _card_ids(entry["params"])]
     view["card_info"] = state.cfg.entries(named)
     return view
@@ -123,7 +121,8 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     scanned = state.hands[seat] if state.hands else None
     known = list(scanned) if scanned is not None else list(state.extras[seat] if state.extras else ())
     drawn = list(state.credit_drawn[seat]) if state.credit_drawn else []
-    view["card_info"].update(state.cfg.entries(known + drawn))
+    # and the cards its choices name: the extra IDs on offer and the representative payment for one
+    view["card_info"].update(state.cfg.entries(known + drawn + [*state.cfg.extra_ids, *(state.cfg.payment or ())]))
     view.update(
         seat=seat,
         chip_values=list(state.chips[seat]),

@@ -52,10 +52,6 @@ def default_game(ctx: Context) -> c.NewGame:
 
 def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
     """Check the setup, deal digitally, and journal the game, the deal and the end of the game it replaces."""
-    running = state.session
-    if running is not None and running.ended is None and not cmd.replace:
-        return Step(state, reply=Refusal("game_running", "A game is running: send replace: true to end it and "
-                                                         "start this one."))
     cfg = ctx.config.game
     game = cmd.game if cmd.game is not None else cfg.name
     seats = cmd.seats if cmd.seats is not None else cfg.seats
@@ -66,6 +62,14 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
         tokens = new_tokens(seats)
         session = Session(ctx.journal.next_game_id(), rules, get_binding(rules.name), seats, options or {},
                           components, tokens, (), game_state)
+    except IllegalAction as exc:
+        return Step(state, reply=Refusal(exc.code, exc.message))
+    running = state.session
+    if running is not None and running.ended is None and not cmd.replace:  # after the setup check: a bad
+        # setup is said first, before the host is asked to end the running game for it; before the deal's draws
+        return Step(state, reply=Refusal("game_running", "A game is running: send replace: true to end it and "
+                                                         "start this one."))
+    try:
         game_state, sampled, _ = auto_chance(session, game_state, ctx.rng)  # the deal, before anything is written
     except IllegalAction as exc:
         return Step(state, reply=Refusal(exc.code, exc.message))

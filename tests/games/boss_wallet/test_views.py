@@ -14,8 +14,8 @@ PRIVATE_LOG = {"buy_id_cards", "hand_cards", "credit_cards", "return_chip_value"
 
 
 def extra_ids(state: Any) -> set[str]:
-    """The extra ID cards of a game's deck and the representative payment for one (the same all game, so
-    their catalogue entries are public)."""
+    """The extra ID cards of a game's deck and the representative payment for one: a seat's choices name
+    them, so its view can draw them in words."""
     return {*state.cfg.extra_ids, *(state.cfg.payment or ())}
 
 
@@ -56,7 +56,7 @@ def test_hidden_hands_and_bought_ids_do_not_change_the_public_view() -> None:
     assert all("hand" not in p and "verdict" not in p for p in public["players"])
     assert [p["scanned"] for p in public["players"]] == [True, True, False]
     assert not {e["code"] for e in public["log"]} & PRIVATE_LOG
-    assert set(public["card_info"]) == extra_ids(state_a)  # the extra IDs on offer are public
+    assert public["card_info"] == {}
     # a seat sees its own scanned hand and private log lines, never another seat's
     seat1 = RULES.view(state_a, 1)
     assert seat1["hand"] == HANDS_A[1] and seat1["hand_complete"]
@@ -79,7 +79,7 @@ def test_officer_investigates_without_seeing_other_hands() -> None:
         assert all("hand" not in p and "wealth_cents" not in p for p in view["players"])
         assert view["officers"] == [0]
     assert RULES.view(state, 0)["hand"] == HANDS_A[0]
-    assert set(RULES.view(state)["card_info"]) == extra_ids(state)
+    assert RULES.view(state)["card_info"] == {}
     after = RULES.apply(state, {"type": "investigate", "seat": 0, "target": 1})
     assert RULES.view(after)["card_info"]["badge1"] == {"type": "badge"}
     assert [p["hand"] for p in RULES.view(after)["players"]] == [HANDS_A[0], HANDS_A[1],
@@ -185,7 +185,7 @@ def test_last_round_shows_the_judged_round_never_the_running_one_nor_chip_values
     assert last["awards"] == [{"seat": 0, "chips": 1}] and last["returned"] == [] and last["investigations"] == []
     assert "3" not in json.dumps(last["awards"]) and "chip_values" not in json.dumps(last)
     # card info covers the shown round-1 hands only, never a round-2 card
-    assert set(public["card_info"]) == set(ROUND_ONE[0]) | set(ROUND_ONE[1]) | extra_ids(state_a)
+    assert set(public["card_info"]) == set(ROUND_ONE[0]) | set(ROUND_ONE[1])
 
 
 def test_last_round_is_kept_after_the_game_is_over() -> None:

@@ -110,8 +110,8 @@ def test_a_replaced_game_wipes_an_open_seat_page_at_once(browser: Any, base_url:
     page.wait_for_selector("#private [data-field=secret]")
     secret = page.inner_text("#private [data-field=secret]")
     assert secret
-    runtime.loop.call("end_game")
-    assert runtime.loop.call("new_game", game="tiny", seats=3, components="digital").get("game_id")
+    assert runtime.loop.call("new_game", game="tiny", seats=3, components="digital").code == "game_running"
+    assert runtime.loop.call("new_game", game="tiny", seats=3, components="digital", replace=True).get("game_id")
     page.wait_for_selector("#game-changed", timeout=5000)  # the next event, no reload
     assert page.inner_text("#secret-body") == "" and page.is_hidden("#secret-body")
     assert page.inner_text("#board") == ""
