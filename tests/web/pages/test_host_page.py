@@ -10,6 +10,7 @@ from typing import Any, Iterator
 import pytest
 
 from companion.table.runtime import Runtime
+from tests.table.helpers import host_call
 from tests.web.pages.browser import chromium, csp_errors, serve, shot
 from tests.web.pages.conftest import PIN
 
@@ -45,7 +46,7 @@ def field_error(page: Any, option: str) -> str:
 
 
 def test_house_rules_are_typed_fields_with_errors_beside_them(browser: Any, base_url: str, runtime: Runtime) -> None:
-    runtime.loop.call("end_game")
+    host_call(runtime.loop, "end_game")
     page = host_page(browser, base_url)
     errors = csp_errors(page)
     page.select_option("#ng-game", "thief_of_baghdad")
@@ -56,7 +57,7 @@ def test_house_rules_are_typed_fields_with_errors_beside_them(browser: Any, base
     page.click("#ng-start")
     page.wait_for_selector("[data-error-for=first_hand]:not([hidden])")
     assert field_error(page, "first_hand") == "Enter a number from 1 to 12."
-    assert page.is_hidden("#flash") and runtime.loop.session is None or runtime.loop.session.ended is not None
+    assert page.is_hidden("#flash") and runtime.loop.session is None  # nothing started
     page.select_option("#ng-game", "gangsters_dilemma")
     page.wait_for_selector("[data-option=characters] input[data-choice=lookout]")
     assert page.inner_text("[data-option=characters]").count("\n") >= 8  # a box per character, by name
@@ -71,14 +72,14 @@ def test_house_rules_are_typed_fields_with_errors_beside_them(browser: Any, base
     page.wait_for_function("() => document.querySelector('[data-error-for=cards]').textContent.includes('cards')")
     assert page.is_hidden("#flash") and page.is_hidden("#host-error")
     shot(page, "host-option-error-en")
-    assert not errors, errors
+    assert not [e for e in errors if "409" not in e], errors  # the engine's refusal is a 409, said beside the field
     page.context.close()
 
 
 def test_console_says_why_the_record_waits_and_lists_only_the_games_seats(browser: Any, base_url: str,
                                                                         runtime: Runtime) -> None:
-    runtime.loop.call("end_game")
-    assert runtime.loop.call("new_game", game="secret_hitler", seats=5, components="digital").get("game_id")
+    host_call(runtime.loop, "end_game")
+    assert host_call(runtime.loop, "new_game", game="secret_hitler", seats=5, components="digital").get("game_id")
     runtime.loop.wait_idle()
     for lang in ("en", "ko"):
         page = host_page(browser, base_url, lang)
@@ -102,13 +103,13 @@ def test_console_says_why_the_record_waits_and_lists_only_the_games_seats(browse
         assert not question.endswith(".?") and ".." not in question
         shot(page, f"host-page-{lang}")
         page.click("#confirm-cancel")
-        assert not errors, errors
+        assert not [e for e in errors if "409" not in e], errors  # the refused download is a 409, said in words
         page.context.close()
 
 
 def test_starting_over_a_running_game_asks_first(browser: Any, base_url: str, runtime: Runtime) -> None:
-    runtime.loop.call("end_game")
-    assert runtime.loop.call("new_game", game="secret_hitler", seats=5, components="digital").get("game_id")
+    host_call(runtime.loop, "end_game")
+    assert host_call(runtime.loop, "new_game", game="secret_hitler", seats=5, components="digital").get("game_id")
     runtime.loop.wait_idle()
     running = runtime.loop.session.game_id
     page = host_page(browser, base_url)
@@ -129,8 +130,8 @@ def test_starting_over_a_running_game_asks_first(browser: Any, base_url: str, ru
 
 def test_sim_offers_each_seats_buttons_and_keeps_unplugged_terminals(browser: Any, base_url: str,
                                                                    runtime: Runtime) -> None:
-    runtime.loop.call("end_game")
-    assert runtime.loop.call("new_game", game="secret_hitler", seats=5, components="digital").get("game_id")
+    host_call(runtime.loop, "end_game")
+    assert host_call(runtime.loop, "new_game", game="secret_hitler", seats=5, components="digital").get("game_id")
     runtime.loop.wait_idle()
     ctx = browser.new_context(locale="en-US")
     assert ctx.request.post(f"{base_url}/api/host/login", data={"pin": PIN}).ok
@@ -157,7 +158,7 @@ def test_sim_offers_each_seats_buttons_and_keeps_unplugged_terminals(browser: An
     page.wait_for_selector(".zone[data-terminal='PICO-7'][data-plugged='']")
     page.reload()
     page.wait_for_selector(".zone[data-terminal='PICO-7'][data-plugged='']")  # still listed after a reload
-    assert "Unplugged" in page.inner_text(".zone[data-terminal='PICO-7']")
+    assert "unplugged" in page.inner_text(".zone[data-terminal='PICO-7']").lower()
     shot(page, "sim-en")
     assert not errors, errors
     ctx.close()
@@ -166,8 +167,8 @@ def test_sim_offers_each_seats_buttons_and_keeps_unplugged_terminals(browser: An
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_phone_seat_page_pictures(browser: Any, base_url: str, runtime: Runtime, lang: str) -> None:
     if runtime.loop.session is None or runtime.loop.session.ended is not None or runtime.loop.session.game != "secret_hitler":
-        runtime.loop.call("end_game")
-        runtime.loop.call("new_game", game="secret_hitler", seats=5, components="digital")
+        host_call(runtime.loop, "end_game")
+        host_call(runtime.loop, "new_game", game="secret_hitler", seats=5, components="digital")
         runtime.loop.wait_idle()
     ctx = browser.new_context(locale={"en": "en-US", "ko": "ko-KR"}[lang], viewport=PHONE, is_mobile=True,
                               has_touch=True, device_scale_factor=2)

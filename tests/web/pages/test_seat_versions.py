@@ -9,6 +9,7 @@ from typing import Any, Iterator
 import pytest
 
 from companion.table.runtime import Runtime
+from tests.table.helpers import host_call
 from tests.web.pages.browser import chromium, csp_errors, serve, shot
 
 pytestmark = pytest.mark.browser
@@ -40,8 +41,8 @@ def browser() -> Iterator[Any]:
 
 def fresh_game(runtime: Runtime) -> list[str]:
     """A new tiny game (no other running); its seat tokens."""
-    runtime.loop.call("end_game")
-    assert runtime.loop.call("new_game", game="tiny", seats=3, components="digital").get("game_id")
+    host_call(runtime.loop, "end_game")
+    assert host_call(runtime.loop, "new_game", game="tiny", seats=3, components="digital").get("game_id")
     runtime.loop.wait_idle()
     return list(runtime.loop.session.tokens)
 
@@ -110,8 +111,8 @@ def test_a_replaced_game_wipes_an_open_seat_page_at_once(browser: Any, base_url:
     page.wait_for_selector("#private [data-field=secret]")
     secret = page.inner_text("#private [data-field=secret]")
     assert secret
-    assert runtime.loop.call("new_game", game="tiny", seats=3, components="digital").code == "game_running"
-    assert runtime.loop.call("new_game", game="tiny", seats=3, components="digital", replace=True).get("game_id")
+    assert host_call(runtime.loop, "new_game", game="tiny", seats=3, components="digital").code == "game_running"
+    assert host_call(runtime.loop, "new_game", game="tiny", seats=3, components="digital", replace=True).get("game_id")
     page.wait_for_selector("#game-changed", timeout=5000)  # the next event, no reload
     assert page.inner_text("#secret-body") == "" and page.is_hidden("#secret-body")
     assert page.inner_text("#board") == ""

@@ -13,6 +13,7 @@ from companion.games import CHANCE, game_names, get_rules
 from companion.games.playout import choose_action
 from companion.table.handle import MockSim
 from companion.table.runtime import Runtime
+from tests.table.helpers import host_call
 from companion.web import texts
 from tests.web.pages.browser import chromium, serve
 from tests.web.pages.visible import Problem, identifiers, problems
@@ -127,8 +128,8 @@ def tap(page: Any, action: dict[str, Any]) -> None:
 def play(runtime: Runtime, browser: Any, base_url: str, game: str, seed: int) -> Reader:
     """One random game: checked for CHECKED actions on every page, then played out, then read at game over."""
     rules = get_rules(game)
-    runtime.loop.call("end_game")
-    started = runtime.loop.call("new_game", game=game, seats=SEATS[game], components="digital")
+    host_call(runtime.loop, "end_game")
+    started = host_call(runtime.loop, "new_game", game=game, seats=SEATS[game], components="digital")
     assert isinstance(started, dict) and started.get("game_id"), started
     runtime.loop.wait_idle()
     session = runtime.loop.session
@@ -167,7 +168,7 @@ def play(runtime: Runtime, browser: Any, base_url: str, game: str, seed: int) ->
         if step % BY_PAGE == 1 and isinstance(acting, int) and acting != CHANCE:
             tap(seats[acting][2], action)
         else:
-            result = runtime.loop.call("submit", seat=None, action=action, source="test")
+            result = host_call(runtime.loop, "submit", seat=None, action=action, source="test")
             assert isinstance(result, dict), (action, result)
         step += 1
         if step == SWAP_AT:
@@ -181,7 +182,7 @@ def play(runtime: Runtime, browser: Any, base_url: str, game: str, seed: int) ->
     for _, _, page in all_pages():  # parked while the rest of the game is played at full speed
         page.goto("about:blank")
     while rules.to_act(runtime.loop.session.state):
-        result = runtime.loop.call("submit", seat=None, action=choose_action(rules, runtime.loop.session.state, rng),
+        result = host_call(runtime.loop, "submit", seat=None, action=choose_action(rules, runtime.loop.session.state, rng),
                                    source="test")
         assert isinstance(result, dict), result
     tokens = runtime.loop.session.tokens

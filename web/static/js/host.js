@@ -75,7 +75,8 @@ function optionInput(game, name, spec) {
     const chosen = new Set(spec.default || []);
     return h("fieldset", { class: "option", dataset: { optionRow: name, option: name, kind: "subset" } }, h("legend", {}, label),
       (spec.choices || []).map((c) => h("label", { class: "check" },
-        h("input", { type: "checkbox", value: c, checked: chosen.has(c), dataset: { choice: c } }), i18n.word(c))), error);
+        h("input", { type: "checkbox", value: c, checked: chosen.has(c), dataset: { choice: c } }),
+        i18n.raw(`games.${game.name}.values.${c}`) ?? i18n.word(c))), error);
   }
   return h("div", { class: "option", dataset: { optionRow: name } },
     h("label", {}, h("span", {}, label), h("span", { class: "muted" }, i18n.t(spec.default === null ? "host.option_json_sample" : "host.option_json")),
