@@ -199,13 +199,10 @@ def play(runtime: Runtime, browser: Any, base_url: str, game: str, seed: int) ->
     return reader
 
 
-def test_every_visible_word_is_a_translation(runtime: Runtime, base_url: str, browser: Any) -> None:
-    found: list[Problem] = []
-    refused: list[str] = []
-    for n, game in enumerate(g for g in SEATS if g in game_names()):
-        reader = play(runtime, browser, base_url, game, seed=n)
-        found += reader.found.values()
-        refused += untranslated(game, reader.refusals)
+@pytest.mark.parametrize("game", [g for g in SEATS if g in game_names()])
+def test_every_visible_word_is_a_translation(runtime: Runtime, base_url: str, browser: Any, game: str) -> None:
+    reader = play(runtime, browser, base_url, game, seed=list(SEATS).index(game))
+    found = list(reader.found.values())
+    refused = untranslated(game, reader.refusals)
     report = "\n".join(str(p) for p in found)
-    print(f"{len(found)} visible-text problems\n{report}")
     assert not found and not refused, f"{len(found)} untranslated texts:\n{report}\n{refused}"
