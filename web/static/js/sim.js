@@ -98,6 +98,7 @@ async function refresh() {
     const s = normalize(state);
     i18n.game = s.game;
     i18n.seats = s.seatInfo;
+    i18n.facts = s.facts;
     seatCount = s.running ? s.seats : null;
     const connected = ((state.health || {}).terminals || {}).connected || [];
     plugged = new Set(connected);
@@ -168,7 +169,7 @@ byId("terminal-form").addEventListener("submit", (ev) => {
   act("/api/sim/terminal", { terminal: id, op: "connect" });
 });
 wireLangSwitch((next) => {
-  next.game = i18n.game; next.seats = i18n.seats;  // the new language names the same table
+  next.game = i18n.game; next.seats = i18n.seats; next.facts = i18n.facts;  // the new language names the same table
   i18n = next; i18n.apply(); drawZones(true); drawButtons(); drawTerminals();
 });
 i18n.apply();
