@@ -14,6 +14,7 @@ COMMANDS: dict[str, str] = {
     "check-config": "companion.commands.check_config",
     "cards": "companion.commands.cards",
     "doctor": "companion.commands.doctor",
+    "backup": "companion.commands.backup",
 }
 """Subcommand -> module with `HELP`, `add_arguments(parser)` and `run(args) -> int`; read-only."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import re
 import tomllib
 from dataclasses import MISSING, dataclass, field, fields, replace
@@ -18,6 +19,13 @@ ZONE_RE = re.compile(r"^[a-z_]+(:[a-z0-9_]+)?$")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 MAX_CONFIRM_POLLS = 5
 """More would delay every placement for no gain: a resting tag answers every poll."""
+THREADS = (8, 64)
+"""Server threads for ordinary requests (live-update streams have their own, `web.streams`)."""
+STREAMS = (1, 256)
+MAX_PIXELS = 2048
+"""Far above any table's strip; a bigger number is a typo that would allocate a frame that size."""
+MAX_NESTING = 20
+"""A table config is at most a few levels deep; deeper TOML is refused before it is parsed."""
 
 
 class ConfigError(ConfigFault):
@@ -109,6 +117,19 @@ class WebConfig:
     host_pin: str | None = None
     threads: int = 16
     public_url: str | None = None
+    streams: int = 64
+    """Live-update streams open at once; one more is refused with 503 stream_limit."""
+
+
+@dataclass(frozen=True)
+class TerminalsConfig:
+    """Where seat terminals are: serial ports or globs (e.g. "/dev/ttyACM*"), and whether to also find
+    MicroPython Picos by USB id. The pi backend discovers by default; on the mock backend configured ports make
+    the seat terminals real (a Pico on a laptop playing the simulated table), else they are the in-memory ones."""
+
+    ports: tuple[str, ...] = ()
+    discover: bool | None = None
+    """None: the backend's default (pi: yes, mock: no)."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +155,7 @@ class TableConfig:
     seats: tuple[SeatConfig, ...] = ()
     readers: tuple[ReaderConfig, ...] = ()
     buttons: tuple[ButtonConfig, ...] = ()
+    terminals: TerminalsConfig = field(default_factory=TerminalsConfig)
 
     def reader_zones(self) -> dict[str, str]:
         """Reader name -> zone."""
@@ -145,7 +167,8 @@ class TableConfig:
 
 
 _LISTS: dict[str, type] = {"seats": SeatConfig, "readers": ReaderConfig, "buttons": ButtonConfig}
-_TABLES: dict[str, type] = {"game": GameConfig, "web": WebConfig, "polling": PollingConfig, "leds": LedConfig}
+_TABLES: dict[str, type] = {"game": GameConfig, "web": WebConfig, "polling": PollingConfig, "leds": LedConfig,
+                            "terminals": TerminalsConfig}
 
 
 def _did_you_mean(key: str, known: list[str]) -> str:
@@ -188,6 +211,14 @@ def _build(cls: type, raw: Any, where: str) -> Any:
             values[name] = tuple(_build(_LISTS[name], item, f"{path}[{i}]") for i, item in enumerate(value))
         elif cls is TableConfig and name in _TABLES:
             values[name] = _build(_TABLES[name], value, path)
+        elif cls is TerminalsConfig and name == "ports":
+            if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
+                raise ConfigError("config_type", path, "expected an array of port paths or globs")
+            values[name] = tuple(value)
+        elif cls is TerminalsConfig and name == "discover":
+            if not isinstance(value, bool):
+                raise ConfigError("config_type", path, f"expected true or false, got {value!r}")
+            values[name] = value
         else:
             values[name] = _check_type(value, annotation, path)
     missing = [f.name for f in fields(cls) if f.name not in raw and _required(f)]
@@ -208,10 +239,14 @@ def _validate(cfg: TableConfig) -> TableConfig:
         raise ConfigError("config_bad_value", "game.components", f"expected one of {', '.join(COMPONENT_MODES)}")
     if not 1 <= cfg.web.port <= 65535:
         raise ConfigError("config_bad_value", "web.port", f"port {cfg.web.port} out of range 1..65535")
-    if cfg.web.threads < 16:
-        raise ConfigError("config_bad_value", "web.threads", "use at least 16 threads (SSE clients hold one each)")
-    if cfg.web.host_pin is not None and not re.fullmatch(r"\d{4,12}", cfg.web.host_pin):
-        raise ConfigError("config_bad_value", "web.host_pin", "the host PIN is 4 to 12 digits")
+    _check_host(cfg.web.host)
+    if not THREADS[0] <= cfg.web.threads <= THREADS[1]:
+        raise ConfigError("config_bad_value", "web.threads", f"threads is {THREADS[0]}..{THREADS[1]} (ordinary "
+                                                             f"requests; live-update streams have their own)")
+    if not STREAMS[0] <= cfg.web.streams <= STREAMS[1]:
+        raise ConfigError("config_bad_value", "web.streams", f"streams is {STREAMS[0]}..{STREAMS[1]}")
+    if cfg.web.host_pin is not None and not re.fullmatch(r"\d{6,12}", cfg.web.host_pin):
+        raise ConfigError("config_bad_value", "web.host_pin", "the host PIN is 6 to 12 digits")
     if cfg.web.public_url is not None:
         _check_public_url(cfg.web.public_url)
     for i, s in enumerate(cfg.seats):
@@ -226,6 +261,8 @@ def _validate(cfg: TableConfig) -> TableConfig:
     for i, r in enumerate(cfg.readers):
         if not ZONE_RE.match(r.zone):
             raise ConfigError("config_bad_value", f"readers[{i}].zone", f"bad zone name {r.zone!r} (e.g. 'seat:3', 'board')")
+    if not 0 <= cfg.leds.pixels <= MAX_PIXELS:
+        raise ConfigError("config_bad_value", "leds.pixels", f"pixels is 0..{MAX_PIXELS}")
     if not 0 <= cfg.leds.brightness <= 255:
         raise ConfigError("config_bad_value", "leds.brightness", "brightness is 0..255")
     if cfg.leds.max_milliamps < 100:
@@ -246,6 +283,17 @@ def _validate(cfg: TableConfig) -> TableConfig:
         raise ConfigError("config_bad_value", "polling.confirm_polls",
                           f"confirm_polls is 1..{MAX_CONFIRM_POLLS} (consecutive reads before a tag counts as placed)")
     return cfg
+
+
+def _check_host(host: str) -> None:
+    """`[web] host` is an IP address or a host name; a dotted quad that is no address is a typo, not a name."""
+    if re.fullmatch(r"[0-9.]+", host):
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            raise ConfigError("config_bad_value", "web.host", f"{host!r} is not an IPv4 address") from None
+    elif not host or len(host) > 253 or not re.fullmatch(r"[A-Za-z0-9.:_%-]+", host):
+        raise ConfigError("config_bad_value", "web.host", f"{host!r} is not an address or host name")
 
 
 def _check_public_url(url: str) -> None:
@@ -283,11 +331,37 @@ def load_config(path: str | Path) -> TableConfig:
 
 def loads_config(text: str) -> TableConfig:
     """Parse TOML text into a validated TableConfig."""
+    if _nesting(text) > MAX_NESTING:
+        raise ConfigError("config_syntax", "", f"nested more than {MAX_NESTING} levels deep")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("config_syntax", "", str(exc)) from None
+    except RecursionError:
+        raise ConfigError("config_syntax", "", "nested too deeply") from None
     return parse_config(data)
+
+
+def _nesting(text: str) -> int:
+    """How deep brackets and braces nest outside strings and comments (an upper bound: enough to refuse early)."""
+    depth = deepest = 0
+    quote = ""
+    comment = False
+    for ch in text:
+        if comment:
+            comment = ch != "\n"
+        elif quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            comment = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 def demo_config() -> TableConfig:
@@ -319,10 +393,13 @@ def describe(cfg: TableConfig) -> str:
     lines = [f"table {cfg.name!r}: backend {cfg.backend}, {len(cfg.seats)} seats, {len(cfg.readers)} readers, "
              f"{cfg.leds.pixels} LEDs, {len(cfg.buttons)} buttons",
              f"game: {cfg.game.name}, {cfg.game.seats} seats, {cfg.game.components} components",
-             f"web: http://{cfg.web.host}:{cfg.web.port}/ ({cfg.web.threads} threads, host PIN "
+             f"web: http://{cfg.web.host}:{cfg.web.port}/ ({cfg.web.threads} threads + {cfg.web.streams} for "
+             f"live-update streams, host PIN "
              f"{'set' if cfg.web.host_pin else 'random at start'}; seat QR codes: "
              f"{cfg.web.public_url or 'the address the host uses, or the LAN address'})",
-             f"data: {cfg.data_dir or 'user data directory'}"]
+             f"data: {cfg.data_dir or 'user data directory'}",
+             f"terminals: ports {', '.join(cfg.terminals.ports) or '-'}; discovery by USB id "
+             f"{'default' if cfg.terminals.discover is None else 'on' if cfg.terminals.discover else 'off'}"]
     for i, s in enumerate(cfg.seats):
         lines.append(f"  seat {i}: {s.name or '(no name)'} {s.colour} terminal={s.terminal or '-'}")
     for r in cfg.readers:

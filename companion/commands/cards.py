@@ -8,6 +8,7 @@ import sys
 
 from companion.commands._config import add_config_arguments, config_from_args
 from companion.table.cards import CardError, CardRegistry
+from companion.table.dbfile import DataLock, DatabaseFileError
 from companion.table.journal import open_db
 
 HELP = "export or import the card registry as a JSON deck file (stop the table before importing)"
@@ -31,7 +32,16 @@ def run(args: argparse.Namespace) -> int:
     if cfg is None:
         return 2
     from companion.table.runtime import DB_NAME, data_dir
-    conn = open_db(data_dir(cfg) / DB_NAME)
+    directory = data_dir(cfg)
+    lock = DataLock(directory)
+    try:
+        if args.cards_command == "import":  # a write: never beside a running table (one writer per directory)
+            lock.acquire()
+        conn = open_db(directory / DB_NAME)
+    except DatabaseFileError as exc:
+        lock.release()
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     try:
         registry = CardRegistry(conn)
         if args.cards_command == "export":
@@ -47,10 +57,16 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"error: unreadable: {args.file}: {exc.strerror}", file=sys.stderr)
             return 2
+        except UnicodeDecodeError:
+            print(f"error: unreadable: {args.file}: not UTF-8 text", file=sys.stderr)
+            return 2
         try:
             deck = json.loads(raw)
         except json.JSONDecodeError as exc:
             print(f"error: bad_json: {exc}", file=sys.stderr)
+            return 2
+        except RecursionError:
+            print("error: bad_json: nested too deeply", file=sys.stderr)
             return 2
         try:
             count = registry.import_deck(deck)
@@ -61,3 +77,4 @@ def run(args: argparse.Namespace) -> int:
         return 0
     finally:
         conn.close()
+        lock.release()

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.commands._config import add_config_arguments, config_from_args
 from companion.config import GameConfig, TableConfig
+from companion.errors import CompanionError
 from companion.games.registry import get_rules
 from companion.hal import BackendError
 
@@ -53,21 +54,33 @@ def with_game(cfg: TableConfig, args: argparse.Namespace) -> TableConfig | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the table and serve until SIGINT/SIGTERM."""
+    """Start the table and serve until SIGINT/SIGTERM: the data directory is locked and the port bound before the
+    database is opened, so a second table on the same data exits 2 (`data_locked`) having changed nothing."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     cfg = config_from_args(args)
     if cfg is not None:
         cfg = with_game(cfg, args)
     if cfg is None:
         return 2
-    from companion.table.runtime import Runtime
+    from companion.table.dbfile import DataLock
+    from companion.table.runtime import Runtime, data_dir
+    from companion.web.listener import listen
+    lock = DataLock(data_dir(cfg))
     try:
-        runtime = Runtime(cfg).start()
-    except BackendError as exc:
+        lock.acquire()
+        sock = listen(cfg.web.host, cfg.web.port)
+    except CompanionError as exc:  # data_locked, data_dir, bad_host, port_in_use
+        lock.release()
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except OSError as exc:
-        print(f"error: data_dir: {exc}", file=sys.stderr)
+    try:
+        runtime = Runtime(cfg, lock=lock).start()
+    except (BackendError, CompanionError, OSError) as exc:  # a bad backend, a damaged or foreign journal, ...
+        sock.close()
+        lock.release()
+        plain = isinstance(exc, OSError) and not isinstance(exc, CompanionError)
+        text = f"data_dir: {exc.strerror or exc}" if plain else str(exc)  # type: ignore[union-attr]
+        print(f"error: {text}", file=sys.stderr)
         return 2
 
     def stop(signum: int, frame: Any) -> None:
@@ -80,11 +93,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"table {cfg.name!r} ({cfg.backend} hardware) at {url}  host PIN {runtime.host_pin}  "
           f"data {runtime.db_path}", flush=True)
     try:
-        runtime.serve(cfg.web.host, cfg.web.port)
-    except OSError as exc:
-        print(f"error: cannot serve on {cfg.web.host}:{cfg.web.port}: {exc.strerror}", file=sys.stderr)
-        runtime.stop()
-        return 1
+        runtime.serve(cfg.web.host, cfg.web.port, sock)
     except KeyboardInterrupt:
         pass
     supervisor.stopping()

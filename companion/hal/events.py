@@ -32,10 +32,15 @@ class ButtonPressed:
 
 @dataclass(frozen=True)
 class TerminalHello:
-    """A seat terminal introduced itself (on connect or reconnect)."""
+    """A seat terminal introduced itself (on connect or reconnect), with what it can show and what failed."""
 
     terminal: str
     firmware: str = ""
+    screen: int = 8
+    """Options per screen (a v1 terminal: 8)."""
+    display: bool = False
+    faults: str = ""
+    """Parts that failed to start (reader, display), comma-separated."""
 
 
 @dataclass(frozen=True)

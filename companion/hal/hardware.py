@@ -27,7 +27,8 @@ class Hardware:
 
     def start(self, sink: Sink) -> None:
         """Begin polling readers and listening to buttons and terminals."""
-        self.poller = ReaderPoller(self.readers, sink, self.interval_s, self.removal_s, self.confirm_polls)
+        self.poller = ReaderPoller(self.readers, sink, self.interval_s, self.removal_s, self.confirm_polls,
+                                   extra=self.terminals.readers)
         self.poller.start()
         try:
             self.buttons.start(sink)

@@ -81,5 +81,9 @@ class TerminalHub(ABC):
         """JSON-able status for the host page."""
         return {"connected": sorted(self.connected())}
 
+    def readers(self) -> Sequence[TagReader]:
+        """The terminals' own tag readers (polled and debounced like the Pi's)."""
+        return ()
+
     def close(self) -> None:
         """Stop and release the links."""

@@ -13,10 +13,13 @@ from typing import Any, Callable, Mapping, Sequence
 from gpiozero.pins.mock import MockFactory
 
 from companion.config import TableConfig
+from companion.hal import terminal_protocol as proto
+from companion.hal import terminal_screens as screens
 from companion.hal.buttons import ButtonBank
-from companion.hal.events import Sink, TerminalChoice, TerminalGone, TerminalHello
+from companion.hal.events import Sink, TerminalGone
 from companion.hal.hardware import Hardware
 from companion.hal.interfaces import RGB, LedStrip, ReaderError, TagReader, TerminalHub
+from companion.hal.terminal_hub import ScreenHub, reader_name
 
 FRAME_HISTORY = 20_000
 
@@ -82,66 +85,173 @@ class MockStrip(LedStrip):
                 self._cond.wait(left)
 
 
-class MockTerminalHub(TerminalHub):
-    """Seat terminals in memory: the script connects them and answers prompts; sent messages are recorded."""
+class MockTerminalHub(ScreenHub):
+    """Seat terminals in memory behind the same hub as the serial ones: every screen is encoded and decoded
+    with the protocol's limits; the script connects terminals, chooses through their pages and taps tags.
+    `sent` records the table's messages per terminal, `lines` the wire lines each terminal received."""
 
     def __init__(self) -> None:
-        self.sink: Sink | None = None
+        super().__init__()
         self.sent: dict[str, list[dict[str, Any]]] = collections.defaultdict(list)
-        self._connected: set[str] = set()
+        self.lines: dict[str, list[bytes]] = collections.defaultdict(list)
+        self._screens: dict[str, proto.Message | None] = {}
         self._seq: dict[str, int] = collections.defaultdict(int)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
     def start(self, sink: Sink) -> None:
         """Remember where events go."""
-        self.sink = sink
+        self._sink = sink
 
     def send(self, terminal: str, message: Mapping[str, Any]) -> bool:
-        """Record the message if the terminal is connected."""
+        """Show a table message on a connected terminal (through the shared hub); record it."""
         with self._lock:
-            if terminal not in self._connected:
+            if terminal not in self._screens:
                 return False
             self.sent[terminal].append(dict(message))
-            return True
+        return super().send(terminal, message)
 
     def connected(self) -> frozenset[str]:
         """Connected terminal ids."""
         with self._lock:
-            return frozenset(self._connected)
+            return frozenset(self._screens)
 
-    def connect(self, terminal: str, firmware: str = "mock-1") -> None:
-        """Plug a terminal in: it says hello."""
+    def health(self) -> dict[str, Any]:
+        """Connected ids, and per terminal what it can show and its last problem."""
+        return {"connected": sorted(self.connected()), **self.screen_health()}
+
+    def connect(self, terminal: str, firmware: str = "mock-1", *, version: int | None = proto.PROTOCOL,
+                screen: int | None = None, display: bool | None = None, faults: str | None = None) -> None:
+        """Plug a terminal in: it says hello (`version=None`: a v1 terminal's hello, without the new fields)."""
+        if version is None:
+            hello = proto.Hello(terminal, firmware, 1)
+        else:
+            hello = proto.Hello(terminal, firmware, 1, version, proto.MAX_OPTIONS if screen is None else screen,
+                                bool(display), faults or "")
         with self._lock:
-            self._connected.add(terminal)
-        self._emit(TerminalHello(terminal, firmware))
+            self._screens[terminal] = None
+        self._emit(self.on_hello(terminal, self._wire(terminal, hello, to_terminal=False)))  # type: ignore[arg-type]
 
     def disconnect(self, terminal: str) -> None:
         """Unplug a terminal."""
         with self._lock:
-            self._connected.discard(terminal)
+            self._screens.pop(terminal, None)
+        self.on_gone(terminal)
         self._emit(TerminalGone(terminal))
 
-    def choose(self, terminal: str, ballot: str, value: Any, seq: int | None = None) -> int:
-        """The terminal answers a prompt; returns the seq used (pass an old seq to script a duplicate)."""
+    def screen(self, terminal: str) -> proto.Message | None:
+        """What the terminal shows now (a wire Prompt or Phone), or None."""
         with self._lock:
-            if seq is None:
-                self._seq[terminal] += 1
-                seq = self._seq[terminal]
-        self._emit(TerminalChoice(terminal, ballot, seq, value))
-        return seq
+            return self._screens.get(terminal)
+
+    def press(self, terminal: str, value: str, seq: int | None = None) -> int:
+        """The terminal confirms option `value` (a wire value) on the screen it shows; returns the seq used."""
+        shown = self.screen(terminal)
+        return self._choice(terminal, shown.ballot if isinstance(shown, proto.Prompt) else "none", value, seq)
+
+    def choose(self, terminal: str, ballot: str, value: Any, seq: int | None = None) -> int:
+        """The seat picks the table's option `value` of `ballot`, paging and changing level on the terminal to
+        reach it; a value it cannot reach (the phone holds the prompt, or an old ballot) is sent as it is, for
+        the table to refuse. Returns the seq of the choice (pass an old seq to script a duplicate)."""
+        target = str(value)
+        wire = self._find(terminal, ballot, target)
+        return self._choice(terminal, wire or ballot, target, seq)
+
+    def tag(self, terminal: str, uid: str | None) -> None:
+        """The terminal's reader reports a tag (None: it lost it)."""
+        with self._lock:
+            self._seq[terminal] += 1
+            seq = self._seq[terminal]
+        message: proto.Message = proto.Tag(seq, uid.lower()) if uid else proto.Untag(seq)
+        decoded = self._wire(terminal, message, to_terminal=False)
+        self.on_tag(terminal, decoded.uid if isinstance(decoded, proto.Tag) else None)
 
     def last_prompt(self, terminal: str) -> dict[str, Any] | None:
-        """The most recent prompt-or-idle message sent to a terminal."""
+        """The most recent prompt-or-idle message the table sent a terminal."""
         with self._lock:
             for message in reversed(self.sent.get(terminal, [])):
                 if message.get("type") in ("prompt", "idle"):
                     return message
         return None
 
+    # -- the transport: wire lines in memory ---------------------------------------------------------------
+
+    def _show(self, terminal: str, message: proto.Message) -> bool:
+        return self._write(terminal, message)
+
+    def _write(self, terminal: str, message: proto.Message) -> bool:
+        with self._lock:
+            if terminal not in self._screens:
+                return False
+            decoded = self._wire(terminal, message, to_terminal=True)
+            if isinstance(decoded, proto.Prompt | proto.Phone):
+                self._screens[terminal] = decoded
+            elif isinstance(decoded, proto.Close):
+                shown = self._screens.get(terminal)
+                if shown is not None and getattr(shown, "ballot", None) == decoded.ballot:
+                    self._screens[terminal] = None
+            return True
+
+    def _wire(self, terminal: str, message: proto.Message, *, to_terminal: bool) -> proto.Message:
+        """A message through the encoder and decoder, as a line on a cable would carry it."""
+        line = proto.encode(message)
+        if to_terminal:
+            self.lines[terminal].append(line)
+        return proto.decode(line)
+
+    def _choice(self, terminal: str, ballot: str, value: str, seq: int | None) -> int:
+        with self._lock:
+            if seq is None:
+                self._seq[terminal] += 1
+                seq = self._seq[terminal]
+        choice = self._wire(terminal, proto.Choice(ballot, seq, value), to_terminal=False)
+        assert isinstance(choice, proto.Choice)
+        event = self.on_choice(terminal, choice)
+        if event is not None:
+            self._emit(event)
+        return seq
+
+    def _here(self, terminal: str, ballot: str) -> proto.Prompt | None:
+        shown = self.screen(terminal)
+        if isinstance(shown, proto.Prompt) and shown.ballot.rpartition(":")[0] == ballot:
+            return shown
+        return None
+
+    def _find(self, terminal: str, ballot: str, target: str) -> str | None:
+        """Page through the terminal's screens (and into each kind) until one offers `target`; its ballot."""
+        seen: set[tuple[str, ...]] = set()
+        here = self._here(terminal, ballot)
+        if here is not None and target in (values := tuple(o.value for o in here.options)):
+            return here.ballot
+        if here is not None and screens.UP in values:
+            self.press(terminal, screens.UP)  # start from the first level
+        while (here := self._here(terminal, ballot)) is not None:
+            values = tuple(o.value for o in here.options)
+            if target in values:
+                return here.ballot
+            if values in seen:
+                return None
+            seen.add(values)
+            for group in [v for v in values if v.startswith(screens.GROUP)]:
+                self.press(terminal, group)
+                inner: set[tuple[str, ...]] = set()
+                while (sub := self._here(terminal, ballot)) is not None:
+                    sub_values = tuple(o.value for o in sub.options)
+                    if target in sub_values:
+                        return sub.ballot
+                    if sub_values in inner or screens.MORE not in sub_values:
+                        break
+                    inner.add(sub_values)
+                    self.press(terminal, screens.MORE)
+                self.press(terminal, screens.UP)
+            if screens.MORE not in values:
+                return None
+            self.press(terminal, screens.MORE)
+        return None
+
     def _emit(self, event: Any) -> None:
-        if self.sink is None:
+        if self._sink is None:
             raise RuntimeError("mock terminals are not started")
-        self.sink(event)
+        self._sink(event)
 
 
 class MockHardware(Hardware):
@@ -165,7 +275,11 @@ class MockHardware(Hardware):
     def remove(self, reader: str, wait: bool = True) -> None:
         """Take the tag off a reader; with wait, return once the removal has been reported."""
         self.reader(reader).uid = None
-        if wait and self.poller:
+        if wait:
+            self._await_removal(reader)
+
+    def _await_removal(self, reader: str) -> None:
+        if self.poller:
             deadline = time.monotonic() + 5
             while self.poller.present().get(reader) is not None and time.monotonic() < deadline:
                 self.poller.wake()
@@ -178,6 +292,21 @@ class MockHardware(Hardware):
         """Place a tag and take it away again."""
         self.place(reader, uid)
         self.remove(reader)
+
+    def place_at_terminal(self, terminal: str, uid: str) -> None:
+        """Hold a tag to a terminal's own reader; returns once the poller has confirmed it."""
+        self.mock_terminals.tag(terminal, uid)
+        self._settle(True)
+
+    def remove_at_terminal(self, terminal: str) -> None:
+        """Take the tag away from a terminal's reader; returns once the removal has been reported."""
+        self.mock_terminals.tag(terminal, None)
+        self._await_removal(reader_name(terminal))
+
+    def tap_at_terminal(self, terminal: str, uid: str) -> None:
+        """Tap a tag at a terminal (the seat's reader when the terminal is bound)."""
+        self.place_at_terminal(terminal, uid)
+        self.remove_at_terminal(terminal)
 
     def press(self, seat: int, key: str) -> None:
         """Press and release the button configured for (seat, key), through gpiozero's mock pins."""
@@ -222,6 +351,16 @@ class MockHardware(Hardware):
         self.poller.wait_cycles(1 + self.poller.confirm_polls)
 
 
+def terminal_hub(config: TableConfig) -> TerminalHub:
+    """The in-memory terminals, or real ones when `[terminals]` names ports or asks for discovery."""
+    wanted = config.terminals
+    if not wanted.ports and not wanted.discover:
+        return MockTerminalHub()
+    from companion.hal.terminal_link import SerialTerminalHub, find_terminals
+
+    return SerialTerminalHub(wanted.ports, discover=find_terminals if wanted.discover else None)
+
+
 def open_hardware(config: TableConfig) -> MockHardware:
     """The mock device set for a table config."""
     factory = MockFactory()
@@ -230,7 +369,7 @@ def open_hardware(config: TableConfig) -> MockHardware:
         readers=[MockReader(r.name) for r in config.readers],
         strip=MockStrip(config.leds.pixels),
         buttons=ButtonBank(config.buttons, pin_factory=factory),
-        terminals=MockTerminalHub(),
+        terminals=terminal_hub(config),
         interval_s=config.polling.interval_ms / 1000,
         removal_s=config.polling.removal_ms / 1000,
         confirm_polls=config.polling.confirm_polls,

@@ -122,6 +122,8 @@ class ReaderPoller:
     removal_s: float = 0.15
     confirm_polls: int = 2
     clock: Callable[[], float] = time.monotonic
+    extra: Callable[[], Sequence[TagReader]] = tuple
+    """Readers that come and go (the terminals' own), polled after the fixed ones."""
     _wake: threading.Event = field(default_factory=threading.Event)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
@@ -168,18 +170,22 @@ class ReaderPoller:
     def present(self) -> dict[str, str | None]:
         """What rests on each reader now, as debounced (for the expected-vs-seen scan)."""
         with self._lock:
-            return {r.name: self._debounce.present(r.name) for r in self.readers}
+            return {r.name: self._debounce.present(r.name) for r in self._all()}
 
     def health(self) -> list[dict[str, Any]]:
         """Per-reader status."""
         with self._lock:
-            return [self._health[r.name].as_dict() for r in self.readers]
+            return [self._health[r.name].as_dict() for r in self._all() if r.name in self._health]
+
+    def _all(self) -> list[TagReader]:
+        """The fixed readers, then the ones that come and go."""
+        return [*self.readers, *self.extra()]
 
     def poll_once(self) -> None:
         """Poll every reader that is not backing off and deliver the resulting events."""
-        for reader in self.readers:
+        for reader in self._all():
             now = self.clock()
-            h = self._health[reader.name]
+            h = self._health.setdefault(reader.name, ReaderHealth(reader.name))
             if h.retry_at > now:
                 continue
             try:

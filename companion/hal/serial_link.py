@@ -44,6 +44,7 @@ class LinkUp:
     path: str
     terminal: str
     fw: str
+    hello: proto.Hello | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ class LinkTag:
     """The terminal's own reader saw a tag."""
 
     terminal: str
-    uid: bytes
+    uid: bytes | None
+    """None: the reader lost its tag (protocol 2 `untag`)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,12 @@ def open_serial(path: str, timeout_s: float) -> Port:
     import serial  # pyserial is a runtime dependency; imported here so protocol users need not load it
 
     return serial.Serial(path, baudrate=115200, timeout=timeout_s, write_timeout=0.5, exclusive=True)
+
+
+def screen_number(ballot: str) -> int:
+    """The screen number of a hub's wire ballot (`<table ballot>:<n>`), or -1 for any other ballot."""
+    tail = ballot.rpartition(":")[2]
+    return int(tail) if ":" in ballot and tail.isdigit() else -1
 
 
 def _is_unplug(exc: BaseException) -> bool:
@@ -145,7 +153,8 @@ class TerminalLink:
         self._fw = ""
         self._boot = 0
         self._greeted = False
-        self._prompt: proto.Prompt | None = None
+        self._prompt: proto.Prompt | proto.Phone | None = None
+        self._last_screen = -1
         self._reconnects = 0
         self._malformed = 0
         self._last_problem = ""
@@ -173,6 +182,24 @@ class TerminalLink:
             if self.connected:
                 self._send(message)
 
+    def show(self, message: proto.Prompt | proto.Phone) -> bool:
+        """Make `message` the screen (re-sent after every reconnect until closed); False when not sent now.
+
+        Screens are numbered (`<ballot>:<n>`): one numbered no later than a screen already shown or closed
+        lost a race between two threads and is dropped, so the terminal never goes back to an older page."""
+        proto.encode(message)
+        number = screen_number(message.ballot)
+        with self._lock:
+            if number >= 0:
+                if number <= self._last_screen:
+                    return self.connected
+                self._last_screen = number
+            self._prompt = message
+            if not self.connected:
+                return False
+            self._send(message)
+            return self.connected
+
     def send(self, message: proto.Message) -> bool:
         """Send one message now if a terminal is connected; False otherwise (never raises for a gone device)."""
         proto.encode(message)
@@ -185,6 +212,7 @@ class TerminalLink:
     def close_prompt(self, ballot: str) -> None:
         """Close a ballot (if it is the open one)."""
         with self._lock:
+            self._last_screen = max(self._last_screen, screen_number(ballot))
             if self._prompt is not None and self._prompt.ballot == ballot:
                 self._prompt = None
                 if self.connected:
@@ -209,7 +237,12 @@ class TerminalLink:
                 return
             port = self._port
         try:
-            data = port.read(4096)
+            # one byte waits at most the port timeout; then what has arrived is taken at once (a read of 4096
+            # would sit out the whole timeout on every line: 50 ms added to each round trip)
+            data = port.read(1)
+            waiting = getattr(port, "in_waiting", 0) if data else 0
+            if isinstance(waiting, int) and waiting > 0:
+                data += port.read(min(waiting, 4096))
         except Exception as exc:  # noqa: BLE001 - pyserial raises SerialException or OSError on unplug
             if not _is_unplug(exc):
                 raise
@@ -315,13 +348,14 @@ class TerminalLink:
         if isinstance(message, proto.Hello):
             if self._terminal is not None and message.id != self._terminal:
                 self._prompt = None  # another terminal on this port: the hub decides what it is asked
+                self._last_screen = -1
             # a hello from a new boot is news too: the terminal numbers its messages from 1 again
             news = not self._greeted or message.boot != self._boot or message.id != self._terminal
             self._terminal, self._fw, self._boot = message.id, message.fw, message.boot
             self._greeted = True
             self._delay = self._backoff[0]
             if news:
-                self._emit(LinkUp(self.path, message.id, message.fw))
+                self._emit(LinkUp(self.path, message.id, message.fw, message))
             if self._prompt is not None:
                 self._send(self._prompt)
             return
@@ -330,12 +364,13 @@ class TerminalLink:
             return
         if isinstance(message, proto.Ping):
             self._send(proto.Pong(message.n))
-        elif isinstance(message, proto.Choice | proto.Tag):
+        elif isinstance(message, proto.Choice | proto.Tag | proto.Untag):
             self._send(proto.Ack(message.seq))
             if isinstance(message, proto.Choice):
                 self._emit(LinkChoice(self._terminal, message.ballot, message.seq, message.value))
             else:
-                self._emit(LinkTag(self._terminal, bytes.fromhex(message.uid)))
+                self._emit(LinkTag(self._terminal, bytes.fromhex(message.uid) if isinstance(message, proto.Tag)
+                                   else None))
         elif isinstance(message, proto.Pong | proto.Ack):
             pass
         else:

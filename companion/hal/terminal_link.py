@@ -1,29 +1,27 @@
 """Seat terminals on USB serial: a link per Pico port (found by USB id, rescanned), table messages translated.
 
-One port's link (handshake, heartbeat, reconnect) is companion.hal.serial_link.
+One port's link (handshake, heartbeat, reconnect) is companion.hal.serial_link; what a terminal is shown
+(screens that fit it, page turns, the table's values) is companion.hal.terminal_hub, shared with the mock.
 """
 
 from __future__ import annotations
 
 import glob
-import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from companion.hal import terminal_protocol as proto
-from companion.hal.events import TerminalChoice, TerminalGone, TerminalHello
-from companion.hal.interfaces import TerminalHub
+from companion.hal.events import TerminalGone
+from companion.hal.terminal_hub import ScreenHub
 from companion.hal.serial_link import (HOST_FW, LinkChoice, LinkDown, LinkEvent, LinkHealth, LinkProblem, LinkTag,
                                        LinkUp, Port, TerminalLink, open_serial)
 
 __all__ = ["HOST_FW", "LinkChoice", "LinkDown", "LinkEvent", "LinkHealth", "LinkProblem", "LinkTag", "LinkUp",
            "Port", "SerialTerminalHub", "TerminalLink", "find_terminals", "open_serial", "vars_of"]
-
-log = logging.getLogger("companion.hal.terminals")
 
 PICO_VID = 0x2E8A
 PICO_PID = 0x0005
@@ -44,12 +42,9 @@ def find_terminals(ports: Iterable[Any] | None = None, by_id_dir: str = "/dev/se
     return sorted(found)
 
 
-class SerialTerminalHub(TerminalHub):
-    """The pi backend's terminals: a link per Pico port (found by USB id, rescanned), table messages translated.
-
-    The table speaks dicts ({"type": "prompt", "options": [{"value": 0, "label": ..}]} ...); the wire speaks
-    protocol v1. Option values go out as strings and come back as the table's own values.
-    """
+class SerialTerminalHub(ScreenHub):
+    """The pi backend's terminals: a link per Pico port (found by USB id, rescanned, or configured by path or
+    glob); what each is shown is companion.hal.terminal_hub's, the same for every backend."""
 
     def __init__(
         self,
@@ -59,33 +54,37 @@ class SerialTerminalHub(TerminalHub):
         rescan_s: float = 2.0,
         **link_options: Any,
     ) -> None:
+        super().__init__()
         self._fixed = list(paths)
         self._discover = discover
         self._rescan_s = rescan_s
         self._options = link_options
         self._links: dict[str, TerminalLink] = {}
         self._threads: list[threading.Thread] = []
-        self._values: dict[tuple[str, str], dict[str, Any]] = {}
-        self._open: dict[str, str] = {}
         self._stop = threading.Event()
-        self._sink: Callable[[Any], None] | None = None
         self._lock = threading.Lock()
-        self.problems = 0
 
     def start(self, sink: Callable[[Any], None]) -> None:
-        """Open the configured ports and keep looking for new terminals."""
+        """Open the configured ports (globs are expanded on every rescan) and keep looking for new terminals."""
         self._sink = sink
-        for path in self._fixed:
+        for path in self._configured():
             self._add(path)
-        if self._discover is not None:
+        if self._discover is not None or any(glob.has_magic(p) for p in self._fixed):
             thread = threading.Thread(target=self._scan_loop, name="terminal-scan", daemon=True)
             thread.start()
             self._threads.append(thread)
 
+    def _configured(self) -> list[str]:
+        """The configured paths now: plain paths as they are, globs as what they match."""
+        out: list[str] = []
+        for path in self._fixed:
+            out += sorted(glob.glob(path)) if glob.has_magic(path) else [path]
+        return out
+
     def _scan_loop(self) -> None:
         while not self._stop.is_set():
             try:
-                found = self._discover() if self._discover else []
+                found = (self._discover() if self._discover else []) + self._configured()
             except OSError:
                 found = []
             for path in found:
@@ -107,39 +106,20 @@ class SerialTerminalHub(TerminalHub):
             links = list(self._links.values())
         return next((li for li in links if li.terminal == terminal and li.connected), None)
 
-    def send(self, terminal: str, message: Mapping[str, Any]) -> bool:
-        """Translate a table message to the wire and send it; False when the terminal is not connected."""
+    def _show(self, terminal: str, message: proto.Message) -> bool:
         link = self._link(terminal)
-        kind = message.get("type")
-        try:
-            if kind == "prompt":
-                ballot = str(message["ballot"])
-                values = {str(o["value"]): o["value"] for o in message["options"]}
-                options = [(str(o["value"]), str(o.get("label", o["value"]))[:64]) for o in message["options"]]
-                with self._lock:
-                    self._values[(terminal, ballot)] = values
-                    self._open[terminal] = ballot
-                if link is None:
-                    return False
-                link.prompt(ballot, options)
-                return link.connected
-            if kind == "idle":
-                with self._lock:
-                    ballot = self._open.pop(terminal, "")
-                if link is None:
-                    return False
-                if ballot:
-                    link.close_prompt(ballot)
-                return link.connected
-            if link is None:
-                return False
-            if kind == "ack":
-                return link.send(proto.Ack(int(message["seq"])))
-            if kind == "error":
-                return link.send(proto.Error(int(message["seq"]), str(message.get("code", "refused"))))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"cannot send {kind!r} to terminal {terminal}: {exc}") from exc
-        return False
+        if link is None:
+            return False
+        if isinstance(message, proto.Close):
+            link.close_prompt(message.ballot)
+            return link.connected
+        if isinstance(message, proto.Prompt | proto.Phone):
+            return link.show(message)
+        return link.send(message)
+
+    def _write(self, terminal: str, message: proto.Message) -> bool:
+        link = self._link(terminal)
+        return False if link is None else link.send(message)
 
     def connected(self) -> frozenset[str]:
         """Terminal ids with a live link."""
@@ -152,7 +132,7 @@ class SerialTerminalHub(TerminalHub):
         now = time.monotonic()
         with self._lock:
             links = list(self._links.values())
-        return {"connected": sorted(self.connected()), "problems": self.problems,
+        return {"connected": sorted(self.connected()), **self.screen_health(),
                 "links": [vars_of(li.health(now)) for li in links]}
 
     def stalled(self, max_age_s: float) -> list[str]:
@@ -169,24 +149,21 @@ class SerialTerminalHub(TerminalHub):
             thread.join(timeout=2)
 
     def _on_event(self, event: LinkEvent) -> None:
-        sink = self._sink
-        if sink is None:
+        if self._sink is None:
             return
         if isinstance(event, LinkUp):
-            sink(TerminalHello(event.terminal, event.fw))
+            hello = event.hello or proto.Hello(event.terminal, event.fw, 0)
+            self._deliver(self.on_hello(event.terminal, hello))
         elif isinstance(event, LinkDown):
             if event.terminal is not None and event.reason != "stopped":
-                sink(TerminalGone(event.terminal))
+                self.on_gone(event.terminal)
+                self._deliver(TerminalGone(event.terminal))
         elif isinstance(event, LinkChoice):
-            with self._lock:
-                values = self._values.get((event.terminal, event.ballot), {})
-            sink(TerminalChoice(event.terminal, event.ballot, event.seq, values.get(event.value, event.value)))
+            self._deliver(self.on_choice(event.terminal, proto.Choice(event.ballot, event.seq, event.value)))
         elif isinstance(event, LinkProblem):
-            with self._lock:
-                self.problems += 1
-            log.warning("terminal %s: %s %s", event.path, event.code, event.detail)
+            self.report(event.path, event.code, event.detail)
         elif isinstance(event, LinkTag):
-            log.info("terminal %s saw tag %s", event.terminal, event.uid.hex())
+            self.on_tag(event.terminal, None if event.uid is None else event.uid.hex())
 
 
 def vars_of(health: LinkHealth) -> dict[str, Any]:

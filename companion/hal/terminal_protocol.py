@@ -1,4 +1,9 @@
-"""Seat-terminal protocol v1, the Pi's side: typed messages, one JSON object per line.
+"""Seat-terminal protocol, the Pi's side: typed messages, one JSON object per line.
+
+Every line says `"v":1` (the line format); what a terminal understands is its `proto` in its hello: a hello
+without it is a v1 terminal (prompts of at most MAX_OPTIONS, no `phone`, `untag` or prompt titles). Protocol 2
+adds optional hello fields (`proto`, `screen` options per screen, `display`, `faults`), an optional prompt
+`title`, `phone` (the prompt is on the seat's phone) and `untag` (the terminal's reader lost its tag).
 
 The firmware has its own MicroPython implementation (firmware/terminal/protocol.py); both are held to the
 same bytes by tests/firmware/vectors.json. Encoding uses a fixed key order and escapes only `"` and `\\`
@@ -15,6 +20,9 @@ from typing import Any, ClassVar
 from companion.errors import ProtocolFault
 
 VERSION = 1
+"""The line format every line carries."""
+PROTOCOL = 2
+"""The newest protocol this side speaks (announced as `proto` in hello)."""
 MAX_LINE = 1024
 MAX_OPTIONS = 8
 _ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
@@ -52,6 +60,12 @@ class Hello:
     id: str
     fw: str
     boot: int
+    proto: int | None = None
+    screen: int | None = None
+    """How many options one screen shows (None: a v1 terminal, MAX_OPTIONS)."""
+    display: bool | None = None
+    faults: str | None = None
+    """Parts that failed to start, comma-separated (reader, display), empty when all is well."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +75,8 @@ class Prompt:
     TYPE: ClassVar[str] = "prompt"
     ballot: str
     options: tuple[Option, ...]
+    title: str | None = None
+    """What the screen is (protocol 2): e.g. "nominate 1/2"."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +84,14 @@ class Close:
     """The ballot is no longer open."""
 
     TYPE: ClassVar[str] = "close"
+    ballot: str
+
+
+@dataclass(frozen=True)
+class Phone:
+    """Protocol 2: ballot `ballot` is open but too big for this terminal; the seat answers on its phone."""
+
+    TYPE: ClassVar[str] = "phone"
     ballot: str
 
 
@@ -108,6 +132,14 @@ class Tag:
 
 
 @dataclass(frozen=True)
+class Untag:
+    """Protocol 2: the terminal's reader no longer sees the tag it reported."""
+
+    TYPE: ClassVar[str] = "untag"
+    seq: int
+
+
+@dataclass(frozen=True)
 class Ping:
     """Heartbeat request."""
 
@@ -123,14 +155,24 @@ class Pong:
     n: int
 
 
-Message = Hello | Prompt | Close | Choice | Ack | Error | Tag | Ping | Pong
-TYPES: dict[str, type[Any]] = {cls.TYPE: cls for cls in (Hello, Prompt, Close, Choice, Ack, Error, Tag, Ping, Pong)}
+Message = Hello | Prompt | Phone | Close | Choice | Ack | Error | Tag | Untag | Ping | Pong
+TYPES: dict[str, type[Any]] = {cls.TYPE: cls for cls in (Hello, Prompt, Phone, Close, Choice, Ack, Error, Tag, Untag,
+                                                          Ping, Pong)}
 _KINDS: dict[str, str] = {"id": "id", "ballot": "id", "fw": "str", "value": "str", "uid": "hex", "options": "opts",
-                          "boot": "int", "seq": "int", "n": "int", "code": "id"}
+                          "boot": "int", "seq": "int", "n": "int", "code": "id", "proto": "int", "screen": "int",
+                          "display": "bool", "faults": "str", "title": "str"}
+OPTIONAL = frozenset({"proto", "screen", "display", "faults", "title"})
+"""Fields a message may leave out (None): a v1 side neither sends nor needs them."""
 
 
 def _check(kind: str, value: Any, name: str) -> Any:
     """Validate one field by kind; raise bad_field."""
+    if value is None and name in OPTIONAL:
+        return None
+    if kind == "bool":
+        if type(value) is not bool:
+            raise ProtocolError("bad_field", name)
+        return value
     if kind == "int":
         if type(value) is not int or not 0 <= value <= 0x7FFFFFFF:
             raise ProtocolError("bad_field", name)
@@ -166,8 +208,12 @@ def encode(message: Message) -> bytes:
     parts = [f'{{"v":{VERSION}', f'"t":{_json_string(message.TYPE)}']
     for f in fields(message):
         value = _check(_KINDS[f.name], getattr(message, f.name), f.name)
+        if value is None:
+            continue
         if f.name == "options":
             text = "[" + ",".join(f'{{"value":{_json_string(o.value)},"label":{_json_string(o.label)}}}' for o in value) + "]"
+        elif isinstance(value, bool):
+            text = "true" if value else "false"
         elif isinstance(value, int):
             text = str(value)
         else:
@@ -211,6 +257,8 @@ def to_dict(message: Message) -> dict[str, Any]:
     out: dict[str, Any] = {"t": message.TYPE}
     for f in fields(message):
         value = getattr(message, f.name)
+        if value is None and f.name in OPTIONAL:
+            continue
         out[f.name] = [{"value": o.value, "label": o.label} for o in value] if f.name == "options" else value
     return out
 

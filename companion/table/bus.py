@@ -1,33 +1,57 @@
-"""Public event fan-out for SSE: numbered events, a replay buffer for Last-Event-ID, one queue per client."""
+"""Public event fan-out for SSE: numbered events, each encoded once into its wire bytes, kept in one shared ring.
+
+A client is only a cursor into the ring: publishing appends one encoded frame and wakes the readers, and each
+client's stream writes the bytes after its cursor. Nothing is copied or encoded per client, so a publish costs
+the same with 0 or 64 clients (bar the wake-ups); a client that falls a whole ring behind is cut off and
+resyncs on reconnect (Last-Event-ID too old -> a fresh snapshot)."""
 
 from __future__ import annotations
 
 import collections
-import queue
+import json
 import secrets
 import threading
+import time
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from companion.web.facade import Event
 
 BUFFER = 512
-CLIENT_QUEUE = 1024
+"""Events kept for Last-Event-ID resumes and for clients that are behind; further behind is cut off."""
+
+
+def sse_frame(event: Event) -> bytes:
+    """One event in text/event-stream framing, with its `id:` line, as UTF-8 bytes."""
+    data = json.dumps(event.data, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {event.id}\nevent: {event.type}\ndata: {data}\n\n".encode()
+
+
+@dataclass(frozen=True)
+class _Entry:
+    n: int
+    event: Event
+    frame: bytes
 
 
 class Subscriber:
-    """One SSE client's queue; a client that falls too far behind is cut off and resyncs on reconnect."""
+    """One SSE client: a cursor into the bus's ring, plus the snapshot it starts from when it could not resume."""
 
-    def __init__(self, bus: "EventBus") -> None:
+    def __init__(self, bus: "EventBus", cursor: int, first: list[_Entry]) -> None:
         self._bus = bus
-        self.queue: queue.Queue[Event | None] = queue.Queue(CLIENT_QUEUE)
+        self.cursor = cursor
+        self._first = first
         self.closed = False
 
     def get(self, timeout: float) -> Event | None:
         """The next event, or None after timeout."""
-        try:
-            return self.queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
+        entries = self._bus._wait(self, timeout, 1)
+        return entries[0].event if entries else None
+
+    def frames(self, timeout: float) -> bytes | None:
+        """The encoded frames of every event after the cursor, in one chunk; None after timeout or once closed."""
+        entries = self._bus._wait(self, timeout, BUFFER)
+        return b"".join(e.frame for e in entries) if entries else None
 
     def close(self) -> None:
         """Stop receiving."""
@@ -40,70 +64,99 @@ class EventBus:
     def __init__(self, snapshot: Callable[[], Mapping[str, Any]]) -> None:
         self.boot = secrets.token_hex(4)
         self._n = 0
-        self._buffer: collections.deque[Event] = collections.deque(maxlen=BUFFER)
+        self._ring: collections.deque[_Entry] = collections.deque(maxlen=BUFFER)
         self._subs: set[Subscriber] = set()
-        self._lock = threading.Lock()
+        self._changed = threading.Condition(threading.Lock())
         self._snapshot = snapshot
+        self._snapshot_entry: _Entry | None = None
 
     def publish(self, type_: str, data: Mapping[str, Any]) -> Event:
-        """Number an event, buffer it and hand it to every client."""
-        with self._lock:
+        """Number an event, encode it once, keep it in the ring and wake the clients."""
+        with self._changed:
             self._n += 1
             event = Event(f"{self.boot}-{self._n}", type_, data)
-            self._buffer.append(event)
-            for sub in list(self._subs):
-                try:
-                    sub.queue.put_nowait(event)
-                except queue.Full:
-                    sub.closed = True
-                    self._subs.discard(sub)
+            self._ring.append(_Entry(self._n, event, sse_frame(event)))
+            self._changed.notify_all()
         return event
 
     def subscribe(self, last_event_id: str | None) -> Subscriber:
         """A new client: the events after `last_event_id` if still buffered, else a fresh state snapshot."""
-        sub = Subscriber(self)
-        with self._lock:
-            backlog = self._after(last_event_id)
-            if backlog is None:
-                backlog = [Event(f"{self.boot}-{self._n}", "state", self._snapshot())]
-            for event in backlog[-CLIENT_QUEUE // 2:]:
-                sub.queue.put_nowait(event)
+        with self._changed:
+            cursor = self._resume_point(last_event_id)
+            first: list[_Entry] = []
+            if cursor is None:
+                cursor = self._n
+                entry = self._snapshot_entry
+                if entry is None or entry.n != self._n:  # one snapshot encoding per event number, shared
+                    event = Event(f"{self.boot}-{self._n}", "state", self._snapshot())
+                    entry = self._snapshot_entry = _Entry(self._n, event, sse_frame(event))
+                first = [entry]
+            sub = Subscriber(self, cursor, first)
             self._subs.add(sub)
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
-        """Forget a client."""
-        with self._lock:
+        """Forget a client (wakes it if it is waiting)."""
+        with self._changed:
+            sub.closed = True
             self._subs.discard(sub)
+            self._changed.notify_all()
 
     def close_all(self) -> None:
         """End every client's stream (shutdown)."""
-        with self._lock:
+        with self._changed:
             for sub in self._subs:
                 sub.closed = True
-                try:
-                    sub.queue.put_nowait(None)
-                except queue.Full:
-                    pass
             self._subs.clear()
+            self._changed.notify_all()
 
     def clients(self) -> int:
         """Connected SSE clients."""
-        with self._lock:
+        with self._changed:
             return len(self._subs)
 
     def recent(self) -> list[Event]:
         """The buffered events (tests and the host page read these)."""
-        with self._lock:
-            return list(self._buffer)
+        with self._changed:
+            return [e.event for e in self._ring]
 
-    def _after(self, last_event_id: str | None) -> list[Event] | None:
+    def _wait(self, sub: Subscriber, timeout: float, most: int) -> list[_Entry]:
+        """Up to `most` entries after the client's cursor, waiting up to `timeout` for one; advances the cursor."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                if sub.closed:
+                    return []
+                if sub._first:
+                    out, sub._first = sub._first[:most], sub._first[most:]
+                    return out
+                if sub.cursor < self._n:
+                    return self._take(sub, most)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return []
+                self._changed.wait(left)
+
+    def _take(self, sub: Subscriber, most: int) -> list[_Entry]:
+        oldest = self._ring[0].n if self._ring else self._n + 1
+        if sub.cursor + 1 < oldest:  # fell a whole ring behind: cut off, it resyncs on reconnect
+            sub.closed = True
+            self._subs.discard(sub)
+            return []
+        start = sub.cursor + 1 - oldest
+        out = [self._ring[i] for i in range(start, min(len(self._ring), start + most))]
+        sub.cursor = out[-1].n
+        return out
+
+    def _resume_point(self, last_event_id: str | None) -> int | None:
+        """The event number to resume after, or None when it is unknown or no longer buffered."""
         if not last_event_id:
             return None
         boot, _, n = last_event_id.partition("-")
         if boot != self.boot or not n.isdigit():
             return None
         n_int = int(n)
-        if n_int > self._n or (self._buffer and int(self._buffer[0].id.split("-")[1]) > n_int + 1):
+        oldest = self._ring[0].n if self._ring else self._n + 1
+        if n_int > self._n or oldest > n_int + 1:
             return None  # too old: the gap is gone from the buffer
-        return [e for e in self._buffer if int(e.id.split("-")[1]) > n_int]
+        return n_int

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hmac
 from typing import Any, Mapping
 
-from companion.hal.mock import MockHardware
+from companion.hal.mock import MockHardware, MockTerminalHub
 from companion.hal.terminal_protocol import is_terminal_id
 from companion.table.bus import Subscriber
 from companion.table.cards import CardError, normalise_uid
@@ -133,6 +133,8 @@ class MockSim:
         bad = _bad_terminal(terminal)
         if bad:
             return bad
+        if not isinstance(self.hw.terminals, MockTerminalHub):
+            return Refusal("real_terminals", "this table's terminals are real ([terminals] ports): press their buttons")
         hub = self.hw.mock_terminals
         if op == "connect":
             hub.connect(terminal)
@@ -169,6 +171,8 @@ class MockSim:
         bad = _bad_terminal(terminal)
         if bad:
             return bad
+        if not isinstance(self.hw.terminals, MockTerminalHub):
+            return Refusal("real_terminals", "this table's terminals are real ([terminals] ports)")
         return list(self.hw.mock_terminals.sent.get(terminal, []))[-50:]
 
     def _reader(self, reader: str) -> Refusal | None:

@@ -11,7 +11,11 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
+
+from companion.games import IllegalAction
+from companion.games.schema import ActionSpec
+from companion.table.dbfile import check_database
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -86,9 +90,26 @@ def fault_code(exc: sqlite3.Error) -> str:
     return "journal_error"
 
 
+MAX_ACTION_BYTES = 4096
+"""An action's journaled JSON may be no longer (the largest real one, a Boss's Wallet payment, is ~200 bytes)."""
+
+
+def journal_form(specs: Mapping[str, ActionSpec], action: Mapping[str, Any]) -> dict[str, Any]:
+    """An accepted action as it is journaled: only the fields its type declares (the engine ignored the rest),
+    at most MAX_ACTION_BYTES; raises IllegalAction too_large."""
+    spec = specs.get(str(action.get("type")))
+    known = spec.fields if spec is not None else {}
+    kept = {k: v for k, v in action.items() if k in ("type", "seat") or k in known}
+    if len(json.dumps(kept, separators=(",", ":"))) > MAX_ACTION_BYTES:
+        raise IllegalAction("too_large", f"an action may take at most {MAX_ACTION_BYTES} bytes of JSON")
+    return kept
+
+
 def open_db(path: Path) -> sqlite3.Connection:
-    """Open (creating with mode 0600) the table database in WAL mode with synchronous=FULL."""
+    """Open (creating with mode 0600) the table database in WAL mode with synchronous=FULL, after checking that an
+    existing file is a whole database of ours (raises dbfile.DatabaseFileError, having changed nothing)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    check_database(path)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # create private before SQLite sees it
     os.close(fd)
     os.chmod(path, 0o600)

@@ -120,7 +120,7 @@ class TableLoop:
 
     def zone_of(self, reader: str) -> str:
         """The logical zone a reader serves in this game (`center` stands in for a missing shared zone)."""
-        return zone_of(reader, self._state.session, self._context.reader_zones)
+        return zone_of(reader, self._state.session, self._context.reader_zones, self._state.terminals)
 
     def seat_prompt(self, seat: int) -> dict[str, Any] | None:
         """The prompt last sent to a seat (read by the seat page)."""
@@ -254,7 +254,13 @@ class TableLoop:
         elif isinstance(effect, Publish):
             self.bus.publish(effect.kind, effect.payload)
         elif isinstance(effect, SendTerminal):
-            self.hw.terminals.send(effect.terminal, dict(effect.message))
+            try:
+                sent = self.hw.terminals.send(effect.terminal, dict(effect.message))
+            except Exception:  # a hub bug for one terminal must not starve the terminals after it
+                log.exception("sending to terminal %s failed", effect.terminal)
+                sent = False
+            if not sent and effect.terminal in self.hw.terminals.connected():
+                self.bus.publish("terminal", {"terminal": effect.terminal, "problem": "not_sent"})
         elif isinstance(effect, Flash):
             self.renderer.flash(effect.zone)
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import socket
 import threading
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import platformdirs
 from companion.config import TableConfig
 from companion.hal import load_backend
 from companion.table.cards import CardRegistry
+from companion.table.dbfile import DataLock
 from companion.table.handle import TableHandle
 from companion.table.journal import Journal, open_db
 from companion.table.leds import LedRenderer
@@ -32,10 +34,15 @@ def data_dir(config: TableConfig) -> Path:
 class Runtime:
     """A started table: call `stop()` to shut it down cleanly (a kill -9 loses nothing committed)."""
 
-    def __init__(self, config: TableConfig, rng: random.Random | None = None) -> None:
+    def __init__(self, config: TableConfig, rng: random.Random | None = None, lock: DataLock | None = None) -> None:
         self.config = config
         self.db_path = data_dir(config) / DB_NAME
-        self.conn = open_db(self.db_path)
+        self.lock = lock or DataLock(self.db_path.parent).acquire()  # one writer per data directory
+        try:
+            self.conn = open_db(self.db_path)
+        except BaseException:
+            self.lock.release()
+            raise
         self.journal = Journal(self.conn)
         self.cards = CardRegistry(self.conn)
         self.hardware = load_backend(config.backend).open_hardware(config)
@@ -59,16 +66,21 @@ class Runtime:
         web_config.setdefault("PUBLIC_URL", self.config.web.public_url)
         return create_app(web_config, self.handle)
 
-    def make_server(self, host: str, port: int, **web_config: Any) -> Any:
-        """A waitress server for the app (>= 16 threads: each SSE client holds one); port 0 picks a free one."""
+    def make_server(self, host: str, port: int, sock: socket.socket | None = None, **web_config: Any) -> Any:
+        """A waitress server for the app on `sock` (else a socket bound to host:port; port 0 picks a free one):
+        the config's threads for ordinary requests plus one per allowed live-update stream."""
         from waitress import create_server
-        self._server = create_server(self.app(**web_config), host=host, port=port,
-                                     threads=max(16, self.config.web.threads), channel_timeout=60)
+
+        from companion.web.listener import ServerPlan, listen
+        plan = ServerPlan(self.config.web.threads, self.config.web.streams)
+        web_config.setdefault("SSE_MAX_STREAMS", plan.streams)
+        self._server = create_server(self.app(**web_config), sockets=[sock or listen(host, port)],
+                                     **plan.waitress_options())
         return self._server
 
-    def serve(self, host: str, port: int, **web_config: Any) -> None:
+    def serve(self, host: str, port: int, sock: socket.socket | None = None, **web_config: Any) -> None:
         """Serve the web app with waitress (blocks until `close_server`; returns at once if it came first)."""
-        server = self.make_server(host, port, **web_config)
+        server = self.make_server(host, port, sock, **web_config)
         if self._stop_requested.is_set():  # a stop (SIGTERM) arrived before the server existed
             self._server = None
             server.close()
@@ -104,3 +116,4 @@ class Runtime:
         self.hardware.close()
         self.renderer.stop()
         self.conn.close()
+        self.lock.release()

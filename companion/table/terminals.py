@@ -28,6 +28,11 @@ class TerminalSeen:
     last_seen: float | None = None
     last_input: float | None = None
     """When the terminal last sent a choice (the host page highlights it: "press a button to identify")."""
+    screen: int = 8
+    """Options per screen it declared in its hello (8 for a v1 terminal)."""
+    display: bool = False
+    faults: str = ""
+    """Parts that failed to start on it (reader, display)."""
 
 
 def effective_bindings(defaults: Mapping[str, int], stored: Mapping[str, int | None],
@@ -88,10 +93,12 @@ class TerminalBook:
         """Connected terminals -> their seat (None: unbound)."""
         return {t: self.seats.get(t) for t, seen in self.seen.items() if seen.connected}
 
-    def hello(self, terminal: str, firmware: str, now: float) -> "TerminalBook":
-        """A terminal said hello (plugged in or rebooted)."""
+    def hello(self, terminal: str, firmware: str, now: float, *, screen: int = 8, display: bool = False,
+              faults: str = "") -> "TerminalBook":
+        """A terminal said hello (plugged in or rebooted), with what it can show and what failed on it."""
         old = self.seen.get(terminal, TerminalSeen(terminal))
-        return self._seeing(replace(old, connected=True, firmware=firmware, last_seen=now))
+        return self._seeing(replace(old, connected=True, firmware=firmware, last_seen=now, screen=screen,
+                                    display=display, faults=faults))
 
     def gone(self, terminal: str, now: float) -> "TerminalBook":
         """A terminal went away (it stays listed, not connected)."""
@@ -134,5 +141,6 @@ class TerminalBook:
                         "bound_by": "host" if terminal in self.host_bound else
                         "config" if terminal in self.seats else None,
                         "connected": seen.connected, "firmware": seen.firmware, "last_seen": seen.last_seen,
-                        "last_input": seen.last_input})
+                        "last_input": seen.last_input, "screen": seen.screen, "display": seen.display,
+                        "faults": seen.faults})
         return out

@@ -12,14 +12,16 @@ from __future__ import annotations
 import secrets
 from typing import Any, Mapping
 
-from flask import Flask, jsonify
+from flask import Flask, Response, jsonify, request
 
 from companion.web import api, errors, host, host_api, pages, seat, sim, sim_api
-from companion.web.auth import PinGuard
+from companion.web.auth import HostSessions, PinGuard
 from companion.web.facade import TableFacade
+from companion.web.streams import StreamSlots
 
 DEFAULTS: dict[str, Any] = {
-    "SSE_HEARTBEAT_S": 15.0,
+    "SSE_HEARTBEAT_S": 1.5,
+    "SSE_MAX_STREAMS": 64,
     "SSE_MAX_MESSAGES": None,
     "MAX_CONTENT_LENGTH": 1 << 20,
     "SESSION_COOKIE_HTTPONLY": True,
@@ -27,8 +29,22 @@ DEFAULTS: dict[str, Any] = {
     "PUBLIC_URL": None,
     "LAN_IPV4": None,
 }
-"""PUBLIC_URL: the config's `[web] public_url` (seat QR codes use it); LAN_IPV4: a callable finding this
-machine's LAN address (None: companion.web.lan.lan_ipv4; tests inject one)."""
+"""SSE_HEARTBEAT_S: a comment line this often keeps data moving so a vanished phone is noticed (the server's
+TCP_USER_TIMEOUT), and a stream checks at each one that its client is still connected; SSE_MAX_STREAMS:
+streams open at once (the server has that many threads beyond the ordinary ones). PUBLIC_URL: the config's
+`[web] public_url` (seat QR codes use it); LAN_IPV4: a callable finding this machine's LAN address (None:
+companion.web.lan.lan_ipv4; tests inject one)."""
+
+
+PRIVATE_PREFIXES = ("/api/seat/", "/seat/", "/api/host/", "/host", "/api/sim/", "/sim", "/api/action")
+"""Answers under these carry a seat's or the host's data: never kept by a browser or a proxy cache."""
+
+
+def no_store(response: Response) -> Response:
+    """`Cache-Control: no-store` on seat, host and simulator answers."""
+    if request.path.startswith(PRIVATE_PREFIXES):
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def create_app(config: Mapping[str, Any] | None, table: TableFacade) -> Flask:
@@ -37,11 +53,13 @@ def create_app(config: Mapping[str, Any] | None, table: TableFacade) -> Flask:
     app.config.update(DEFAULTS)
     # A fresh key per process: host sessions end with the process, which is what a table wants.
     app.config["SECRET_KEY"] = secrets.token_bytes(32)
-    app.config["SESSION_EPOCH"] = secrets.token_hex(8)
     app.config.update(dict(config or {}))
     app.extensions["table"] = table
     app.extensions["pin_guard"] = PinGuard()
+    app.extensions["host_sessions"] = HostSessions()
+    app.extensions["stream_slots"] = StreamSlots(int(app.config["SSE_MAX_STREAMS"]))
     errors.install(app)
+    app.after_request(no_store)
     app.register_blueprint(api.bp)
     app.register_blueprint(host_api.bp)
     app.register_blueprint(sim_api.bp)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Iterator
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.web.auth import is_host, require_host, seat_from_token
 from companion.web.errors import ApiError, json_body, reply
-from companion.web.facade import Event, TableFacade
+from companion.web.facade import TableFacade
 
 bp = Blueprint("api", __name__)
 
@@ -17,12 +16,6 @@ bp = Blueprint("api", __name__)
 def table() -> TableFacade:
     """The table handle the app was made with."""
     return current_app.extensions["table"]
-
-
-def sse_format(event: Event) -> str:
-    """One event in text/event-stream framing, with its `id:` line."""
-    data = json.dumps(event.data, ensure_ascii=False, separators=(",", ":"))
-    return f"id: {event.id}\nevent: {event.type}\ndata: {data}\n\n"
 
 
 @bp.get("/api/state")
@@ -33,26 +26,39 @@ def state() -> Any:
 
 @bp.get("/api/events")
 def events() -> Response:
-    """Server-sent public events; resumes after Last-Event-ID; a comment heartbeat keeps dead clients from
-    holding a server thread forever."""
+    """Server-sent public events; resumes after Last-Event-ID. At most SSE_MAX_STREAMS streams are open at once
+    (above that: 503 stream_limit). Each wake-up (an event, else a heartbeat every SSE_HEARTBEAT_S) checks that
+    the client is still there, so a closed stream frees its slot within one heartbeat."""
     last_id = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
-    heartbeat = float(current_app.config["SSE_HEARTBEAT_S"])
-    limit = current_app.config.get("SSE_MAX_MESSAGES")  # tests end the stream after N events + heartbeats
-    sub = table().subscribe(last_id)
+    slot = current_app.extensions["stream_slots"].acquire()
+    config = current_app.config
+    heartbeat = float(config["SSE_HEARTBEAT_S"])
+    limit = config.get("SSE_MAX_MESSAGES")  # tests end the stream after N chunks + heartbeats
+    gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
+    try:
+        sub = table().subscribe(last_id)
+    except BaseException:
+        slot.release()
+        raise
 
-    def stream() -> Iterator[str]:
+    def end() -> None:
+        sub.close()
+        slot.release()
+
+    def stream() -> Iterator[bytes]:
         sent = 0
         try:
-            yield "retry: 2000\n\n"
-            while (limit is None or sent < limit) and not sub.closed:
-                event = sub.get(heartbeat)
+            yield b"retry: 2000\n\n"
+            while (limit is None or sent < limit) and not sub.closed and not gone():
                 sent += 1
-                yield ": heartbeat\n\n" if event is None else sse_format(event)
+                yield sub.frames(heartbeat) or b": heartbeat\n\n"
         finally:
-            sub.close()
+            end()
 
-    return Response(stream_with_context(stream()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = Response(stream(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(end)  # also when the client left before the first chunk was asked for
+    return response
 
 
 @bp.get("/api/seat/<token>")

@@ -1,4 +1,9 @@
-"""Who may POST: a seat token (unguessable, new each game) or the host session (PIN login) with a CSRF token."""
+"""Who may POST: a seat token (unguessable, new each game) or the host session (PIN login) with a CSRF token.
+
+Host sessions live on the server: the cookie carries only a random session id, so logging out revokes it for good
+(a copied cookie is worthless afterwards). They are held in memory and end with the table process: a restart
+cannot prove that an old cookie was not copied before a logout it forgot, so the host logs in again.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,9 @@ import hmac
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
 from flask import current_app, request, session
 
@@ -14,54 +21,147 @@ from companion.web.errors import ApiError
 from companion.web.facade import TableFacade
 
 CSRF_HEADER = "X-CSRF-Token"
-MAX_PIN_FAILURES = 5
-LOCKOUT_S = 30.0
+FREE_TRIES = 5
+"""Wrong PINs a client may send before it has to wait."""
+FIRST_LOCK_S = 30.0
+MAX_LOCK_S = 900.0
+"""Each wrong PIN after the free tries doubles the client's wait, up to this."""
+FORGET_S = 3600.0
+"""A client with no wrong PIN for this long starts afresh."""
+MAX_CLIENTS = 1024
+"""Addresses remembered at once (the oldest is forgotten first), so a flood of addresses cannot grow memory."""
+MAX_SESSIONS = 16
+SESSION_IDLE_S = 12 * 3600.0
+
+
+@dataclass(frozen=True)
+class Strikes:
+    """One client's wrong PINs: how many, when the last came, and until when it must wait."""
+
+    count: int = 0
+    last: float = 0.0
+    locked_until: float = 0.0
 
 
 @dataclass
 class PinGuard:
-    """Slows PIN guessing: after 5 wrong PINs logins are refused for 30 s."""
+    """Slows PIN guessing per client address: 5 free tries, then a wait of 30 s that doubles with each wrong PIN
+    (to 15 min). A client's lockout never refuses another client, so a guesser cannot lock the host out."""
 
-    failures: int = 0
-    locked_until: float = 0.0
+    clock: Callable[[], float] = time.monotonic
+    clients: "OrderedDict[str, Strikes]" = field(default_factory=OrderedDict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def attempt(self, table: TableFacade, pin: str) -> None:
-        """Check a PIN; raises ApiError bad_pin or pin_locked."""
+    def attempt(self, table: TableFacade, pin: str, client: str) -> None:
+        """Check a PIN from `client`; raises ApiError bad_pin or pin_locked (with the seconds to wait)."""
         with self.lock:
-            now = time.monotonic()
-            if now < self.locked_until:
-                raise ApiError("pin_locked", "too many wrong PINs; try again in a little while")
+            now = self.clock()
+            strikes = self.clients.get(client, Strikes())
+            if strikes.count and now - strikes.last > FORGET_S:
+                strikes = Strikes()
+            if now < strikes.locked_until:
+                wait = int(strikes.locked_until - now) + 1
+                raise ApiError("pin_locked", f"too many wrong PINs from this device; try again in {wait} s")
             if table.check_pin(pin):
-                self.failures = 0
+                self.clients.pop(client, None)
                 return
-            self.failures += 1
-            if self.failures >= MAX_PIN_FAILURES:
-                self.failures, self.locked_until = 0, now + LOCKOUT_S
+            count = strikes.count + 1
+            lock_s = 0.0 if count < FREE_TRIES else min(MAX_LOCK_S, FIRST_LOCK_S * 2 ** (count - FREE_TRIES))
+            self.clients[client] = replace(strikes, count=count, last=now, locked_until=now + lock_s)
+            self.clients.move_to_end(client)
+            while len(self.clients) > MAX_CLIENTS:
+                self.clients.popitem(last=False)
             raise ApiError("bad_pin", "wrong host PIN")
 
 
+@dataclass(frozen=True)
+class HostSession:
+    """A logged-in host: the CSRF token its POSTs carry, and when it was last used."""
+
+    csrf: str
+    last_used: float
+
+
+@dataclass
+class HostSessions:
+    """Server-side host sessions by id; at most MAX_SESSIONS (the oldest goes), idle ones expire."""
+
+    clock: Callable[[], float] = time.monotonic
+    sessions: "OrderedDict[str, HostSession]" = field(default_factory=OrderedDict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def open(self) -> tuple[str, str]:
+        """A new session: (id, csrf token)."""
+        sid, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+        with self.lock:
+            self.sessions[sid] = HostSession(csrf, self.clock())
+            while len(self.sessions) > MAX_SESSIONS:
+                self.sessions.popitem(last=False)
+        return sid, csrf
+
+    def get(self, sid: object) -> HostSession | None:
+        """The live session with this id (and mark it used), or None."""
+        if not isinstance(sid, str):
+            return None
+        with self.lock:
+            found = self.sessions.get(sid)
+            now = self.clock()
+            if found is None or now - found.last_used > SESSION_IDLE_S:
+                self.sessions.pop(sid, None)
+                return None
+            self.sessions[sid] = replace(found, last_used=now)
+            return found
+
+    def revoke(self, sid: object) -> None:
+        """End a session for good."""
+        with self.lock:
+            if isinstance(sid, str):
+                self.sessions.pop(sid, None)
+
+
+def _sessions() -> HostSessions:
+    return current_app.extensions["host_sessions"]
+
+
+def client_address() -> str:
+    """The address the request came from (the table serves its LAN directly, with no proxy in front)."""
+    return request.remote_addr or "unknown"
+
+
 def login_host() -> str:
-    """Start a host session; returns its CSRF token."""
+    """Start a host session (ending the one this browser had); returns its CSRF token."""
+    _sessions().revoke(session.get("host_sid"))
     session.clear()
-    session["host"] = True
-    session["csrf"] = secrets.token_urlsafe(24)
-    session["epoch"] = current_app.config["SESSION_EPOCH"]
-    return str(session["csrf"])
+    sid, csrf = _sessions().open()
+    session["host_sid"] = sid
+    return csrf
+
+
+def logout_host() -> None:
+    """End this browser's host session on the server and forget its cookie."""
+    _sessions().revoke(session.get("host_sid"))
+    session.clear()
+
+
+def host_csrf() -> str | None:
+    """The CSRF token of the request's live host session, or None when it has none."""
+    found = _sessions().get(session.get("host_sid"))
+    return found.csrf if found else None
 
 
 def is_host() -> bool:
     """Whether the request carries a live host session."""
-    return bool(session.get("host")) and session.get("epoch") == current_app.config["SESSION_EPOCH"]
+    return host_csrf() is not None
 
 
 def require_host(post: bool = True) -> None:
     """Refuse unless host; POSTs must also carry the session's CSRF token in the X-CSRF-Token header."""
-    if not is_host():
+    csrf = host_csrf()
+    if csrf is None:
         raise ApiError("unauthorised", "log in as host first")
     if post:
         sent = request.headers.get(CSRF_HEADER, "")
-        if not hmac.compare_digest(sent.encode(), str(session.get("csrf", "")).encode()):
+        if not hmac.compare_digest(sent.encode(), csrf.encode()):
             raise ApiError("csrf", f"missing or wrong {CSRF_HEADER} header")
 
 

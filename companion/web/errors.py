@@ -17,7 +17,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "journal_full": 409, "journal_locked": 409, "journal_readonly": 409, "journal_io": 409, "journal_error": 409,
     "unauthorised": 401, "bad_pin": 401, "pin_locked": 429,
     "csrf": 403, "not_your_seat": 403, "forbidden": 403,
-    "not_found": 404, "no_sim": 404,
+    "not_found": 404, "no_sim": 404, "stream_limit": 503,
     "method_not_allowed": 405, "too_large": 413, "unsupported_media_type": 415,
 }
 """HTTP status per refusal code; any other code (the rules' own: not_your_turn, term_limited...) is 409."""

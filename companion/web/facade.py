@@ -29,6 +29,10 @@ class Subscription(Protocol):
     def get(self, timeout: float) -> Event | None:
         """The next event, or None after `timeout` seconds with nothing (time for a heartbeat)."""
 
+    def frames(self, timeout: float) -> bytes | None:
+        """Every pending event already encoded as text/event-stream bytes (encoded once for all clients), or
+        None after `timeout` seconds with nothing."""
+
     def close(self) -> None:
         """Stop receiving."""
 

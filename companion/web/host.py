@@ -7,11 +7,11 @@ import json
 from typing import Any
 
 import segno
-from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request, session
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
 from companion.games.option_spec import option_specs
 from companion.games.registry import game_names, get_rules
-from companion.web.auth import is_host, require_host
+from companion.web.auth import host_csrf, require_host
 from companion.web.errors import ApiError
 from companion.web.lan import seat_url
 from companion.web.pages import preferred_lang
@@ -44,8 +44,8 @@ def seat_tokens(host_state: dict[str, Any]) -> dict[int, str]:
 @bp.get("/host")
 def host_page() -> str:
     """The console; before the PIN only the login form does anything."""
-    return render_template("host.html", lang=preferred_lang(), logged_in=is_host(),
-                           csrf_token=session.get("csrf", "") if is_host() else "")
+    csrf = host_csrf()
+    return render_template("host.html", lang=preferred_lang(), logged_in=csrf is not None, csrf_token=csrf or "")
 
 
 @bp.get("/host/games.json")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, session
+from flask import Blueprint, current_app, jsonify
 
 from companion.web.api import table
-from companion.web.auth import login_host, require_host
+from companion.web.auth import client_address, login_host, logout_host, require_host
 from companion.web.errors import ApiError, json_body, reply
 from companion.web.lan import seat_url
 
@@ -21,7 +21,7 @@ COMMANDS = ("new_game", "undo", "end_game", "resume", "enroll_mode", "enroll", "
 def login() -> Any:
     """Exchange the host PIN for a session; answers the CSRF token to send with every host POST."""
     body = json_body({"pin": str})
-    current_app.extensions["pin_guard"].attempt(table(), body["pin"])
+    current_app.extensions["pin_guard"].attempt(table(), body["pin"], client_address())
     return jsonify(ok=True, csrf=login_host())
 
 
@@ -29,7 +29,7 @@ def login() -> Any:
 def logout() -> Any:
     """End the host session."""
     require_host(post=True)
-    session.clear()
+    logout_host()
     return jsonify(ok=True)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, current_app, render_template
 
+from companion.web.auth import host_csrf
 from companion.web.pages import preferred_lang
 from companion.web.site import templates_dir
 
@@ -16,7 +17,8 @@ def sim_page() -> tuple[str, int] | str:
     if current_app.extensions["table"].sim is None:
         return render_template("error.html", lang=preferred_lang(), csrf_token="", key="ui.sim_off",
                                message="The simulator runs only with the mock hardware backend."), 404
-    return render_template("sim.html", lang=preferred_lang(), csrf_token="")
+    csrf = host_csrf()  # the simulator is the host's: without the session only the PIN form shows
+    return render_template("sim.html", lang=preferred_lang(), logged_in=csrf is not None, csrf_token=csrf or "")
 
 
 def register(app: Flask) -> None:

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, jsonify, request
 
 from companion.web.api import table
+from companion.web.auth import require_host
 from companion.web.errors import ApiError, json_body, refusal_response, reply
 from companion.errors import CompanionError
 from companion.web.facade import SimFacade
 
 bp = Blueprint("sim_api", __name__)
+
+
+@bp.before_request
+def host_only() -> None:
+    """Every simulator route is the host's (it shows what lies on each reader and what each terminal was sent):
+    the host session, and its CSRF token on POSTs."""
+    require_host(post=request.method != "GET")
 
 
 def sim() -> SimFacade:

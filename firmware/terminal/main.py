@@ -1,7 +1,11 @@
 """Seat terminal firmware (Raspberry Pi Pico, MicroPython): buttons, a few pixels, JSON lines over USB serial.
 
 The loop polls stdin with `select.poll()`, so a 0x03 byte is data (`kbd_intr(-1)`), never Ctrl-C.
-A choice needs a confirm press before it is sent, and is resent until the Pi acknowledges it.
+A choice needs a confirm press before it is sent, and is resent until the Pi acknowledges it. The hello says
+how many options one screen shows; the Pi pages a longer prompt: an option whose value starts with "~" turns
+the page or changes level ("more", "back", a kind of action), takes one press and is never a vote. A `phone`
+message means the prompt is too big for this terminal: the seat answers on its phone. A reader or display
+that fails to start leaves the terminal running; the hello names it and pixel 0 flashes magenta.
 """
 
 import sys
@@ -14,10 +18,13 @@ try:
 except ImportError:  # CPython running the firmware in tests
     micropython = None
 
-FW_VERSION = "0.1.0"
+FW_VERSION = "0.2.0"
 RESEND_MS = 1000
 HOST_SILENT_MS = 3000
 TAG_POLL_MS = 100
+TAG_CONFIRM = 2
+"""Consecutive reads before a tag is reported (a one-poll ghost read is nothing, as on the Pi's readers)."""
+NAV = "~"
 
 if hasattr(time, "ticks_ms"):
     ticks_ms = time.ticks_ms
@@ -35,16 +42,24 @@ GREEN = (0, 255, 0)
 BLUE = (0, 0, 255)
 WHITE = (255, 255, 255)
 AMBER = (255, 120, 0)
+PURPLE = (140, 0, 255)
+MAGENTA = (255, 0, 160)
 
 
 class Terminal:
     """The terminal's state machine, free of I/O: feed it lines, keys and ticks; it calls `send(bytes)`."""
 
-    def __init__(self, ident, send, boot, reader=None):
+    def __init__(self, ident, send, boot, reader=None, screen=protocol.MAX_OPTIONS, display=None, faults=""):
         self.ident = ident
         self.send = send
         self.boot = boot
         self.reader = reader
+        self.screen = max(1, min(protocol.MAX_OPTIONS, screen))
+        self.display = display
+        self.faults = faults
+        self.phone = None
+        self.tag_candidate = None
+        self.tag_reads = 0
         self.prompt = None
         self.index = 0
         self.confirming = False
@@ -67,7 +82,9 @@ class Terminal:
 
     def start(self, now):
         """Introduce ourselves (lost if no host listens yet: the host's hello asks again)."""
-        self._send({"t": "hello", "id": self.ident, "fw": FW_VERSION, "boot": self.boot})
+        self._send({"t": "hello", "id": self.ident, "fw": FW_VERSION, "boot": self.boot,
+                    "proto": protocol.PROTOCOL, "screen": self.screen, "display": self.display is not None,
+                    "faults": self.faults})
 
     def host_alive(self, now):
         return self.last_host is not None and ticks_diff(now, self.last_host) < HOST_SILENT_MS
@@ -99,10 +116,17 @@ class Terminal:
                 self.index = 0
                 self.confirming = False
             self.prompt = msg
+            self.phone = None
+        elif kind == "phone":
+            self.prompt = None
+            self.confirming = False
+            self.phone = msg["ballot"]
         elif kind == "close":
             if self.prompt is not None and self.prompt["ballot"] == msg["ballot"]:
                 self.prompt = None
                 self.confirming = False
+            if self.phone == msg["ballot"]:
+                self.phone = None
 
     def on_key(self, key, now):
         prompt = self.prompt
@@ -118,11 +142,16 @@ class Terminal:
             else:
                 self.index = (self.index - 1) % count
         elif key == "ok":
+            value = prompt["options"][self.index]["value"]
+            if value.startswith(NAV):  # a page turn: one press, never marked chosen (the Pi sends the next page)
+                self.confirming = False
+                message = {"t": "choice", "ballot": prompt["ballot"], "seq": self._next_seq(), "value": value}
+                self.pending[message["seq"]] = [message, None]
+                return
             if not self.confirming:
                 self.confirming = True
                 return
             self.confirming = False
-            value = prompt["options"][self.index]["value"]
             message = {"t": "choice", "ballot": prompt["ballot"], "seq": self._next_seq(), "value": value}
             self.chosen[prompt["ballot"]] = value
             self.sent[message["seq"]] = prompt["ballot"]
@@ -135,18 +164,40 @@ class Terminal:
                 entry[1] = now
         if self.reader is not None and ticks_diff(now, self.last_tag_poll) >= TAG_POLL_MS:
             self.last_tag_poll = now
+            self.poll_tag()
+
+    def poll_tag(self):
+        """Read the reader once: a tag read TAG_CONFIRM times in a row is reported, its loss is `untag`."""
+        try:
             uid = self.reader.poll()
-            if uid is not None and uid != self.last_tag:
-                message = {"t": "tag", "seq": self._next_seq(), "uid": "".join("%02x" % b for b in uid)}
-                self.pending[message["seq"]] = [message, None]
+        except Exception:  # a failing read is a miss; the reader may come back
+            self.errors += 1
+            uid = None
+        uid = None if uid is None else bytes(uid)
+        self.tag_reads = self.tag_reads + 1 if uid == self.tag_candidate else 1
+        self.tag_candidate = uid
+        message = None
+        if uid is not None and self.tag_reads >= TAG_CONFIRM and uid != self.last_tag:
+            message = {"t": "tag", "seq": self._next_seq(), "uid": "".join("%02x" % b for b in uid)}
             self.last_tag = uid
+        elif uid is None and self.last_tag is not None:
+            message = {"t": "untag", "seq": self._next_seq()}
+            self.last_tag = None
+        if message is not None:
+            self.pending[message["seq"]] = [message, None]
 
     def colours(self, now):
-        """Pixel 0: red no host, green idle, blue asking, blinking white confirming, amber sent; then the option."""
+        """Pixel 0: red no host, green idle, blue asking, blinking white confirming, amber sent, blinking purple
+        "use your phone", a magenta flash every 2 s when a part failed to start; then the highlighted option
+        (purple when it turns the page)."""
         blink = (now // 250) % 2 == 0
         prompt = self.prompt
-        if not self.host_alive(now) or (self.refused_at is not None and ticks_diff(now, self.refused_at) < 1000):
+        if self.faults and (now // 250) % 8 == 0:
+            status = MAGENTA
+        elif not self.host_alive(now) or (self.refused_at is not None and ticks_diff(now, self.refused_at) < 1000):
             status = RED
+        elif self.phone is not None:
+            status = PURPLE if (now // 500) % 2 == 0 else OFF
         elif prompt is None:
             status = GREEN
         elif prompt["ballot"] in self.chosen:
@@ -157,8 +208,30 @@ class Terminal:
             status = BLUE
         out = [status]
         if prompt is not None and prompt["ballot"] not in self.chosen:
-            out += [OFF] * self.index + [WHITE if self.confirming else BLUE]
+            nav = prompt["options"][self.index]["value"].startswith(NAV)
+            out += [OFF] * self.index + [WHITE if self.confirming else PURPLE if nav else BLUE]
         return out
+
+    def lines(self):
+        """What a display shows: the seat's screen title, and the highlighted option's label (ASCII from the Pi)."""
+        if self.phone is not None:
+            return ["Use your phone", "to choose"]
+        prompt = self.prompt
+        if prompt is None:
+            return [self.ident, "waiting"]
+        if prompt["ballot"] in self.chosen:
+            return [prompt.get("title") or "choose", "sent"]
+        label = prompt["options"][self.index]["label"]
+        return [prompt.get("title") or "choose", ("OK? " if self.confirming else "> ") + label]
+
+
+def screen_size(config, display):
+    """Options one screen shows: config.SCREEN, else 8 with a display, else one per option pixel (at least 2)."""
+    if getattr(config, "SCREEN", None):
+        return config.SCREEN
+    if display is not None:
+        return protocol.MAX_OPTIONS
+    return max(2, min(protocol.MAX_OPTIONS, config.PIXEL_COUNT - 1))
 
 
 def _boot_number():
@@ -211,10 +284,21 @@ def main():
     if config.PIXEL_COUNT:
         from drivers.pixels import Pixels
         pixels = Pixels(config.PIXEL_PIN, config.PIXEL_COUNT)
+    faults = []
     reader = None
     if config.RFID:
-        from drivers.rfid import open_reader
-        reader = open_reader(config.RFID)
+        try:
+            from drivers.rfid import open_reader
+            reader = open_reader(config.RFID)
+        except Exception:  # no chip answering, a wiring fault: run without it and say so
+            faults.append("reader")
+    display = None
+    if getattr(config, "DISPLAY", None):
+        try:
+            from drivers.display import open_display
+            display = open_display(config.DISPLAY)
+        except Exception:
+            faults.append("display")
     buttons = Buttons(config.BUTTON_PINS)
     if "back" in buttons.pins and buttons.pins["back"].value() == 0:
         return  # "back" held at power-up: leave the USB port to the REPL for maintenance
@@ -222,7 +306,8 @@ def main():
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
     lines = protocol.LineBuffer()
-    terminal = Terminal(config.terminal_id(), write, _boot_number(), reader)
+    terminal = Terminal(config.terminal_id(), write, _boot_number(), reader, screen_size(config, display),
+                        display, ",".join(faults))
     terminal.start(ticks_ms())
     while True:
         ready = poller.poll(10)
@@ -245,6 +330,8 @@ def main():
         terminal.tick(now)
         if pixels is not None:
             pixels.show(terminal.colours(now))
+        if display is not None:
+            display.show(terminal.lines())
 
 
 if __name__ == "__main__":

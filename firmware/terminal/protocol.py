@@ -1,4 +1,7 @@
-"""Seat-terminal protocol, version 1: one JSON object per line over USB serial.
+"""Seat-terminal protocol: one JSON object per line over USB serial; every line says "v":1 (the line format).
+
+This firmware speaks protocol PROTOCOL (2), announced as `proto` in its hello: optional hello fields (`proto`,
+`screen`, `display`, `faults`), an optional prompt `title`, `phone` and `untag`. A v1 side leaves them out.
 
 MicroPython and CPython both run this file (no typing, dataclasses or f-strings needing newer ports).
 Encoding writes keys in a fixed order with a hand-made string encoder so both produce the same bytes;
@@ -8,21 +11,28 @@ decoding is lenient about key order and extra keys, strict about types. Errors c
 import json
 
 VERSION = 1
+PROTOCOL = 2
 MAX_LINE = 1024
 MAX_OPTIONS = 8
 
-# type -> ordered ((field, kind), ...); kinds: "str", "id", "int", "opts", "hex"
+# type -> ordered ((field, kind), ...); kinds: "str", "id", "int", "opts", "hex", "bool"
 FIELDS = {
-    "hello": (("id", "id"), ("fw", "str"), ("boot", "int")),
-    "prompt": (("ballot", "id"), ("options", "opts")),
+    "hello": (("id", "id"), ("fw", "str"), ("boot", "int"), ("proto", "int"), ("screen", "int"),
+              ("display", "bool"), ("faults", "str")),
+    "prompt": (("ballot", "id"), ("options", "opts"), ("title", "str")),
+    "phone": (("ballot", "id"),),
     "close": (("ballot", "id"),),
     "choice": (("ballot", "id"), ("seq", "int"), ("value", "str")),
     "ack": (("seq", "int"),),
     "error": (("seq", "int"), ("code", "id")),
     "tag": (("seq", "int"), ("uid", "hex")),
+    "untag": (("seq", "int"),),
     "ping": (("n", "int"),),
     "pong": (("n", "int"),),
 }
+
+OPTIONAL = ("proto", "screen", "display", "faults", "title")
+"""Fields a message may leave out (a v1 side never sends them)."""
 
 ID_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:"
 HEX_CHARS = "0123456789abcdef"
@@ -39,7 +49,12 @@ class ProtocolError(Exception):
 
 def _check(kind, value, name):
     """Validate one field; return it or raise bad_field."""
-    if kind == "int":
+    if value is None and name in OPTIONAL:
+        return None
+    if kind == "bool":
+        if type(value) is not bool:
+            raise ProtocolError("bad_field", name)
+    elif kind == "int":
         if type(value) is not int or value < 0 or value > 0x7FFFFFFF:
             raise ProtocolError("bad_field", name)
     elif kind in ("str", "id"):
@@ -76,6 +91,8 @@ def _string(value):
 
 
 def _value(kind, value):
+    if kind == "bool":
+        return "true" if value else "false"
     if kind == "int":
         return str(value)
     if kind == "opts":
@@ -90,7 +107,9 @@ def encode(message):
         raise ProtocolError("unknown_type", str(kind))
     parts = ['{"v":' + str(VERSION), '"t":' + _string(kind)]
     for name, field_kind in FIELDS[kind]:
-        parts.append(_string(name) + ":" + _value(field_kind, _check(field_kind, message.get(name), name)))
+        value = _check(field_kind, message.get(name), name)
+        if value is not None:
+            parts.append(_string(name) + ":" + _value(field_kind, value))
     line = (",".join(parts) + "}\n").encode("utf-8")
     if len(line) > MAX_LINE:
         raise ProtocolError("too_long", str(len(line)))
@@ -114,7 +133,9 @@ def decode(line):
         raise ProtocolError("unknown_type", str(kind))
     message = {"t": kind}
     for name, field_kind in FIELDS[kind]:
-        message[name] = _check(field_kind, obj.get(name), name)
+        value = _check(field_kind, obj.get(name), name)
+        if value is not None:
+            message[name] = value
     return message
 
 

@@ -17,7 +17,8 @@ from tests.firmware.runtimes import FIRMWARE, SHIMS
 class SimTerminal:
     """One terminal: `plug()`, `press(*pins)`, `unplug()`; `path` is what the Pi side opens."""
 
-    def __init__(self, workdir: Path, exe: str, uid: str = "e660583883724a32", name: str = "usb-MicroPython_Board_in_FS_mode_e660583883724a32-if00") -> None:
+    def __init__(self, workdir: Path, exe: str, uid: str = "e660583883724a32",
+                 name: str = "usb-MicroPython_Board_in_FS_mode_e660583883724a32-if00", reader: bool = False) -> None:
         self.workdir = workdir
         self.exe = exe
         self.uid = uid
@@ -28,6 +29,9 @@ class SimTerminal:
         self.slave: int | None = None
         self.plugs = 0
         self.presses = workdir / "presses-0"
+        self.tag_file = workdir / f"tag-{uid}" if reader else None
+        if self.tag_file is not None:
+            self.tag_file.write_text("")
 
     @property
     def terminal_id(self) -> str:
@@ -42,6 +46,8 @@ class SimTerminal:
         self.presses = self.workdir / f"presses-{self.uid}-{self.plugs}"
         self.presses.write_text("")
         env = dict(os.environ, TERMINAL_SIM_PRESSES=str(self.presses), TERMINAL_SIM_UID=self.uid)
+        if self.tag_file is not None:
+            env["TERMINAL_SIM_TAG"] = str(self.tag_file)
         self.process = subprocess.Popen(
             [self.exe, str(SHIMS / "sim_boot.py"), str(FIRMWARE), str(SHIMS)],
             stdin=master, stdout=master, stderr=subprocess.DEVNULL, env=env, close_fds=True,
@@ -56,6 +62,11 @@ class SimTerminal:
         """Press buttons one after another (GPIO numbers from firmware/terminal/config.py)."""
         with open(self.presses, "a", encoding="ascii") as f:
             f.write("".join(f"{pin}\n" for pin in pins))
+
+    def hold(self, uid: str | None) -> None:
+        """Hold a tag (hex UID) to the terminal's reader; None takes it away ("fail" before plug: a dead chip)."""
+        assert self.tag_file is not None, "this terminal has no reader"
+        self.tag_file.write_text(uid or "")
 
     def unplug(self) -> None:
         """Pull the cable: the firmware dies with its pty and the stable path disappears."""

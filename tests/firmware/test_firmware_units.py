@@ -4,9 +4,11 @@ machine (confirm step, resend until ack, refusal, tag reports) without any I/O."
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 from collections.abc import Iterator
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -112,7 +114,7 @@ def test_terminal_answers_ping_and_hello_and_survives_garbage(firmware: dict[str
     t.on_line(b"\x03\x03garbage", 0)
     t.on_line(proto.encode(proto.Ping(4)), 1)
     t.on_line(proto.encode(proto.Hello("pi", "x", 0)), 2)
-    assert wire.messages() == [proto.Pong(4), proto.Hello("T-9", "0.1.0", 1)]
+    assert wire.messages() == [proto.Pong(4), proto.Hello("T-9", "0.2.0", 1, 2, 8, False, "")]
     assert t.errors == 1 and t.host_alive(100) and not t.host_alive(5000)
 
 
@@ -125,3 +127,96 @@ def test_terminal_reports_a_tag_from_its_own_reader_once(firmware: dict[str, Mod
         t.tick(now)
     tags = [m for m in wire.messages() if isinstance(m, proto.Tag)]
     assert tags == [proto.Tag(1, "04a1b2c3d4e5f6")]
+
+
+def test_a_page_turn_takes_one_press_and_is_never_marked_chosen(firmware: dict[str, ModuleType]) -> None:
+    wire = Wire()
+    t = firmware["main"].Terminal("T-3", wire, boot=1, screen=3)
+    t.start(0)
+    page = proto.Prompt("g.1:1", (proto.Option("0", "Ann"), proto.Option("~more", "more >")), "nominate 1/5")
+    t.on_line(proto.encode(page), 10)
+    t.on_key("next", 20)
+    assert t.colours(20)[2] == firmware["main"].PURPLE  # the highlighted option turns the page
+    t.on_key("ok", 30)
+    t.tick(40)
+    assert [m for m in wire.messages() if isinstance(m, proto.Choice)] == [proto.Choice("g.1:1", 1, "~more")]
+    assert "g.1:1" not in t.chosen and t.lines() == ["nominate 1/5", "> more >"]
+    t.on_line(proto.encode(proto.Prompt("g.1:2", (proto.Option("1", "Bo"),), "nominate 2/5")), 50)
+    assert t.index == 0 and t.lines() == ["nominate 2/5", "> Bo"]
+    hello = wire.messages()[0]
+    assert isinstance(hello, proto.Hello) and hello.screen == 3 and hello.proto == 2
+
+
+def test_the_phone_state_blinks_purple_and_takes_no_choice(firmware: dict[str, ModuleType]) -> None:
+    wire = Wire()
+    t = firmware["main"].Terminal("T-4", wire, boot=1)
+    t.on_line(proto.encode(proto.Ping(1)), 0)
+    t.on_line(proto.encode(proto.Phone("g.2:1")), 10)
+    assert t.colours(10)[0] == firmware["main"].PURPLE and t.lines()[0] == "Use your phone"
+    t.on_key("ok", 20)
+    t.on_key("ok", 30)
+    t.tick(40)
+    assert not [m for m in wire.messages() if isinstance(m, proto.Choice)]
+    t.on_line(proto.encode(proto.Close("g.2:1")), 50)
+    assert t.phone is None
+
+
+def test_a_tag_needs_two_reads_and_its_loss_is_untag(firmware: dict[str, ModuleType]) -> None:
+    class Script:
+        def __init__(self, reads: list[bytes | None]) -> None:
+            self.reads = reads
+
+        def poll(self) -> bytes | None:
+            return self.reads.pop(0) if self.reads else None
+
+    uid = bytes.fromhex("0b030200")
+    wire = Wire()
+    t = firmware["main"].Terminal("T-5", wire, boot=1, reader=Script([uid, None, uid, uid, uid, None]))
+    for now in range(100, 900, 100):
+        t.tick(now)
+    sent = {m for m in wire.messages() if isinstance(m, proto.Tag | proto.Untag)}  # resent until acked
+    assert sent == {proto.Tag(1, "0b030200"), proto.Untag(2)}  # the lone first read was a ghost
+
+
+def test_faults_are_in_the_hello_and_flash_pixel_0(firmware: dict[str, ModuleType]) -> None:
+    wire = Wire()
+    t = firmware["main"].Terminal("T-6", wire, boot=1, faults="reader")
+    t.start(0)
+    hello = wire.messages()[0]
+    assert isinstance(hello, proto.Hello) and hello.faults == "reader" and hello.display is False
+    assert t.colours(0)[0] == firmware["main"].MAGENTA and t.colours(300)[0] != firmware["main"].MAGENTA
+
+
+def test_the_display_shows_the_title_and_the_wrapped_label_once(firmware: dict[str, ModuleType]) -> None:
+    spec = importlib.util.spec_from_file_location("firmware_display", FIRMWARE / "drivers" / "display.py")
+    assert spec and spec.loader
+    display = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(display)
+
+    class Oled:
+        def __init__(self) -> None:
+            self.calls: list[tuple[Any, ...]] = []
+
+        def fill(self, colour: int) -> None:
+            self.calls.append(("fill", colour))
+
+        def text(self, text: str, x: int, y: int, colour: int) -> None:
+            self.calls.append(("text", text, y))
+
+        def hline(self, x: int, y: int, width: int, colour: int) -> None:
+            self.calls.append(("hline", y))
+
+        def show(self) -> None:
+            self.calls.append(("show",))
+
+    oled = Oled()
+    screen = display.Display(oled)
+    t = firmware["main"].Terminal("T-7", Wire(), boot=1, display=screen)
+    t.on_line(proto.encode(proto.Prompt("g.3:1", (proto.Option("0", "nominate Seat 10 the long one"),),
+                                        "nominate 1/2")), 0)
+    screen.show(t.lines())
+    screen.show(t.lines())
+    texts = [c[1:] for c in oled.calls if c[0] == "text"]
+    assert texts == [("nominate 1/2", 0), ("> nominate Seat", 14), ("10 the long one", 22)]
+    assert [c for c in oled.calls if c[0] == "show"] == [("show",)]  # unchanged lines are not redrawn
+    assert display.wrap("abcdefghijklmnopqrstu") == ["abcdefghijklmnop", "qrstu"]

@@ -79,7 +79,7 @@ def test_handshake_then_prompt_is_sent_and_resent_after_reconnect() -> None:
     assert port.sent() == [proto.Hello("pi", "table-companion 0.1.0", 0)]
     port.inbound.append(HELLO)
     link.step(0.01)
-    assert events == [LinkUp("/dev/serial/by-id/x", "T-1", "0.1.0")]
+    assert events == [LinkUp("/dev/serial/by-id/x", "T-1", "0.1.0", proto.decode(HELLO))]
     assert isinstance(port.sent()[-1], proto.Prompt)
     port.broken = True
     link.step(0.02)
@@ -114,7 +114,8 @@ def test_a_new_boot_is_announced_so_its_sequence_starts_again() -> None:
     port.inbound += [HELLO, HELLO, proto.encode(proto.Hello("T-1", "0.1.0", 78))]
     for t in (0.01, 0.02, 0.03):
         link.step(t)
-    assert [e for e in events if isinstance(e, LinkUp)] == [LinkUp("/dev/serial/by-id/x", "T-1", "0.1.0")] * 2
+    ups = [e for e in events if isinstance(e, LinkUp)]
+    assert [(e.terminal, e.hello.boot if e.hello else None) for e in ups] == [("T-1", 77), ("T-1", 78)]
 
 
 def test_malformed_lines_are_reported_with_stable_codes_and_survived() -> None:
@@ -172,3 +173,20 @@ def test_find_terminals_prefers_the_stable_by_id_path(tmp_path) -> None:
              SimpleNamespace(device=str(tmp_path / "ttyUSB0"), vid=0x10C4, pid=0xEA60)]
     assert find_terminals(ports, str(by_id)) == sorted([str(by_id / "usb-MicroPython_Board_in_FS_mode_e660-if00"),
                                                          str(tmp_path / "ttyACM1")])
+
+
+def test_a_screen_older_than_one_shown_or_closed_is_dropped() -> None:
+    link, opener, _ = make()
+    link.step(0.0)
+    port = opener.ports[0]
+    port.inbound.append(HELLO)
+    link.step(0.01)
+    page = proto.Prompt("g.1:5", (proto.Option("0", "A"),))
+    assert link.show(page)
+    assert link.show(proto.Prompt("g.1:4", (proto.Option("1", "B"),)))  # lost a race: not sent
+    assert [m for m in port.sent() if isinstance(m, proto.Prompt)] == [page]
+    link.close_prompt("g.1:6")
+    link.show(proto.Prompt("g.1:6", (proto.Option("1", "B"),)))
+    assert [m for m in port.sent() if isinstance(m, proto.Prompt)] == [page]
+    link.show(proto.Prompt("g.2:7", (proto.Option("0", "C"),)))
+    assert [m.ballot for m in port.sent() if isinstance(m, proto.Prompt)] == ["g.1:5", "g.2:7"]

@@ -13,6 +13,8 @@ import pytest
 
 from companion.config import GameConfig, PollingConfig, load_config
 from companion.games.binding import RED
+from companion.hal import terminal_protocol as proto
+from companion.table.core.commands import Submit
 from companion.table.runtime import Runtime
 from tests.table.helpers import hw, live_rows
 
@@ -89,7 +91,8 @@ def view(rt: Runtime, seat: int | None = None) -> dict[str, Any]:
 
 
 def choose(rt: Runtime, seat: int, **match: Any) -> None:
-    """Pick, on the seat's mock terminal, the first prompt option whose action has these fields."""
+    """Pick, on the seat's mock terminal (through its pages and levels), the first prompt option whose action
+    has these fields; when the terminal says "use your phone", pick it on the seat page instead."""
     hub = hw(rt).mock_terminals
     terminal = f"T{seat}"
     if terminal not in hub.connected():
@@ -99,7 +102,10 @@ def choose(rt: Runtime, seat: int, **match: Any) -> None:
     assert prompt and prompt["type"] == "prompt", prompt
     option = next((o for o in prompt["options"] if all(o["action"].get(k) == v for k, v in match.items())), None)
     assert option is not None, (match, [o["action"] for o in prompt["options"]])
-    hub.choose(terminal, prompt["ballot"], option["value"])
+    if isinstance(hub.screen(terminal), proto.Phone):
+        assert rt.loop.call(Submit(seat, option["action"], f"seat_page:{seat}")) is not None
+    else:
+        hub.choose(terminal, prompt["ballot"], option["value"])
     rt.loop.wait_idle()
 
 

@@ -54,6 +54,8 @@ class Driver:
     rng: random.Random
     hidden_vote_checks: int = 0
     inputs: dict[str, int] = field(default_factory=dict)
+    terminal_readers: bool = False
+    """Ballots are tapped at the seat's terminal (its own reader) instead of a Pi reader."""
 
     def step(self) -> None:
         loop = self.rt.loop
@@ -74,7 +76,11 @@ class Driver:
                 loop.wait_idle()
             else:
                 self._count("ballot")
-                tap(self.rt, f"r{seat}", ballot_uid(seat, action["vote"]))
+                if self.terminal_readers:
+                    hw(self.rt).tap_at_terminal(f"T{seat}", ballot_uid(seat, action["vote"]))
+                    loop.wait_idle()
+                else:
+                    tap(self.rt, f"r{seat}", ballot_uid(seat, action["vote"]))
             self._check_hidden_votes()
             return
         if action["type"] == "enact" and session.components == "physical" and self.rng.random() < 0.5:
@@ -98,7 +104,11 @@ class Driver:
         used = {"L": 0, "F": 0}
         for value in sample["policies"]:
             self._count("draw_tile")
-            tap(self.rt, reader, tile_uid(value, used[value]))
+            if reader != "board" and self.terminal_readers:
+                hw(self.rt).tap_at_terminal(f"T{view['president']}", tile_uid(value, used[value]))
+                self.rt.loop.wait_idle()
+            else:
+                tap(self.rt, reader, tile_uid(value, used[value]))
             used[value] += 1
 
     def _check_hidden_votes(self) -> None:

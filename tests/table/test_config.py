@@ -31,8 +31,15 @@ def error_of(text: str) -> ConfigError:
     ("[web]\nport = 'eighty'\n", "config_type", "web.port", "integer"),
     ("[web]\nport = true\n", "config_type", "web.port", "integer"),
     ("[web]\nport = 70000\n", "config_bad_value", "web.port", "out of range"),
-    ("[web]\nthreads = 4\n", "config_bad_value", "web.threads", "16"),
-    ("[web]\nhost_pin = '12'\n", "config_bad_value", "web.host_pin", "4 to 12 digits"),
+    ("[web]\nthreads = 4\n", "config_bad_value", "web.threads", "8..64"),
+    ("[web]\nthreads = 65\n", "config_bad_value", "web.threads", "8..64"),
+    ("[web]\nstreams = 0\n", "config_bad_value", "web.streams", "1..256"),
+    ("[web]\nhost_pin = '12'\n", "config_bad_value", "web.host_pin", "6 to 12 digits"),
+    ("[web]\nhost_pin = '12345'\n", "config_bad_value", "web.host_pin", "6 to 12 digits"),
+    ("[web]\nhost = '256.1.1.1'\n", "config_bad_value", "web.host", "not an IPv4 address"),
+    ("[web]\nhost = 'a b'\n", "config_bad_value", "web.host", "not an address"),
+    ("[leds]\npixels = 100000\n", "config_bad_value", "leds.pixels", "0..2048"),
+    ("a = " + "[" * 400 + "]" * 400 + "\n", "config_syntax", "", "nested"),
     ("[web]\npublic_ur = 'http://t.local'\n", "config_unknown_key", "web.public_ur", "did you mean 'public_url'"),
     ("[web]\npublic_url = 'table.local:8000'\n", "config_bad_value", "web.public_url",
      "did you mean 'http://table.local:8000'"),
@@ -118,3 +125,29 @@ def test_check_config_command(tmp_path: Path) -> None:
     assert bad.returncode == 2
     assert "config_unknown_key: web.prot: unknown key (did you mean 'port'?)" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_terminals_ports_and_discovery_on_any_backend(tmp_path: Path) -> None:
+    from companion.hal.mock import MockTerminalHub, terminal_hub
+    from companion.hal.terminal_link import SerialTerminalHub
+
+    cfg = loads_config('backend = "mock"\n[terminals]\nports = ["/dev/ttyACM*", "/tmp/term0"]\ndiscover = false\n')
+    assert cfg.terminals.ports == ("/dev/ttyACM*", "/tmp/term0") and cfg.terminals.discover is False
+    assert "terminals: ports /dev/ttyACM*, /tmp/term0; discovery by USB id off" in describe(cfg)
+    assert isinstance(terminal_hub(cfg), SerialTerminalHub)  # a Pico on a laptop against the simulated table
+    assert isinstance(terminal_hub(loads_config('backend = "mock"\n')), MockTerminalHub)
+    for bad, message in (('ports = "/dev/ttyACM0"', "array of port paths"), ("discover = 1", "true or false"),
+                         ('port = ["x"]', "did you mean 'ports'")):
+        with pytest.raises(ConfigError) as info:
+            loads_config(f"[terminals]\n{bad}\n")
+        assert message in str(info.value) and info.value.code in ("config_type", "config_unknown_key")
+
+
+def test_configured_globs_are_expanded_on_every_rescan(tmp_path: Path) -> None:
+    from companion.hal.terminal_link import SerialTerminalHub
+
+    (tmp_path / "ttyACM0").write_text("")
+    hub = SerialTerminalHub([str(tmp_path / "ttyACM*"), "/dev/fixed"], discover=None)
+    assert hub._configured() == [str(tmp_path / "ttyACM0"), "/dev/fixed"]  # noqa: SLF001
+    (tmp_path / "ttyACM1").write_text("")
+    assert hub._configured()[:2] == [str(tmp_path / "ttyACM0"), str(tmp_path / "ttyACM1")]  # noqa: SLF001

@@ -55,7 +55,7 @@ def start(config: Path, data: Path, port: int) -> subprocess.Popen[bytes]:
 def host_session(port: int) -> tuple[Any, dict[str, str]]:
     import http.cookiejar
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-    status, body = call(port, "POST", "/api/host/login", {"pin": "1234"}, opener=opener)
+    status, body = call(port, "POST", "/api/host/login", {"pin": "123456"}, opener=opener)
     assert status == 200
     return opener, {"X-CSRF-Token": body["csrf"]}
 
@@ -63,7 +63,7 @@ def host_session(port: int) -> tuple[Any, dict[str, str]]:
 def test_kill_9_mid_game_loses_no_acknowledged_action(tmp_path: Path) -> None:
     text = (ROOT / "hardware" / "tables" / "mock-10-seats.toml").read_text()
     config = tmp_path / "table.toml"
-    config.write_text(text.replace('# host_pin = "2468"', 'host_pin = "1234"'))
+    config.write_text(text.replace('# host_pin = "246813"', 'host_pin = "123456"'))
     data, port = tmp_path / "data", free_port()
     proc = start(config, data, port)
     acked: list[dict[str, Any]] = []

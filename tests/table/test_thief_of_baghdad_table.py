@@ -80,8 +80,10 @@ def test_a_whole_digital_game_by_terminals_and_buttons(tables: list[Runtime], tm
         assert shows(rt, f"palace:{palace['color']}", expected)
     rows = live_rows(rt)
     kinds = {(r["action"]["type"], r["source"].split(":")[0]) for r in rows}
-    assert kinds == {("deal", "chance"), ("draw", "chance"), ("place_guard", "terminal"),
-                     ("infiltrate", "terminal"), ("end_turn", "button")}
+    # an infiltration with too many ways to pay for a terminal is chosen on the seat page ("use your phone")
+    played = {("deal", "chance"), ("draw", "chance"), ("place_guard", "terminal"), ("infiltrate", "terminal"),
+              ("end_turn", "button")}
+    assert played <= kinds <= played | {("infiltrate", "seat_page")}
     assert sum(r["action"]["type"] == "place_guard" for r in rows) == 8
     public = feed.drain()
     assert '"hand":' not in public  # hands are never public, only their sizes
@@ -145,7 +147,8 @@ def test_a_physical_game_reads_deal_payments_and_draws(tables: list[Runtime], tm
         tap(rt, "r0", card_uid("red", 12 + i))
     choose(rt, 0, type="infiltrate", palace="red", cards=red["cards"])
     row = live_rows(rt)[-1]
-    assert row["action"] == {**red, "cards": ["red"] * cost} and row["source"] == "terminal:T0"
+    # the terminal takes it when the prompt fits; else the seat page did ("use your phone")
+    assert row["action"] == {**red, "cards": ["red"] * cost} and row["source"] in ("terminal:T0", "seat_page:0")
     assert shows(rt, "moves", ((200, 200, 200),) * 2 + ((16, 16, 16),))
     hw(rt).press(0, "end")
     rt.loop.wait_idle()

@@ -16,7 +16,7 @@ from companion.games import registry
 from companion.table.runtime import Runtime
 from tests.table.conftest import table_config
 
-PIN = "4321"
+PIN = "432198"
 
 
 @pytest.fixture()

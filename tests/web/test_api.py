@@ -112,16 +112,16 @@ def test_pin_guessing_is_locked_out(client: FlaskClient) -> None:
 def test_simulator_drives_the_mock_hardware(client: FlaskClient, runtime: Runtime) -> None:
     headers = login(client)
     client.post("/api/host/enroll", json={"uid": "04A1B2C3", "kind": "ballot", "value": "nein"}, headers=headers)
-    assert client.post("/api/sim/place", json={"reader": "r0", "uid": "04a1b2c3"}).json == {"ok": True}
+    assert client.post("/api/sim/place", json={"reader": "r0", "uid": "04a1b2c3"}, headers=headers).json == {"ok": True}
     assert live_rows(runtime)[-1]["action"] == {"type": "vote", "seat": 0, "vote": "nein"}
     assert [r["uid"] for r in client.get("/api/sim/readers").json["readers"] if r["reader"] == "r0"] == ["04A1B2C3"]
-    assert client.post("/api/sim/remove", json={"reader": "r0"}).json == {"ok": True}
-    assert client.post("/api/sim/press", json={"seat": 1, "key": "ja"}).json == {"ok": True}
+    assert client.post("/api/sim/remove", json={"reader": "r0"}, headers=headers).json == {"ok": True}
+    assert client.post("/api/sim/press", json={"seat": 1, "key": "ja"}, headers=headers).json == {"ok": True}
     assert live_rows(runtime)[-1]["action"] == {"type": "vote", "seat": 1, "vote": "ja"}
-    assert client.post("/api/sim/terminal", json={"terminal": "T2", "op": "connect"}).json == {"ok": True}
+    assert client.post("/api/sim/terminal", json={"terminal": "T2", "op": "connect"}, headers=headers).json == {"ok": True}
     screen = client.get("/api/sim/terminal/T2").json["messages"]
     ballot = screen[-1]["ballot"]
-    r = client.post("/api/sim/terminal", json={"terminal": "T2", "op": "choose", "ballot": ballot, "value": 1})
+    r = client.post("/api/sim/terminal", json={"terminal": "T2", "op": "choose", "ballot": ballot, "value": 1}, headers=headers)
     assert r.json == {"ok": True} and live_rows(runtime)[3]["action"] == {"type": "vote", "seat": 2, "vote": "nein"}
     leds = client.get("/api/sim/leds").json
     assert len(leds["pixels"]) == 80 and {"zone": "seat:0", "start": 0, "count": 6} in leds["zones"]
@@ -136,19 +136,19 @@ def test_simulator_drives_the_mock_hardware(client: FlaskClient, runtime: Runtim
                              ("/api/sim/terminal", {"terminal": "T1", "op": "choose", "seq": "1", "ballot": "b"},
                               "bad_field"),
                              ("/api/sim/fail", {"reader": "r1", "times": "forever"}, "bad_field")]:
-        r = client.post(path, json=body)
+        r = client.post(path, json=body, headers=headers)
         assert (r.status_code, r.json["code"]) == (400, code), (path, body)
-    assert client.post("/api/sim/fail", json={"reader": "r1", "times": -1}).json == {"ok": True}
+    assert client.post("/api/sim/fail", json={"reader": "r1", "times": -1}, headers=headers).json == {"ok": True}
     runtime.hardware.poller.wait_cycles(2)  # type: ignore[union-attr]
     readers = {r["name"]: r for r in client.get("/api/state").json["health"]["readers"]}
     assert readers["r1"]["ok"] is False
-    assert client.post("/api/sim/fail", json={"reader": "r1", "times": 0}).json == {"ok": True}
+    assert client.post("/api/sim/fail", json={"reader": "r1", "times": 0}, headers=headers).json == {"ok": True}
 
 
 def test_no_simulator_without_the_mock_backend(runtime: Runtime) -> None:
     runtime.handle.sim = None
     client = runtime.app(TESTING=True).test_client()
-    r = client.post("/api/sim/press", json={"seat": 0, "key": "ja"})
+    r = client.post("/api/sim/press", json={"seat": 0, "key": "ja"}, headers=login(client))
     assert (r.status_code, r.json["code"]) == (404, "no_sim")
 
 

@@ -6,15 +6,21 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from companion.games.binding import ORANGE, Light
+from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.core.effects import Effect, PublishState, SendTerminal, SetScene
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.prompts import private_part, prompt
 from companion.table.session import Session
-from companion.table.terminals import IDLE
+from companion.table.terminals import IDLE, TerminalBook
 
 
-def zone_of(reader: str, session: Session | None, reader_zones: Mapping[str, str]) -> str:
-    """The logical zone a reader serves in this game (`center` stands in for a missing shared zone)."""
+def zone_of(reader: str, session: Session | None, reader_zones: Mapping[str, str],
+            terminals: TerminalBook | None = None) -> str:
+    """The logical zone a reader serves in this game (`center` stands in for a missing shared zone); a
+    terminal's own reader serves its bound seat (an unbound terminal's reader serves no zone: "")."""
+    if reader.startswith(READER_PREFIX) and reader not in reader_zones:
+        seat = None if terminals is None else terminals.seat_of(reader[len(READER_PREFIX):])
+        return "" if seat is None else f"seat:{seat}"
     zone = reader_zones.get(reader, reader)
     if zone == "center" and session is not None:
         zones = session.binding.zones(session.seats)
@@ -36,7 +42,9 @@ def rescan(state: TableState, ctx: Context) -> TableState:
         if uid is None:
             continue
         card = ctx.cards.get(uid)
-        zone = zone_of(reader, session, ctx.reader_zones)
+        zone = zone_of(reader, session, ctx.reader_zones, state.terminals)
+        if not zone:
+            continue
         seen.setdefault(zone, []).append((card.kind, card.value) if card else ("unknown", uid))
     diffs = []
     for zone, cards in sorted(session.binding.expected(session.state).items()):

@@ -11,6 +11,7 @@ from companion.table.core.effects import AppendActions, Effect, Flash, Publish, 
 from companion.table.core.outputs import publish
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState, TableStatus
+from companion.table.journal import journal_form
 from companion.table.refusal import Refusal
 from companion.table.session import auto_chance
 
@@ -50,7 +51,7 @@ def apply_actions(state: TableState, actions: list[dict[str, Any]], pending: Any
     try:
         for action in actions:
             game_state = session.rules.apply(game_state, action)
-            rows.append((action, source))
+            rows.append((journal_form(session.rules.actions, action), source))  # as parsed: no junk fields
         game_state, sampled, reserve = auto_chance(session, game_state, ctx.rng)
     except IllegalAction as exc:  # a refused tile set must be tapped again
         return reject(replace(state, session=replace(session, pending=pending)), zone, exc)

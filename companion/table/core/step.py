@@ -8,6 +8,7 @@ from dataclasses import replace
 from companion.games.binding import Chosen, Placed, Pressed, Removed, TableInput
 from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemoved, TerminalChoice, TerminalGone,
                                   TerminalHello)
+from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.core import host
 from companion.table.core.effects import Effect, EndGameRow, Flash, Publish, Row, SendTerminal
 from companion.table.core.inputs import Boot, BootFailed, Input
@@ -41,7 +42,9 @@ def step(state: TableState, item: Input, ctx: Context) -> Step:
         return _terminal_choice(state, item, ctx)
     if isinstance(item, TerminalHello):
         seq = {t: n for t, n in state.last_seq.items() if t != item.terminal}  # a rebooted terminal counts from 1
-        state = replace(state, terminals=state.terminals.hello(item.terminal, item.firmware, ctx.now), last_seq=seq)
+        book = state.terminals.hello(item.terminal, item.firmware, ctx.now, screen=item.screen, display=item.display,
+                                     faults=item.faults)
+        state = replace(state, terminals=book, last_seq=seq)
         seat = state.terminals.seat_of(item.terminal)
         effects: list[Effect] = []
         if seat is not None and seat in state.prompts:
@@ -101,7 +104,10 @@ def _boot(state: TableState, item: Boot, ctx: Context) -> Step:
 
 
 def _tag(state: TableState, reader: str, uid: str, placed: bool, ctx: Context) -> Step:
-    zone = zone_of(reader, state.session, ctx.reader_zones)
+    zone = zone_of(reader, state.session, ctx.reader_zones, state.terminals)
+    if not zone:  # an unbound terminal's reader: the host page hears which terminal it is, nothing is played
+        terminal = reader[len(READER_PREFIX):]
+        return Step(state, effects=(Publish("terminal", {"terminal": terminal, "input": True}),) if placed else ())
     card = ctx.cards.get(uid)
     if state.enrolling:
         if not placed:

@@ -15,6 +15,15 @@ else:
     def _ticks_diff(a, b):
         return a - b
 
+if hasattr(time, "sleep_ms"):
+    _sleep_ms = time.sleep_ms
+else:
+    def _sleep_ms(ms):
+        time.sleep(ms / 1000)
+
+RESET_MS = 50
+"""Wait after the soft reset before reading VersionReg (the oscillator restarts; datasheet: up to ~37.7 ms)."""
+
 
 def crc_a(data):
     """ISO 14443-3 CRC_A, low byte first."""
@@ -47,8 +56,9 @@ class SpiBus:
 class Reader:
     """`poll()` returns the UID bytes of a tag in the field, or None."""
 
-    def __init__(self, bus, timeout_ticks=60, guard_ms=50, now_ms=_ticks_ms, diff=_ticks_diff):
+    def __init__(self, bus, timeout_ticks=60, guard_ms=50, now_ms=_ticks_ms, diff=_ticks_diff, sleep_ms=_sleep_ms):
         self.bus = bus
+        self.sleep_ms = sleep_ms
         self.timeout_ticks = timeout_ticks  # 60 x 25 µs = 1.5 ms, as on the Pi
         self.guard_ms = guard_ms
         self.now_ms = now_ms
@@ -63,6 +73,7 @@ class Reader:
     def init(self):
         """Soft reset, timer (TAuto, 25 µs ticks), 100 % ASK, CRC preset, antenna on; the VersionReg value."""
         self.write(0x01, 0x0F)
+        self.sleep_ms(RESET_MS)  # the chip ignores the bus while its oscillator restarts after a soft reset
         version = self.read(0x37)
         if version in (0x00, 0xFF):
             raise OSError("no MFRC522 answering (VersionReg 0x%02X)" % version)

@@ -9,6 +9,8 @@ from typing import Any, Iterator
 
 from waitress.server import create_server
 
+from companion.web.listener import ServerPlan
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
@@ -17,13 +19,17 @@ ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "web"
 
 @contextmanager
 def serve(app: Any, threads: int = 32) -> Iterator[str]:
-    """Serve `app` with waitress on 127.0.0.1 (a free port) in a thread; yields the base URL."""
-    server = create_server(app, host="127.0.0.1", port=0, threads=threads, channel_timeout=30)
+    """Serve `app` with waitress on 127.0.0.1 (a free port) in a thread, set up as `companion run` sets it up;
+    yields the base URL."""
+    plan = ServerPlan(threads, int(app.config["SSE_MAX_STREAMS"]))
+    server = create_server(app, host="127.0.0.1", port=0, **plan.waitress_options())
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
+        app.extensions["table"].loop.bus.close_all()  # the streams end before the server's trigger closes
+        server.task_dispatcher.shutdown(timeout=2)
         server.close()
 
 

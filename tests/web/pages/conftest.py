@@ -16,7 +16,7 @@ from companion.games import registry
 from companion.table.runtime import Runtime
 from tests.table.helpers import host_call
 
-PIN = "2468"
+PIN = "246813"
 
 
 @pytest.fixture(scope="module")

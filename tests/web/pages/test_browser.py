@@ -43,6 +43,15 @@ def host_login(page: Any, base_url: str) -> None:
     page.wait_for_function("() => document.getElementById('ng-game').options.length > 0")
 
 
+def sim_login(page: Any, base_url: str) -> None:
+    """Open the simulator, which asks for the host PIN first, and log in there."""
+    page.goto(f"{base_url}/sim")
+    assert page.locator(".zone").count() == 0, "the simulator shows nothing before the PIN"
+    page.fill("#pin", PIN)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector(".zone")
+
+
 def host_new_game(page: Any, game: str, seats: int) -> list[str]:
     """Start a game from the host console; returns the seat links in seat order."""
     page.select_option("#ng-game", game)
@@ -87,7 +96,7 @@ def test_enrollment_sees_a_simulated_tap(browser: Any, base_url: str) -> None:
     host_login(host, base_url)
     host.click("#enroll-toggle")
     host.wait_for_function("() => document.getElementById('enroll-toggle').dataset.on === '1'")
-    sim.goto(f"{base_url}/sim")
+    sim_login(sim, base_url)
     sim.wait_for_selector(".zone[data-reader=r2] input")
     sim.fill(".zone[data-reader=r2] input", "04a1b2c3d4e5f6")
     sim.click(".zone[data-reader=r2] button[type=submit]")

@@ -204,6 +204,7 @@ def test_exports(client: FlaskClient, app) -> None:
 
 def test_sim_page_only_with_the_mock_backend(client: FlaskClient, runtime: Runtime,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    login(client)
     assert client.get("/sim").status_code == 200
     monkeypatch.setattr(runtime.handle, "sim", None)
     res = client.get("/sim")

@@ -4,6 +4,7 @@ import { byId, fetchJSON, h, postJSON, replace } from "./dom.js";
 import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
 import { follow, statusPill } from "./live.js";
 import { seatChip } from "./boards.js";
+import { wirePinLogin } from "./login.js";
 
 let i18n = await loadI18n(initialLang());
 let games = [];
@@ -316,17 +317,7 @@ function draw() {
 
 // --- wiring -----------------------------------------------------------------------------------------
 
-byId("login-form").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
-  try {
-    await postJSON("/api/host/login", { pin: byId("pin").value });
-    location.reload();  // the page comes back with the session's CSRF token in its <meta>
-  } catch (err) {
-    const el = byId("host-error");
-    el.textContent = i18n.t(err.code === "pin_locked" ? "host.locked_out" : "host.wrong_pin");
-    el.hidden = false;
-  }
-});
+wirePinLogin("host-error", () => i18n);
 byId("logout").addEventListener("click", async () => { await command("logout", {}); location.reload(); });
 byId("ng-game").addEventListener("change", () => { byId("ng-seats").value = ""; drawGameForm(); });
 /** Start the game in the form; a running game is replaced only after the host confirms it. */

@@ -3,6 +3,7 @@
 import { byId, fetchJSON, h, postJSON, replace } from "./dom.js";
 import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
 import { follow, statusPill } from "./live.js";
+import { wirePinLogin } from "./login.js";
 import { seatChip } from "./boards.js";
 import { normalize } from "./state.js";
 
@@ -162,19 +163,25 @@ function seatZoneChip(zone) {
   return m ? [seatChip(i18n, Number(m[1])), " "] : null;
 }
 
-byId("terminal-form").addEventListener("submit", (ev) => {
-  ev.preventDefault();
-  const id = byId("terminal-id").value.trim();
-  if (id && !terminals.includes(id)) terminals.push(id);
-  act("/api/sim/terminal", { terminal: id, op: "connect" });
-});
-wireLangSwitch((next) => {
-  next.game = i18n.game; next.seats = i18n.seats; next.facts = i18n.facts;  // the new language names the same table
-  i18n = next; i18n.apply(); drawZones(true); drawButtons(); drawTerminals();
-});
-i18n.apply();
-await loadKnownCards();
-await loadButtons();
-await refresh();
-follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(),
-  onEvent: (type) => (type === "card_enrolled" ? loadKnownCards().then(refresh) : refresh()), onStatus: statusPill(byId("status"), () => i18n) });
+if (!document.body.dataset.loggedIn) {
+  i18n.apply();
+  wireLangSwitch((next) => { i18n = next; i18n.apply(); });
+  wirePinLogin("sim-error", () => i18n);  // the simulator is the host's: the host console's PIN login
+} else {
+  byId("terminal-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const id = byId("terminal-id").value.trim();
+    if (id && !terminals.includes(id)) terminals.push(id);
+    act("/api/sim/terminal", { terminal: id, op: "connect" });
+  });
+  wireLangSwitch((next) => {
+    next.game = i18n.game; next.seats = i18n.seats; next.facts = i18n.facts;  // the new language names the same table
+    i18n = next; i18n.apply(); drawZones(true); drawButtons(); drawTerminals();
+  });
+  i18n.apply();
+  await loadKnownCards();
+  await loadButtons();
+  await refresh();
+  follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(),
+    onEvent: (type) => (type === "card_enrolled" ? loadKnownCards().then(refresh) : refresh()), onStatus: statusPill(byId("status"), () => i18n) });
+}

@@ -1,0 +1,67 @@
+"""The listening socket and waitress settings: bound before the table starts, tuned so a stream notices a gone
+client within seconds and no request body is spooled to disk."""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import CompanionError
+
+MAX_BODY = 1 << 20
+"""Request bodies above 1 MiB are refused (413) before they are read, not spooled to disk first."""
+USER_TIMEOUT_MS = 2000
+"""Data left unacknowledged this long means the phone is gone (Wi-Fi lost, battery out): the kernel drops the
+connection, and the stream sees it at its next check. Heartbeats keep data moving, so this always applies."""
+KEEPALIVE = ((socket.SO_KEEPALIVE, socket.SOL_SOCKET, 1), (socket.TCP_KEEPIDLE, socket.IPPROTO_TCP, 5),
+             (socket.TCP_KEEPINTVL, socket.IPPROTO_TCP, 2), (socket.TCP_KEEPCNT, socket.IPPROTO_TCP, 2))
+
+
+class ListenError(CompanionError, OSError):
+    """The address cannot be served: stable `code` (bad_host, port_in_use, cannot_listen), one-line message."""
+
+    code = "cannot_listen"
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(code, message)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A bound, listening TCP socket whose accepted connections inherit the keepalive and user-timeout options."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ListenError("bad_host", f"cannot serve on {host!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        for option, level, value in KEEPALIVE:
+            sock.setsockopt(level, option, value)
+        if hasattr(socket, "TCP_USER_TIMEOUT"):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, USER_TIMEOUT_MS)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind(address)
+        sock.listen(1024)
+    except OSError as exc:
+        sock.close()
+        code = "port_in_use" if exc.errno in (98, 48) else "cannot_listen"
+        raise ListenError(code, f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
+
+
+@dataclass(frozen=True)
+class ServerPlan:
+    """Waitress's pool: `threads` for ordinary requests plus one per allowed stream, so streams never starve
+    the rest."""
+
+    threads: int
+    streams: int
+
+    def waitress_options(self) -> dict[str, Any]:
+        """Keyword arguments for waitress.create_server."""
+        return {"threads": self.threads + self.streams, "channel_timeout": 60, "max_request_body_size": MAX_BODY,
+                # lets waitress keep reading a connection while its request runs, so it sees a stream's client
+                # hang up (waitress.client_disconnected) instead of finding out at a failed write much later
+                "channel_request_lookahead": 1, "ident": "companion"}
