@@ -54,8 +54,9 @@ class TableHandle:
         session = self.loop.session
         if session is None:
             return {"seat": seat, "view": None, "prompt": None}
-        return {"seat": seat, "game": session.game, "view": session.rules.view(session.state, seat),
-                "prompt": self.loop.seat_prompt(seat)}
+        state, actions = session.state, len(session.actions)  # read once: the view and its version agree
+        return {"seat": seat, "game": session.game, "version": f"{session.game_id}.{actions}",
+                "view": session.rules.view(state, seat), "prompt": self.loop.seat_prompt(seat)}
 
     def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | Refusal:
         """Judge an action on the loop thread."""
@@ -122,6 +123,10 @@ class MockSim:
             return Refusal("unknown_button", str(exc.args[0]))
         self.loop.wait_idle()
         return None
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """The configured buttons, seat by seat."""
+        return [{"seat": b.seat, "key": b.key} for b in sorted(self.loop.config.buttons, key=lambda b: (b.seat, b.pin))]
 
     def terminal(self, terminal: str, op: str, ballot: str | None, value: Any, seq: int | None) -> Refusal | None:
         """connect / disconnect / choose on a mock terminal."""

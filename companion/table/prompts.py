@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 SKIP_FIELDS = ("type", "seat")
+NOT_INFO = frozenset({"log", "card_info"})
 
 
 def seat_name(seat: int, seat_names: Sequence[str]) -> str:
@@ -62,5 +63,6 @@ def prompt(ballot: str, legal: list[dict[str, Any]], seat_names: Sequence[str],
 
 
 def private_part(seat_view: Mapping[str, Any], public_view: Mapping[str, Any]) -> dict[str, Any]:
-    """What a seat's view adds to the public one (its role, hand, ...), without the log."""
-    return {k: v for k, v in seat_view.items() if k != "log" and public_view.get(k, object()) != v}
+    """What a seat's view adds to the public one (its role, hand, ...), without the log or a card catalogue
+    (`card_info`: what the page needs to name cards, no secret and more than a terminal can show)."""
+    return {k: v for k, v in seat_view.items() if k not in NOT_INFO and public_view.get(k, object()) != v}

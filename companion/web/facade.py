@@ -52,6 +52,9 @@ class SimFacade(Protocol):
     def press(self, seat: int, key: str) -> CompanionError | None:
         """Press a configured button."""
 
+    def buttons(self) -> list[dict[str, Any]]:
+        """The configured buttons as {seat, key}."""
+
     def terminal(self, terminal: str, op: str, ballot: str | None, value: Any,
                  seq: int | None) -> CompanionError | None:
         """`connect`, `disconnect` or `choose` on a mock terminal."""

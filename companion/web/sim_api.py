@@ -61,6 +61,12 @@ def remove() -> Any:
     return done(sim().remove(body["reader"]))
 
 
+@bp.get("/api/sim/buttons")
+def buttons() -> Any:
+    """The configured buttons, [{seat, key}]: the keys a seat can press."""
+    return jsonify(ok=True, buttons=sim().buttons())
+
+
 @bp.post("/api/sim/press")
 def press() -> Any:
     """Body {seat, key}."""

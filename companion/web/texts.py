@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import re
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from companion.games.binding import get_binding
 from companion.games.contract import BINDING_CODES, COMMON_CODES
 from companion.games.playout import choose_action
 from companion.games.registry import game_names, get_rules
 from companion.web.site import LANGS, i18n_dir
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+MISSING = object()
+NOT_SECRETS = frozenset({"log", "seat", "card_info"})
+"""Seat-view keys the secret panel leaves out (web/static/js/seat.js NOT_SECRETS): the page's own seat, the
+card catalogue."""
+REFUSERS = frozenset({"Refusal", "IllegalAction", "ApiError", "refuse", "_refuse", "TableRefusal",
+                      "BindingRefusal", "CardError"})
+"""Calls whose first argument (or `code=`) is a refusal code a page may have to put in words."""
+REFUSING_ROOMS = ("table", "web", "games")
 SEAT_VIEW_EVERY = 3
 ACTIONS_PER_SEAT_COUNT = 2000
 """Seeds are played per seat count until this many actions have been seen (at least one game)."""
@@ -47,7 +58,7 @@ def observed(game: str, seeds: Iterable[int] = range(4)) -> dict[str, set[str]]:
 @lru_cache(maxsize=32)
 def _observed(game: str, seeds: tuple[int, ...]) -> dict[str, frozenset[str]]:
     rules = get_rules(game)
-    seen: dict[str, set[str]] = {"log": set(), "outcomes": set(), "reasons": set()}
+    seen: dict[str, set[str]] = {"log": set(), "outcomes": set(), "reasons": set(), "fields": set()}
     for seats in range(rules.min_seats, rules.max_seats + 1):
         played = 0
         for n, seed in enumerate(seeds):
@@ -61,9 +72,12 @@ def _observed(game: str, seeds: tuple[int, ...]) -> dict[str, frozenset[str]]:
                 step += 1
                 # every seat's view every few steps: views keep at least a round or a dozen lines of log
                 over = not rules.to_act(state)
+                public = rules.view(state, None)
                 for viewer in (None, *range(seats)) if step % SEAT_VIEW_EVERY == 0 or over else (None,):
-                    view = rules.view(state, viewer)
+                    view = public if viewer is None else rules.view(state, viewer)
                     seen["log"] |= {entry["code"] for entry in view.get("log", [])}
+                    if viewer is not None:  # what a seat page's secret panel lists: what its view adds
+                        seen["fields"] |= {k for k, v in view.items() if public.get(k, MISSING) != v} - NOT_SECRETS
                     players = view.get("players") if viewer is None else None
                     for player in players if isinstance(players, list) else []:
                         if isinstance(player, Mapping):
@@ -91,7 +105,64 @@ def required_keys(game: str, seeds: Iterable[int] = range(4)) -> set[str]:
     keys |= {f"{base}.outcomes.{reason}" for reason in rules.outcome_reasons}
     seen = observed(game, seeds)
     keys |= {f"{base}.reasons.{reason}" for reason in seen["reasons"]}
+    english = flatten(load("en"))
+    keys |= {f"{base}.kinds.{kind}" for kind in rules.actions if "{" in english.get(f"{base}.actions.{kind}", "")}
+    keys |= {either(english, base, "fields", name) for name in seen["fields"]}
+    keys |= {f"zones.{zone.split(':')[0]}" for zone in get_binding(game).zones(rules.max_seats)}
+    keys |= {either(english, base, "codes", code) for code in rules.binding_codes}
+    keys |= {either(english, base, "codes", code) for code, games in refusal_codes().items() if game in games}
     return keys
+
+
+def either(english: Mapping[str, str], base: str, group: str, name: str) -> str:
+    """The key a name is translated under: the common one when it exists (`fields.seat`), else the game's."""
+    common = f"{group}.{name}"
+    return common if common in english else f"{base}.{group}.{name}"
+
+
+def placeholder_problems(texts: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Log texts that name a placeholder the engine's entries never carry (`{seat}` where it sends `president`),
+    read against each Rules' `log_codes` (code -> the names of its params)."""
+    problems = []
+    for game in game_names():
+        for lang, tree in texts.items():
+            flat = flatten(tree)
+            for code, params in get_rules(game).log_codes.items():
+                text = flat.get(f"games.{game}.log.{code}")
+                for name in sorted(set(PLACEHOLDER.findall(text or "")) - set(params)):
+                    problems.append(f"{lang}: games.{game}.log.{code} names {{{name}}}, which its entries never carry")
+    return problems
+
+
+@lru_cache(maxsize=1)
+def refusal_codes() -> dict[str, frozenset[str]]:
+    """Every refusal code written in the table's, the web's and the games' source (read, not imported: the web
+    may not import the table), with the games it belongs to (every game for the table's and web's own)."""
+    root = Path(__file__).resolve().parents[1]
+    every = frozenset(game_names())
+    found: dict[str, set[str]] = {}
+    for room in REFUSING_ROOMS:
+        for path in sorted((root / room).rglob("*.py")):
+            parts = path.relative_to(root / room).parts
+            games = frozenset({parts[0]}) if room == "games" and parts[0] in every else every
+            for code in _codes_in(path.read_text(encoding="utf-8")):
+                found.setdefault(code, set()).update(games)
+    return {code: frozenset(games) for code, games in found.items()}
+
+
+def _codes_in(source: str) -> set[str]:
+    """String codes passed to the refusing calls of one module."""
+    codes = set()
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name not in REFUSERS:
+            continue
+        args = [*node.args[:1], *(k.value for k in node.keywords if k.arg == "code")]
+        codes |= {a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                  and re.fullmatch(r"[a-z][a-z0-9_]*", a.value)}
+    return codes
 
 
 def common_codes() -> set[str]:

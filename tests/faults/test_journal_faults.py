@@ -198,7 +198,7 @@ def test_a_new_game_the_game_it_replaces_and_its_deal_are_one_commit(make_table:
     old = rt.loop.session
     assert old is not None
     with lock_at(rt, statement) as taken:
-        result = host_call(rt.loop, "new_game", game="tiny", seats=2)
+        result = host_call(rt.loop, "new_game", game="tiny", seats=2, replace=True)
     assert taken == [not committed]
     if committed:
         assert isinstance(result, dict) and result["accepted"] == 1  # the deal

@@ -64,7 +64,7 @@ def kill_loop(tmp_path: Path, kills: int, seed: int) -> None:
             for step in range(steps + 1):
                 state = call(port, "GET", "/api/state")[1]
                 if state["game"]["outcome"] is not None:
-                    assert call(port, "POST", "/api/host/new_game", {}, csrf, opener)[0] == 200
+                    assert call(port, "POST", "/api/host/new_game", {"replace": True}, csrf, opener)[0] == 200
                     break
                 game_id = state["game"]["id"]
                 seat = rng.choice(state["game"]["to_act"])

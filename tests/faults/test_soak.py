@@ -78,7 +78,7 @@ def soak(data: Path, games: int, seed: int = 1, log: Path | None = None) -> dict
             name = names[n % len(names)]
             rules = get_rules(name)
             seats = rng.randint(rules.min_seats, min(rules.max_seats, len(cfg.seats)))
-            result = host_call(rt.loop, "new_game", game=name, seats=seats, components="digital")
+            result = host_call(rt.loop, "new_game", game=name, seats=seats, components="digital", replace=True)
             assert isinstance(result, dict), result
             played = 0
             while True:

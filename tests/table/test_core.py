@@ -237,13 +237,16 @@ def test_undo_and_end_game_are_rows_first() -> None:
     assert end.state.status == TableStatus.IDLE and end.state.prompts == {}
 
 
-def test_a_new_game_replaces_the_running_one_in_its_row() -> None:
+def test_a_new_game_replaces_the_running_one_in_its_row_only_when_asked() -> None:
     state, ctx = running()
-    done = step(state, NewGame("tiny", 2, {}, Components.PHYSICAL), replace(ctx, journal=Journal(next_id=5)))
+    asked = step(state, NewGame("tiny", 2, {}, Components.PHYSICAL), ctx)
+    assert asked.reply.code == "game_running" and asked.rows == () and asked.state is state  # type: ignore[union-attr]
+    done = step(state, NewGame("tiny", 2, {}, Components.PHYSICAL, replace=True),
+                replace(ctx, journal=Journal(next_id=5)))
     (row,) = done.rows
     assert isinstance(row, StartGame) and row.replacing == 1 and row.game_id == 5 and row.components == "physical"
     assert done.state.session.components is Components.PHYSICAL  # type: ignore[union-attr]
-    bad = step(state, NewGame("tiny", 9), ctx)
+    bad = step(state, NewGame("tiny", 9, replace=True), ctx)
     assert bad.reply.code == "bad_setup" and bad.rows == () and bad.state is state  # type: ignore[union-attr]
 
 
@@ -285,6 +288,9 @@ def test_parse_command_refuses_bad_input_once_with_a_stable_code(name: str, args
 def test_parse_command_builds_typed_commands() -> None:
     assert parse_command("new_game", {"game": "tiny", "seats": 3, "components": "physical"}) == NewGame(
         "tiny", 3, {}, Components.PHYSICAL)
+    assert parse_command("new_game", {"game": "tiny", "replace": True}).replace is True  # type: ignore[union-attr]
+    assert parse_command("new_game", {"game": "tiny", "replace": "yes"}) == Refusal(
+        "bad_field", "field 'replace' must be true or false")
     assert parse_command("submit", {"seat": None, "action": {"type": "x"}, "source": "host"}) == Submit(
         None, {"type": "x"}, "host")
     assert parse_command("enroll", {"uid": "04:a1:b2:c3", "kind": "ballot", "value": "ja"}) == Enroll(

@@ -37,7 +37,7 @@ def start(tables: list[Runtime], tmp_path: Path) -> Runtime:
     tables.append(rt)
     assert host_call(rt.loop, "import_cards", deck=DECK) == {"imported": len(DECK["cards"])}
     host_call(rt.loop, "enroll", uid="04C0FFEE", game="secret_hitler", kind="policy", value="L")
-    result = host_call(rt.loop, "new_game", options={"characters": []})
+    result = host_call(rt.loop, "new_game", options={"characters": []}, replace=True)
     assert isinstance(result, dict) and result["accepted"] == 1  # the setup (police, demands) is sampled
     for t in ("T0", "T1", "T2"):
         hw(rt).mock_terminals.connect(t)

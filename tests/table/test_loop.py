@@ -194,7 +194,7 @@ def test_new_game_end_game_and_history(make_table: Make) -> None:
         result = host_call(rt.loop, "new_game", **{"game": "tiny", "seats": 3, **bad})
         assert isinstance(result, Refusal) and result.code == "bad_setup"
     assert rt.loop.session.game_id == first  # type: ignore[union-attr]
-    result = host_call(rt.loop, "new_game", game="tiny", seats=4, components="digital")
+    result = host_call(rt.loop, "new_game", game="tiny", seats=4, components="digital", replace=True)
     assert isinstance(result, dict) and result["game_id"] == first + 1
     assert host_call(rt.loop, "end_game") == {"ended": first + 1}
     assert rt.loop.session is None and rt.loop.status == "idle"
@@ -209,7 +209,7 @@ def test_seat_tokens_are_unguessable_and_new_each_game(make_table: Make) -> None
     tokens = rt.loop.session.tokens  # type: ignore[union-attr]
     assert len(set(tokens)) == 3 and all(len(t) >= 20 for t in tokens)
     assert rt.handle.seat_for_token(tokens[1]) == 1 and rt.handle.seat_for_token("guess") is None
-    host_call(rt.loop, "new_game", game="tiny", seats=3)
+    host_call(rt.loop, "new_game", game="tiny", seats=3, replace=True)
     assert not set(tokens) & set(rt.loop.session.tokens)  # type: ignore[union-attr]
     assert rt.handle.seat_for_token(tokens[1]) is None
 
@@ -310,9 +310,9 @@ def test_a_smaller_next_game_leaves_no_stale_prompt_on_unused_terminals(make_tab
     rt = make_table()
     hub = hw(rt).mock_terminals
     hub.connect("T3")
-    host_call(rt.loop, "new_game", game="tiny", seats=4)
+    host_call(rt.loop, "new_game", game="tiny", seats=4, replace=True)
     assert hub.last_prompt("T3")["type"] == "prompt"  # type: ignore[index]
-    host_call(rt.loop, "new_game", game="tiny", seats=2)
+    host_call(rt.loop, "new_game", game="tiny", seats=2, replace=True)
     assert hub.last_prompt("T3") == {"v": 1, "type": "idle", "ballot": None, "info": {}}
 
 

@@ -191,7 +191,7 @@ def test_sse_payloads_never_carry_a_secret_over_random_table_games(make_table: M
     rng = random.Random(seats)
     sub = rt.handle.subscribe(None)
     for _ in range(2):
-        host_call(rt.loop, "new_game", game=SH, seats=seats)
+        host_call(rt.loop, "new_game", game=SH, seats=seats, replace=True)
         while True:
             session = rt.loop.session
             assert session is not None

@@ -72,7 +72,13 @@ def test_host_login_csrf_and_commands(client: FlaskClient, runtime: Runtime) -> 
     assert (r.status_code, r.json["code"]) == (403, "csrf")
     r = client.post("/api/host/new_game", json={"game": "tiny", "seats": 2}, headers={"X-CSRF-Token": "forged"})
     assert (r.status_code, r.json["code"]) == (403, "csrf")
+    running = runtime.loop.session.game_id  # type: ignore[union-attr]
     r = client.post("/api/host/new_game", json={"game": "tiny", "seats": 2}, headers=headers)
+    assert (r.status_code, r.json["code"]) == (409, "game_running")  # replacing a running game needs a yes
+    assert runtime.loop.session.game_id == running  # type: ignore[union-attr]
+    r = client.post("/api/host/new_game", json={"game": "tiny", "seats": 2, "replace": "yes"}, headers=headers)
+    assert (r.status_code, r.json["code"]) == (400, "bad_field")
+    r = client.post("/api/host/new_game", json={"game": "tiny", "seats": 2, "replace": True}, headers=headers)
     assert r.status_code == 200 and runtime.loop.session.seats == 2  # type: ignore[union-attr]
     r = client.post("/api/host/new_game", json={"game": "tiny", "seats": 12}, headers=headers)
     assert (r.status_code, r.json["code"]) == (409, "bad_setup")

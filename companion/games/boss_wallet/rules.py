@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar, Mapping
 
 from companion.games.boss_wallet import chance, legal, roundend, turns, views
 from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS
@@ -13,6 +13,7 @@ from companion.games.boss_wallet.actions import ACTIONS
 from companion.games.boss_wallet.codes import BINDING_CODES, CODES, LOG_CODES, Phase, Reason
 from companion.games.boss_wallet.state import State
 from companion.games.contract import Outcome
+from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.rules import Rules
 
 class BossWallet(Rules[State]):
@@ -29,6 +30,7 @@ class BossWallet(Rules[State]):
     log_codes = LOG_CODES
     own_binding_codes = BINDING_CODES
     option_defaults = OPTION_DEFAULTS
+    option_specs: ClassVar[Mapping[str, OptionSpec]] = {"credit_card_limit": OptionSpec(OptionType.INT, 0)}
     reasons = REASONS
     """Verdict reason codes with English text (the page explains every judgement with them)."""
 

@@ -75,7 +75,7 @@ def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
     players = [_player(state, s, over) for s in range(state.seats)]
     last = last_round_view(state.last_round)
     shown = [p for p in (*players, *(last["players"] if last else ())) if "hand" in p]
-    return {
+    view: dict[str, Any] = {
         "game": "boss_wallet",
         "sample_deck": state.cfg.sample_deck,
         "phase": state.phase.value,
@@ -97,9 +97,22 @@ def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
         "awards_due": [{"seat": s, "chips": n} for s, n in state.award_queue],
         "players": players,
         "last_round": last,
-        "card_info": state.cfg.entries([c for p in shown for c in (*p["hand"], *p["credit_drawn"])]),
         "log": log_view(state.log if over else state.log[state.round_log:], seat, reveal_all=over),
     }
+    # every card the view names (hands shown, the log's lines) can be drawn in words
+    named = [c for p in shown for c in (*p["hand"], *p["credit_drawn"])]
+    named += [c for entry in view["log"] for c in _card_ids(entry["params"])]
+    view["card_info"] = state.cfg.entries(named)
+    return view
+
+
+def _card_ids(params: Any) -> list[str]:
+    """The strings in a log entry's params (the catalogue keeps those that are card ids)."""
+    if isinstance(params, str):
+        return [params]
+    if isinstance(params, dict):
+        params = list(params.values())
+    return [c for p in params for c in _card_ids(p)] if isinstance(params, (list, tuple)) else []
 
 
 def seat_view(state: State, seat: int) -> dict[str, Any]:
@@ -108,7 +121,8 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     scanned = state.hands[seat] if state.hands else None
     known = list(scanned) if scanned is not None else list(state.extras[seat] if state.extras else ())
     drawn = list(state.credit_drawn[seat]) if state.credit_drawn else []
-    view["card_info"].update(state.cfg.entries(known + drawn))
+    # and the cards its choices name: the extra IDs on offer and the representative payment for one
+    view["card_info"].update(state.cfg.entries(known + drawn + [*state.cfg.extra_ids, *(state.cfg.payment or ())]))
     view.update(
         seat=seat,
         chip_values=list(state.chips[seat]),

@@ -59,7 +59,7 @@ class GangstersDilemmaBinding(Binding):
     seat_fields = ("police",)
     seat_list_fields = ("visitors",)
     per_seat_fields = ("choices", "vp")
-    location_fields = ("location", "choice", "patrol")
+    location_fields = ("location", "choice", "patrol", "peek", "patrols")
     card_kinds = CARD_KINDS
 
     def zones(self, seats: int) -> tuple[str, ...]:

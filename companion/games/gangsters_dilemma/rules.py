@@ -17,9 +17,11 @@ from companion.games.gangsters_dilemma.state import Player, State
 from companion.games.gangsters_dilemma.views import view
 from companion.games.gangsters_dilemma.codes import Phase
 from companion.games.gangsters_dilemma.board import (
+    CHARACTERS,
     LOCATION_START_MONEY, START_LIQUOR, START_MONEY,
 )
 from companion.games.gangsters_dilemma.codes import BINDING_CODES, CODES, LOG_CODES, Phase, Reason
+from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.rules import Rules
 from companion.games.schema import ActionSpec
 
@@ -40,6 +42,9 @@ class GangstersDilemma(Rules[State]):
     log_codes: ClassVar[Mapping[str, tuple[str, ...]]] = LOG_CODES
     own_binding_codes: ClassVar[Mapping[str, str]] = BINDING_CODES
     option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
+    option_specs: ClassVar[Mapping[str, OptionSpec]] = {
+        "market_price": OptionSpec(OptionType.INT, 1, 100),
+        "characters": OptionSpec(OptionType.SUBSET, choices=CHARACTERS)}
 
     def allowed(self, state: State, seat: int) -> frozenset[str]:
         """Action types the current phase takes."""

@@ -6,6 +6,7 @@ import random
 from typing import Any, ClassVar, Mapping
 
 from companion.games.contract import Outcome
+from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.rules import Rules
 from companion.games.schema import ActionSpec, is_int
 from companion.games.thief_of_baghdad import chance, legal, moves, turns, views
@@ -28,6 +29,7 @@ class ThiefOfBaghdad(Rules[State]):
     log_codes: ClassVar[Mapping[str, tuple[str, ...]]] = LOG_CODES
     own_binding_codes: ClassVar[Mapping[str, str]] = BINDING_CODES
     option_defaults: ClassVar[Mapping[str, Any]] = {"first_hand": 6}
+    option_specs: ClassVar[Mapping[str, OptionSpec]] = {"first_hand": OptionSpec(OptionType.INT, 1, 12)}
     quick_playout_seeds: ClassVar[int] = 2
     """Random games run ~4,000-7,000 actions: the default suite plays 2 seeds per seat count, `make soak` all 100."""
 

@@ -29,12 +29,14 @@ class Submit:
 
 @dataclass(frozen=True)
 class NewGame:
-    """Start a game (replacing a running one); None fields take the table config's game."""
+    """Start a game; None fields take the table config's game. A running game is replaced only when `replace`
+    says so (else the table refuses with `game_running`)."""
 
     game: str | None = None
     seats: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     components: Components | None = None
+    replace: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,10 @@ def _new_game(args: Mapping[str, Any]) -> NewGame:
         components = None if raw is None else Components.parse(raw)
     except IllegalAction as exc:
         raise Refusal(exc.code, exc.message) from None
-    return NewGame(game, seats, dict(options), components)
+    replacing = args.get("replace", False)
+    if not isinstance(replacing, bool):
+        raise Refusal("bad_field", "field 'replace' must be true or false")
+    return NewGame(game, seats, dict(options), components, replacing)
 
 
 def _enroll_mode(args: Mapping[str, Any]) -> EnrollMode:

@@ -63,10 +63,17 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
         tokens = new_tokens(seats)
         session = Session(ctx.journal.next_game_id(), rules, get_binding(rules.name), seats, options or {},
                           components, tokens, Log(), game_state)
-        game_state, sampled, _ = auto_chance(session, game_state, ctx.rng)  # the deal, before anything is written
     except IllegalAction as exc:
         return Step(state, reply=Refusal(exc.code, exc.message))
     running = state.session
+    if running is not None and running.ended is None and not cmd.replace:  # after the setup check: a bad
+        # setup is said first, before the host is asked to end the running game for it; before the deal's draws
+        return Step(state, reply=Refusal("game_running", "A game is running: send replace: true to end it and "
+                                                         "start this one."))
+    try:
+        game_state, sampled, _ = auto_chance(session, game_state, ctx.rng)  # the deal, before anything is written
+    except IllegalAction as exc:
+        return Step(state, reply=Refusal(exc.code, exc.message))
     replacing = running.game_id if running is not None and running.ended is None else None
     chance = tuple((a, "chance") for a in sampled)
     row = StartGame(session.game_id, rules.name, seats, options or {}, str(components), tokens, chance, replacing)

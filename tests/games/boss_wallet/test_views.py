@@ -13,6 +13,12 @@ from tests.games.harness import assert_same_public_views
 PRIVATE_LOG = {"buy_id_cards", "hand_cards", "credit_cards", "return_chip_value", "award_chips"}
 
 
+def extra_ids(state: Any) -> set[str]:
+    """The extra ID cards of a game's deck and the representative payment for one: a seat's choices name
+    them, so its view can draw them in words."""
+    return {*state.cfg.extra_ids, *(state.cfg.payment or ())}
+
+
 def record(seats: int, options: Any, steps: list[dict]) -> tuple[Any, list[dict]]:
     """Apply scripted actions; return the state and the actions."""
     state = RULES.initial_state(seats, options)
@@ -54,7 +60,7 @@ def test_hidden_hands_and_bought_ids_do_not_change_the_public_view() -> None:
     # a seat sees its own scanned hand and private log lines, never another seat's
     seat1 = RULES.view(state_a, 1)
     assert seat1["hand"] == HANDS_A[1] and seat1["hand_complete"]
-    assert set(seat1["card_info"]) == set(HANDS_A[1])
+    assert set(seat1["card_info"]) == set(HANDS_A[1]) | extra_ids(state_a)
     assert seat1["card_info"]["red250a"] == {"type": "bill", "value": 250, "currency": "red"}
     assert all("hand" not in p for p in seat1["players"])
     assert [e["params"]["target"] for e in seat1["log"] if e["code"] == "hand_cards"] == [1]

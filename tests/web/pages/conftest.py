@@ -74,8 +74,9 @@ def host_post(client: FlaskClient, csrf: str, command: str, body: dict[str, Any]
 
 
 def new_game(client: FlaskClient, csrf: str, game: str = "tiny", seats: int = 3, **extra: Any) -> list[str]:
-    """Start a game; returns the seat tokens in seat order."""
-    res = host_post(client, csrf, "new_game", {"game": game, "seats": seats, "components": "digital", **extra})
+    """Start a game (replacing a running one); returns the seat tokens in seat order."""
+    res = host_post(client, csrf, "new_game", {"game": game, "seats": seats, "components": "digital",
+                                               "replace": True, **extra})
     assert res.status_code == 200, res.get_json()
     state = client.get("/api/host/state").get_json()
     return [t["token"] for t in state["game"]["seat_tokens"]]

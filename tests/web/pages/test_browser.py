@@ -351,7 +351,8 @@ def test_host_undoes_the_last_action_after_confirming(sh_table: Any, runtime: Ru
     before = len(runtime.loop.session.actions)
     host.click("#undo")
     host.wait_for_selector("#confirm-box:not([hidden])")
-    assert host.inner_text("#confirm-text").startswith("Really undo: ")
+    assert host.inner_text("#confirm-text").startswith("Undo the last action? It was: ")
+    assert not host.inner_text("#confirm-text").endswith(".?")
     host.click("#confirm-cancel")
     assert len(runtime.loop.session.actions) == before, "cancel changed nothing"
     host.click("#undo")

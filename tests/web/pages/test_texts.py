@@ -15,7 +15,39 @@ from companion.web.site import static_dir, templates_dir
 
 def test_every_code_and_key_has_korean_and_english_text() -> None:
     problems = texts.missing(texts.all_texts(), texts.all_required())
+    problems += texts.placeholder_problems(texts.all_texts())
     assert not problems, "missing or inconsistent texts:\n" + "\n".join(problems)
+
+
+def test_the_check_covers_the_refusals_of_the_table_and_of_each_binding() -> None:
+    codes = texts.refusal_codes()
+    every = set(game_names())
+    assert {"table_paused", "busy", "chance_loop", "no_game", "unauthorised"} <= set(codes)
+    assert all(codes[c] == every for c in ("table_paused", "busy", "chance_loop"))
+    assert codes["choose_payment"] == {"gangsters_dilemma"}
+    assert {"hand_full", "not_in_hand"} <= {c for c, games in codes.items() if "thief_of_baghdad" in games}
+    data = copy.deepcopy(texts.all_texts())
+    del data["ko"]["codes"]["table_paused"]
+    del data["en"]["games"]["thief_of_baghdad"]["codes"]["hand_full"]
+    del data["ko"]["games"]["gangsters_dilemma"]["codes"]["choose_payment"]
+    problems = texts.missing(data, texts.all_required(seeds=range(1)))
+    assert {"ko: codes.table_paused", "en: games.thief_of_baghdad.codes.hand_full",
+            "ko: games.gangsters_dilemma.codes.choose_payment"} <= set(problems)
+
+
+def test_the_check_asks_for_secret_panel_fields_zones_and_kinds() -> None:
+    needed = texts.required_keys("boss_wallet", seeds=range(1)) | texts.required_keys("gangsters_dilemma", seeds=range(1))
+    assert {"games.boss_wallet.fields.credit_drawn", "games.boss_wallet.fields.hand_complete",
+            "games.gangsters_dilemma.fields.private_demands", "games.gangsters_dilemma.fields.choice",
+            "zones.seat", "zones.location", "zones.center", "games.gangsters_dilemma.kinds.patrol"} <= needed
+    assert not any(k.endswith((".card_info", ".log")) or k.endswith("fields.seat") for k in needed)
+
+
+def test_the_check_catches_a_placeholder_the_engine_never_fills() -> None:
+    data = copy.deepcopy(texts.all_texts())
+    data["en"]["games"]["secret_hitler"]["log"]["peeked"] = "{seat} looked at the top three policies."
+    problems = texts.placeholder_problems(data)
+    assert problems == ["en: games.secret_hitler.log.peeked names {seat}, which its entries never carry"]
 
 
 def test_the_check_catches_a_missing_text_and_a_placeholder_mismatch() -> None:

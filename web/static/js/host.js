@@ -42,17 +42,46 @@ function askConfirm(text, action) {
 
 // --- new game ------------------------------------------------------------------------------------
 
-function optionInput(game, name, def) {
-  const label = i18n.t(`games.${game}.options.${name}`, {}, name);
-  if (typeof def === "boolean") {
-    return h("label", { class: "check" }, h("input", { type: "checkbox", dataset: { option: name, kind: "bool" }, checked: def }), label);
+/** A house rule's declaration: the engine's `option_specs` entry, else what its default says it is. */
+function specOf(game, name) {
+  const def = game.options[name];
+  const declared = (game.option_specs || {})[name];
+  if (declared) return { default: def, ...declared };
+  if (typeof def === "boolean") return { type: "bool", default: def };
+  if (typeof def === "number" && Number.isInteger(def)) return { type: "int", default: def };
+  return { type: "json", default: def };
+}
+
+function optionLabel(game, name) { return i18n.t(`games.${game}.options.${name}`, {}, name); }
+
+/** One house rule as a form field of its type (checkbox, number with its range, a set of ids, JSON), with
+ * its default and a place for its error. */
+function optionInput(game, name, spec) {
+  const label = optionLabel(game.name, name);
+  const error = h("span", { class: "error field-error", role: "alert", dataset: { errorFor: name }, hidden: true });
+  const data = { option: name, kind: spec.type };
+  if (spec.type === "bool") {
+    return h("div", { class: "option", dataset: { optionRow: name } },
+      h("label", { class: "check" }, h("input", { type: "checkbox", dataset: data, checked: spec.default }), label), error);
   }
-  if (typeof def === "number") {
-    return h("label", {}, h("span", {}, `${label} (${i18n.t("host.default")} ${def})`),
-      h("input", { type: "number", value: def, dataset: { option: name, kind: "number" } }));
+  if (spec.type === "int") {
+    const range = spec.min !== undefined && spec.max !== undefined ? i18n.t("host.option_range", { min: spec.min, max: spec.max }) : "";
+    const hint = spec.default === null || spec.default === undefined
+      ? i18n.t("host.option_empty_default") : `${i18n.t("host.default")} ${spec.default}`;
+    return h("div", { class: "option", dataset: { optionRow: name } },
+      h("label", {}, h("span", {}, label), h("span", { class: "muted" }, [hint, range].filter(Boolean).join(" · ")),
+        h("input", { type: "number", step: 1, min: spec.min, max: spec.max, value: spec.default ?? "", dataset: data })), error);
   }
-  return h("label", {}, h("span", {}, `${label} (${i18n.t("host.default")}: JSON)`),
-    h("input", { type: "text", value: def === null ? "" : JSON.stringify(def), dataset: { option: name, kind: "json" } }));
+  if (spec.type === "subset") {
+    const chosen = new Set(spec.default || []);
+    return h("fieldset", { class: "option", dataset: { optionRow: name, option: name, kind: "subset" } }, h("legend", {}, label),
+      (spec.choices || []).map((c) => h("label", { class: "check" },
+        h("input", { type: "checkbox", value: c, checked: chosen.has(c), dataset: { choice: c } }),
+        i18n.raw(`games.${game.name}.values.${c}`) ?? i18n.word(c))), error);
+  }
+  return h("div", { class: "option", dataset: { optionRow: name } },
+    h("label", {}, h("span", {}, label), h("span", { class: "muted" }, i18n.t(spec.default === null ? "host.option_json_sample" : "host.option_json")),
+      h("textarea", { rows: 2, dataset: data }, spec.default === null ? "" : JSON.stringify(spec.default))), error);
 }
 
 function drawGameForm() {
@@ -67,22 +96,45 @@ function drawGameForm() {
   const counts = [];
   for (let n = game.min_seats; n <= game.max_seats; n++) counts.push(n);
   replace(seatSel, counts.map((n) => h("option", { value: n, selected: n === seatsChosen }, String(n))));
-  replace(byId("ng-options"), Object.entries(game.options).map(([k, v]) => optionInput(game.name, k, v)));
+  replace(byId("ng-options"), Object.keys(game.options).map((k) => optionInput(game, k, specOf(game, k))));
 }
 
+/** Show (or clear, with null) the error beside one house rule. */
+function optionError(name, text) {
+  const el = byId("ng-options").querySelector(`[data-error-for="${CSS.escape(name)}"]`);
+  if (!el) return false;
+  el.textContent = text || "";
+  el.hidden = !text;
+  return true;
+}
+
+/** The house rules that differ from their defaults, or the errors (rule -> words) that stop the form. */
 function readOptions(game) {
   const options = {};
+  const errors = {};
   for (const el of byId("ng-options").querySelectorAll("[data-option]")) {
     const name = el.dataset.option;
-    const def = game.options[name];
+    const spec = specOf(game, name);
     let v;
     if (el.dataset.kind === "bool") v = el.checked;
-    else if (el.dataset.kind === "number") v = Number(el.value);
-    else if (el.value.trim() === "") v = null;
-    else v = JSON.parse(el.value);
-    if (JSON.stringify(v) !== JSON.stringify(def)) options[name] = v;
+    else if (el.dataset.kind === "subset") v = [...el.querySelectorAll("input[data-choice]:checked")].map((x) => x.value);
+    else if (el.dataset.kind === "int") {
+      if (el.value.trim() === "") v = null;
+      else {
+        v = Number(el.value);
+        if (!Number.isInteger(v)) { errors[name] = i18n.t("host.option_not_integer"); continue; }
+        if ((spec.min !== undefined && v < spec.min) || (spec.max !== undefined && v > spec.max)) {
+          errors[name] = i18n.t("host.option_out_of_range", { min: spec.min, max: spec.max }); continue;
+        }
+      }
+      if (v === null && spec.default !== null) { errors[name] = i18n.t("host.option_not_integer"); continue; }
+    } else if (el.value.trim() === "") v = null;
+    else {
+      try { v = JSON.parse(el.value); } catch (_) { errors[name] = i18n.t("host.option_bad_json"); continue; }
+    }
+    if (JSON.stringify(v) !== JSON.stringify(spec.default)) options[name] = v;
   }
-  return options;
+  return { options, errors };
 }
 
 // --- state -----------------------------------------------------------------------------------------
@@ -146,7 +198,11 @@ async function bindTerminal(terminal, seat) {
 function terminalsTable(st) {
   const terms = terminalsOf(st);
   if (!terms.length) return h("p", { class: "muted", id: "terminal-table" }, i18n.t("host.no_terminals"));
-  const seatCount = Array.isArray(st.table_seats) ? st.table_seats.length : 0;
+  const tableSeats = Array.isArray(st.table_seats) ? st.table_seats.length : 0;
+  const gameSeats = st.game && typeof st.game.seats === "number" ? st.game.seats : null;
+  // while a game runs only its seats can be chosen; a terminal of a seat beyond them serves nobody now
+  const seatCount = gameSeats === null ? tableSeats : Math.min(gameSeats, tableSeats || gameSeats);
+  const inGame = (seat) => seat !== null && seat < seatCount;
   const latest = terms.reduce((best, t) => (typeof t.last_input === "number" && (!best || t.last_input > best.last_input) ? t : best), null);
   const head = ["host.terminal", "host.connection", "ui.seat", "host.last_seen", "host.last_input", "host.bind"];
   return h("table", { class: "data", id: "terminal-table" },
@@ -159,7 +215,7 @@ function terminalsTable(st) {
       return h("tr", { class: t === latest ? "latest" : null, dataset: { terminal: t.terminal, seat: t.seat === null ? "" : String(t.seat) } },
         h("td", { class: "uid" }, t.terminal),
         h("td", { class: t.connected ? "verdict-innocent" : "muted" }, i18n.t(t.connected ? "host.plugged_in" : "host.unplugged")),
-        h("td", {}, t.seat === null ? i18n.t("host.no_seat") : i18n.seat(t.seat),
+        h("td", {}, t.seat === null ? i18n.t("host.no_seat") : inGame(t.seat) ? i18n.seat(t.seat) : i18n.t("host.seat_not_in_game"),
           t.bound_by ? h("div", { class: "muted bound-by" }, `${i18n.t("host.bound_by")}: ${t.bound_by === "host" ? i18n.t("host.by_host") : i18n.t("host.by_config")}`) : null),
         h("td", {}, clock(t.last_seen)),
         h("td", {}, clock(t.last_input)),
@@ -215,12 +271,12 @@ function healthTable(hw) {
     const o = v && typeof v === "object" ? v : { value: v };
     const ok = o.ok ?? o.alive ?? o.connected ?? null;
     const errors = o.errors ?? o.consecutive_errors ?? null;
-    const seen = o.last_seen ?? o.last_error ?? o.polls ?? null;
-    const rest = Object.entries(o).filter(([k]) => !["ok", "alive", "connected", "errors", "last_seen", "name"].includes(k))
+    const seen = typeof o.last_seen === "number" ? o.last_seen : heard(name, o);
+    const rest = Object.entries(o).filter(([k]) => !["ok", "alive", "connected", "errors", "last_seen", "name", "polls"].includes(k))
       .map(([k, x]) => `${k}=${typeof x === "object" ? JSON.stringify(x) : x}`).join(" ");
     rows.push(h("tr", { dataset: { component: name } }, h("td", {}, name),
       h("td", { class: ok === false ? "verdict-guilty" : ok === true ? "verdict-innocent" : "" }, ok === null ? "—" : fmt(ok)),
-      h("td", {}, errors === null ? "—" : String(errors)), h("td", {}, seen === null ? "—" : String(seen)),
+      h("td", {}, errors === null ? "—" : String(errors)), h("td", { class: "last-seen" }, seen === null ? "—" : clock(seen)),
       h("td", { class: "muted" }, rest)));
   };
   for (const [group, items] of Object.entries(hw || {})) {
@@ -236,6 +292,16 @@ function healthTable(hw) {
 }
 
 let health = {};
+const lastHeard = new Map();  // component -> [polls, time the page saw that count grow] (seconds)
+
+/** When a component that reports only a poll count was last heard from: the time this page saw its count move
+ * (the count alone means nothing to a host). */
+function heard(name, o) {
+  if (typeof o.polls !== "number") return null;
+  const before = lastHeard.get(name);
+  if (!before || before[0] !== o.polls) lastHeard.set(name, [o.polls, Date.now() / 1000]);
+  return lastHeard.get(name)[1];
+}
 let publicState = null;
 
 async function refresh() {
@@ -259,19 +325,41 @@ function draw() {
 wirePinLogin("host-error", () => i18n);
 byId("logout").addEventListener("click", async () => { await command("logout", {}); location.reload(); });
 byId("ng-game").addEventListener("change", () => { byId("ng-seats").value = ""; drawGameForm(); });
-byId("new-game-form").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
+/** Start the game in the form; a running game is replaced only after the host confirms it. */
+async function startGame(replacing) {
   const game = games.find((g) => g.name === byId("ng-game").value);
-  let options;
-  try { options = readOptions(game); } catch (err) { fail(err); return; }
+  byId("flash").hidden = true;
+  byId("host-error").hidden = true;
+  for (const name of Object.keys(game.options)) optionError(name, null);
+  const { options, errors } = readOptions(game);
+  if (Object.keys(errors).length) {
+    for (const [name, text] of Object.entries(errors)) optionError(name, text);
+    return;
+  }
   const components = document.querySelector('input[name="components"]:checked').value;
-  await command("new_game", { game: game.name, seats: Number(byId("ng-seats").value), options,
-    components }, "host.started");
-});
+  const body = { game: game.name, seats: Number(byId("ng-seats").value), options, components };
+  if (replacing) body.replace = true;
+  try {
+    const res = await postJSON("/api/host/new_game", body);
+    flash("host.started", res);
+    await refresh();
+  } catch (err) {
+    if (err.code === "game_running" && !replacing) {
+      askConfirm(i18n.t("host.replace_confirm"), () => startGame(true));
+      return;
+    }
+    // a bad house rule names itself ("option 'first_hand' must be ..."): say so beside that field
+    const named = /option '(\w+)'/.exec(err.message || "");
+    if (err.code === "bad_setup" && named && optionError(named[1], `${i18n.code(err.code, err.message)} (${err.message})`)) return;
+    fail(err);
+  }
+}
+
+byId("new-game-form").addEventListener("submit", (ev) => { ev.preventDefault(); startGame(false); });
 byId("undo").addEventListener("click", () => {
   // the last public log line says in words what the last action did (the host sees no secret here)
   const log = (publicState && publicState.game && publicState.game.view && publicState.game.view.log) || [];
-  const what = log.length ? i18n.log(log[log.length - 1]) : "—";
+  const what = log.length ? i18n.log(log[log.length - 1]).replace(/[.。]\s*$/, "") : "—";
   askConfirm(i18n.t("host.undo_confirm", { what }), () => command("undo", {}, "host.undone"));
 });
 byId("end-game").addEventListener("click", () => askConfirm(i18n.t("host.end_confirm"), () => command("end_game", {}, "host.ended")));
@@ -297,6 +385,26 @@ byId("import-file").addEventListener("change", async (ev) => {
   const res = await command("import_cards", { deck }, null);
   if (res) flash("host.imported", { n: res.imported ?? res.count ?? (Array.isArray(deck.cards) ? deck.cards.length : "?") });
   ev.target.value = "";
+});
+byId("export-record").addEventListener("click", async (ev) => {
+  // a plain link would save the refusal as a file, or nothing: fetch first and say why when refused
+  ev.preventDefault();
+  const link = ev.currentTarget;
+  try {
+    const res = await fetch(link.href, { credentials: "same-origin" });
+    if (!res.ok) {
+      const body = await res.json().catch(() => ({ code: "bad_request", message: `HTTP ${res.status}` }));
+      fail(body.code === "game_running" ? { code: "record_after_game", message: body.message } : body);
+      return;
+    }
+    const named = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "");
+    const url = URL.createObjectURL(await res.blob());
+    const a = h("a", { href: url, download: named ? named[1] : "record.jsonl", hidden: true });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  } catch (err) { fail(err); }
 });
 wireLangSwitch((next) => { i18n = next; draw(); });
 

@@ -3,6 +3,7 @@
 
 const LANGS = ["ko", "en"];
 const NO_FIELDS = new Set();
+const ZONE_FIELDS = new Set(["zone", "zones"]);
 
 /** The language to start with: the saved choice, else the browser's first supported language. */
 export function initialLang() {
@@ -21,9 +22,16 @@ export class I18n {
     this.dict = dict;
     this.fallback = fallback;
     this.game = null;
+    this.cards = null;
     /** The table's configured seats, [{name, colour}] in seat order (the snapshot's `seats`). */
     this.seats = [];
     this.fields = {};
+  }
+
+  /** The game being drawn and the card catalogue of its view (`card_info`: card id -> what it is). */
+  setView(game, view) {
+    this.game = game;
+    this.cards = view && view.card_info && typeof view.card_info === "object" ? view.card_info : null;
   }
 
   /** Which fields hold seats or locations, as the game's binding exports them (snapshot game.table_info.facts). */
@@ -71,12 +79,6 @@ export class I18n {
     return name || this.t("ui.seat_n", { n: Number(n) + 1 });
   }
 
-  /** A table zone as people say it: a seat's zone ("seat:2") by the seat's name, shared zones by their id. */
-  zone(z) {
-    const m = /^seat:(\d+)$/.exec(String(z));
-    return m ? this.seat(Number(m[1])) : String(z);
-  }
-
   /** A seat's configured colour (#rrggbb), or undefined when the table gave none. */
   seatColour(n) {
     const colour = this.seats[n] && this.seats[n].colour;
@@ -86,7 +88,7 @@ export class I18n {
   /** A value in words: seats by name, ids through the game's (then common) value texts, lists joined. */
   value(field, v) {
     if (v === null || v === undefined) return "—";
-    if (field === "zone") return this.zone(v);
+    if (ZONE_FIELDS.has(field) && typeof v === "string") return this.zone(v);
     if (Array.isArray(v)) {
       if ((this.fields.seatList || NO_FIELDS).has(field)) return v.map((s) => this.seat(s)).join(", ");
       if ((this.fields.perSeat || NO_FIELDS).has(field)) {
@@ -106,7 +108,27 @@ export class I18n {
       return Object.entries(v).filter(([, x]) => x !== 0 && x !== null)
         .map(([k, x]) => `${this.value(k, x)} ${this.word(k)}`).join(", ");
     }
-    return this.word(String(v));
+    return this.card(String(v));
+  }
+
+  /** A card id in words, from the view's card catalogue (a bill's amount and colour, an ID's person), else
+   * the id as a game word. */
+  card(id) {
+    const e = this.cards && this.cards[id];
+    if (!e || typeof e !== "object") return this.word(id);
+    if (e.type === "bill") return this.t("ui.card_bill", { value: e.value, currency: this.word(String(e.currency)) });
+    if (e.type === "jewel") return this.t("ui.card_jewel", { name: this.word("jewel"), value: e.value });
+    if (e.type === "id" && e.person) return this.t("ui.card_id", { name: this.word("id"), person: this.word(String(e.person)) });
+    return this.word(String(e.type));
+  }
+
+  /** A table zone as people say it: `seat:2` by the seat's name, `palace:red` as "the red palace", `board` as
+   * "the board". */
+  zone(z) {
+    const [kind, name] = String(z).split(":", 2);
+    if (name === undefined) return this.t(`zones.${kind}`, {}, z);
+    const named = kind === "seat" && /^\d+$/.test(name) ? this.seat(Number(name)) : this.word(name);
+    return this.t(`zones.${kind}`, { name: named }, named);
   }
 
   /** A game word (role, colour, loot, vote...) in this language, else the id itself. */
@@ -139,6 +161,14 @@ export class I18n {
   field(name) { return this.t(`games.${this.game}.fields.${name}`, {}, this.t(`fields.${name}`, {}, name)); }
 
   phase(p) { return this.t(`games.${this.game}.phases.${p}`, {}, p); }
+
+  /** A kind of action in words (a button that opens that kind's choices): never a template's placeholders. */
+  kind(type) {
+    const named = this.raw(`games.${this.game}.kinds.${type}`);
+    if (named !== undefined) return named;
+    const text = this.raw(`games.${this.game}.actions.${type}`);
+    return text !== undefined && !text.includes("{") ? text : type;
+  }
 
   /** A legal action as a button label: the type's template, or its label plus the fields' values. */
   action(action) {

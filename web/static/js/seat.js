@@ -10,6 +10,7 @@ import { normalize, normalizeSeat } from "./state.js";
 const PRIVATE = ["role", "party", "known", "hand", "peek", "investigations", "chip_values", "elite_demands",
   "private_demands", "patrol_seen", "peeked", "seen", "demand_cards"];
 const PER_SEAT = new Set(["known", "investigations"]);
+const NOT_SECRETS = new Set(["log", "seat", "card_info"]);  // the page's own seat, the cards' catalogue
 const HIDE_AFTER_MS = 20000;
 
 let i18n = await loadI18n(initialLang());
@@ -22,7 +23,7 @@ const body = document.body.dataset;
 
 /** The seat's private facts: the table's `info` (what its view adds to the public one), else known keys. */
 export function privateFields(s) {
-  const keys = s.info ? Object.keys(s.info).filter((k) => k !== "log") : PRIVATE.filter((k) => k in s.view);
+  const keys = s.info ? Object.keys(s.info).filter((k) => !NOT_SECRETS.has(k)) : PRIVATE.filter((k) => k in s.view);
   const rank = (k) => (PRIVATE.includes(k) ? PRIVATE.indexOf(k) : PRIVATE.length);
   return keys.sort((a, b) => rank(a) - rank(b));
 }
@@ -67,32 +68,95 @@ function draw() {
   if (appliedLang !== i18n.lang) { i18n.apply(); appliedLang = i18n.lang; }  // static texts: once per language
   const s = current;
   if (!s) return;
-  i18n.game = s.game;
+  i18n.setView(s.game, s.view);
   i18n.seats = seats;
   i18n.facts = gameFacts;
   byId("seat-name").textContent = s.seat !== null ? i18n.seat(s.seat) : "";
   byId("game-title").textContent = s.game ? i18n.t(`games.${s.game}.title`, {}, s.game) : "";
   byId("phase").textContent = s.phase ? i18n.phase(s.phase) : "";
   byId("secret-toggle").textContent = i18n.t(byId("secret-body").hidden ? "ui.tap_to_show" : "ui.tap_to_hide");
-  renderPrompt(byId("prompt"), i18n, s.legal, send, ui);
+  renderPrompt(byId("prompt"), i18n, s.legal, send, ui, s.version);
   drawSecret();
   replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set(), facts: gameFacts }) : "");
   startFlips(byId("board"));
+  document.body.dataset.version = s.version;
 }
 
+/** Game id and action count of a version ("<game id>.<actions>"); versions of one game are ordered. */
+function parseVersion(v) {
+  const at = String(v || "").lastIndexOf(".");
+  return at < 0 ? null : { game: v.slice(0, at), n: Number(v.slice(at + 1)) };
+}
+
+/** Whether version `a` is older than `b` (same game, fewer actions). */
+export function olderThan(a, b) {
+  const x = parseVersion(a);
+  const y = parseVersion(b);
+  return Boolean(x && y && x.game === y.game && x.n < y.n);
+}
+
+let newest = "";  // the newest version this page has seen, from its own state or the public stream
+
 function onState(data) {
-  current = normalizeSeat(data);
+  const next = normalizeSeat(data);
+  if (olderThan(next.version, newest)) return false;  // an answer overtaken by a newer state: never drawn
+  newest = next.version;
+  current = next;
   draw();
+  return true;
+}
+
+/** The seat's token is no longer valid (the host started another game): the old view and secrets go at once. */
+function wipe() {
+  current = null;
+  clearTimeout(hideTimer);
+  byId("secret-body").hidden = true;
+  replace(byId("secret-body"));
+  replace(byId("board"));
+  byId("phase").textContent = "";
+  byId("secret-toggle").hidden = true;
+  ui.key = null; ui.pending = null; ui.error = null;
+  replace(byId("prompt"), h("p", { class: "notice", role: "alert", id: "game-changed" }, i18n.t("ui.game_changed")));
+  document.body.dataset.version = "";
+  document.body.dataset.gone = "1";
 }
 
 byId("secret-toggle").addEventListener("click", () => setSecret(byId("secret-body").hidden));
 document.addEventListener("visibilitychange", () => { if (document.hidden) setSecret(false); });
-wireLangSwitch((next) => { i18n = next; draw(); });
+wireLangSwitch((next) => {
+  i18n = next;
+  if (document.body.dataset.gone) { appliedLang = null; i18n.apply(); wipe(); } else draw();
+});
 /** The public stream says something changed; this seat's own view comes from its token's endpoint. */
+let loading = null;
+let again = false;
+
+/** One fetch at a time, so answers arrive in the order the table changed; an event during a fetch asks for
+ * one more. */
 async function reload() {
-  try { onState(await fetchJSON(body.state)); } catch (e) {
-    replace(byId("prompt"), h("p", { class: "error", role: "alert" }, e.code ? i18n.code(e.code, e.message) : e.message));
-  }
+  if (loading) { again = true; return loading; }
+  loading = (async () => {
+    do {
+      again = false;
+      try {
+        if (!onState(await fetchJSON(body.state))) again = true;
+      } catch (e) {
+        if (e.status === 401 || e.code === "unauthorised") { wipe(); again = false; } else {
+          replace(byId("prompt"), h("p", { class: "error", role: "alert" }, e.code ? i18n.code(e.code, e.message) : e.message));
+        }
+      }
+    } while (again && !document.body.dataset.gone);
+    loading = null;
+  })();
+  return loading;
+}
+
+/** A public state event: its version is the newest the table has (this seat's own view follows). */
+function onPublic(data) {
+  takeSeats(data);
+  const g = data && data.game;
+  if (g && typeof g === "object" && g.id !== undefined && !olderThan(`${g.id}.${g.actions}`, newest)) newest = `${g.id}.${g.actions}`;
+  return reload();
 }
 
 /** The seats' names and colours and the game's fixed facts from a public snapshot (the table's, the same for
@@ -105,4 +169,4 @@ function takeSeats(snapshot) {
 
 try { takeSeats(await fetchJSON(body.public)); } catch (_) { /* no names yet: "Seat N" until the stream brings them */ }
 await reload();
-follow(body.events, { onState: (data) => { takeSeats(data); return reload(); }, onEvent: reload, onStatus: statusPill(byId("status"), () => i18n) });
+follow(body.events, { onState: onPublic, onEvent: reload, onStatus: statusPill(byId("status"), () => i18n) });

@@ -12,6 +12,11 @@ let readers = [];
 let terminals = [];
 let deck = null;  // the enrolled cards (the host's deck export), null until read; suggestions are the current game's
 let suggested = null;
+const KEY_TEXTS = "sim.keys";  // sim.keys.<key>: a button's key in words
+let buttons = [];  // the configured buttons [{seat, key}]
+let seatCount = null;  // the running game's seats (null between games: every configured seat)
+let plugged = new Set();
+const servesSeat = new Map();  // terminal -> seat it serves (host state), when known
 let seq = Date.now() % 1e9;
 const nextSeq = () => ++seq;
 
@@ -52,7 +57,7 @@ function drawZones(rebuild = false) {
       const input = h("input", { list: "known-cards", placeholder: i18n.t("sim.uid"), dataset: { reader: id } });
       return h("div", { class: "zone", dataset: { reader: id } },
         h("div", { class: "name", dataset: { zone } }, seatZoneChip(zone), shown,
-          h("span", { class: "muted" }, [shown === zone ? null : zone, id === zone ? null : id].filter(Boolean).map((x) => ` · ${x}`).join(""))),
+          h("span", { class: "muted" }, id === zone ? "" : ` · ${i18n.t("sim.reader", { reader: id })}`)),
         h("div", { class: "muted" }, `${i18n.t("sim.on_reader")}: `, h("span", { class: "uid" }, "—")),
         h("form", { class: "row", onsubmit: (ev) => { ev.preventDefault(); act("/api/sim/place", { reader: id, uid: input.value.trim() }); } },
           input, h("button", { type: "submit", class: "primary" }, i18n.t("sim.place"))),
@@ -72,7 +77,10 @@ async function drawTerminals() {
     const last = messages[messages.length - 1];
     const prompt = last && last.type === "prompt" ? last : null;
     const options = prompt ? prompt.options || [] : [];
-    boxes.push(h("div", { class: "zone", dataset: { terminal: t } }, h("div", { class: "name" }, t),
+    const seat = servesSeat.get(t);
+    boxes.push(h("div", { class: "zone", dataset: { terminal: t, plugged: plugged.has(t) ? "1" : "" } },
+      h("div", { class: "name" }, t, h("span", { class: "muted" }, ` · ${i18n.t(plugged.has(t) ? "host.plugged_in" : "host.unplugged")}`,
+        seat === null || seat === undefined ? "" : ` · ${i18n.seat(seat)}`)),
       h("div", { class: "row" },
         h("button", { type: "button", onclick: () => act("/api/sim/terminal", { terminal: t, op: "connect" }) }, i18n.t("sim.connect")),
         h("button", { type: "button", onclick: () => act("/api/sim/terminal", { terminal: t, op: "disconnect" }) }, i18n.t("sim.disconnect"))),
@@ -92,12 +100,46 @@ async function refresh() {
     i18n.game = s.game;
     i18n.seats = s.seatInfo;
     i18n.facts = s.facts;
+    seatCount = s.running ? s.seats : null;
     const connected = ((state.health || {}).terminals || {}).connected || [];
-    terminals = [...new Set([...terminals, ...connected])].sort();
+    plugged = new Set(connected);
+    let known = [];
+    try { known = ((await fetchJSON("/api/host/state")).terminals || []); } catch (_) { known = []; /* not host */ }
+    for (const t of known) servesSeat.set(t.terminal, t.seat);
+    for (const t of known) if (t.connected) plugged.add(t.terminal);
+    // a terminal stays listed after it is unplugged (marked so): plugging it back in is one tap away
+    terminals = [...new Set([...terminals, ...connected, ...known.map((t) => t.terminal)])].sort();
   } catch (err) { fail(err); }
   drawZones();
+  drawButtons();
   suggestCards();
   await drawTerminals();
+}
+
+/** A key in words: what it means in the game running (a vote, a move), else its name from the texts. */
+function keyLabel(key) {
+  const game = i18n.game && i18n.raw(`games.${i18n.game}.values.${key}`);
+  return game ?? i18n.t(`${KEY_TEXTS}.${key}`, {}, key);
+}
+
+/** Each seat's configured buttons, pressed with one tap (only the seats of the game running). */
+function drawButtons() {
+  const bySeat = new Map();
+  for (const b of buttons) if (seatCount === null || b.seat < seatCount) bySeat.set(b.seat, [...(bySeat.get(b.seat) || []), b.key]);
+  const key = JSON.stringify([[...bySeat], i18n.lang, i18n.game, i18n.seats]);
+  const box = byId("buttons");
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  replace(box, bySeat.size ? [...bySeat].map(([seat, keys]) => h("div", { class: "zone", dataset: { seat } },
+    h("div", { class: "name" }, seatZoneChip(`seat:${seat}`), i18n.seat(seat)),
+    h("div", { class: "row" }, keys.map((k) => h("button", { type: "button", class: "press", dataset: { key: k, seat },
+      onclick: () => act("/api/sim/press", { seat, key: k }) }, keyLabel(k))))))
+    : h("p", { class: "muted" }, i18n.t("sim.no_buttons")));
+}
+
+/** The configured buttons (the keys each seat has). */
+async function loadButtons() {
+  try { buttons = (await fetchJSON("/api/sim/buttons")).buttons || []; } catch (err) { buttons = []; fail(err); }
 }
 
 /** The reader boxes' suggestions: the enrolled cards of the game running (every enrolled card between games). */
@@ -132,16 +174,13 @@ if (!document.body.dataset.loggedIn) {
     if (id && !terminals.includes(id)) terminals.push(id);
     act("/api/sim/terminal", { terminal: id, op: "connect" });
   });
-  byId("press-form").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    act("/api/sim/press", { seat: Number(byId("press-seat").value) - 1, key: byId("press-key").value });
-  });
   wireLangSwitch((next) => {
     next.game = i18n.game; next.seats = i18n.seats; next.facts = i18n.facts;  // the new language names the same table
-    i18n = next; i18n.apply(); drawZones(true); drawTerminals();
+    i18n = next; i18n.apply(); drawZones(true); drawButtons(); drawTerminals();
   });
   i18n.apply();
   await loadKnownCards();
+  await loadButtons();
   await refresh();
   follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(),
     onEvent: (type) => (type === "card_enrolled" ? loadKnownCards().then(refresh) : refresh()), onStatus: statusPill(byId("status"), () => i18n) });

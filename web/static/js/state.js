@@ -32,7 +32,7 @@ export function normalize(data) {
 
 /**
  * A seat's state ({seat, game, view, prompt: {type, ballot, options: [{value, label, action}], info}})
- * as {seat, game, view, legal, info, phase}.
+ * as {seat, game, version, view, legal, info, phase}.
  */
 export function normalizeSeat(data) {
   const d = data || {};
@@ -41,6 +41,7 @@ export function normalizeSeat(data) {
   return {
     seat: d.seat ?? null,
     game: d.game ?? null,
+    version: d.version ?? "",
     view,
     phase: view.phase ?? null,
     legal: prompt && prompt.type === "prompt" ? (prompt.options || []).map((o) => o.action) : [],

@@ -32,7 +32,7 @@ function draw() {
     byId("check").hidden = true;
     return;
   }
-  i18n.game = s.game;
+  i18n.setView(s.game, s.view);
   i18n.seats = s.seatInfo;  // the configured names and colours every seat is drawn with
   i18n.facts = s.facts;
   setText(byId("game-title"), i18n.t(`games.${s.game}.title`, {}, s.game));

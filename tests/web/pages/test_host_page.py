@@ -1,0 +1,181 @@
+"""The host console and the simulator in a real browser: house rules as typed fields with their errors beside
+them, the record download's reason, health times, the running game's seats only, the sim's buttons and
+terminals; screenshots of the host page and a phone's seat page in both languages."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+
+import pytest
+
+from companion.table.runtime import Runtime
+from tests.table.helpers import host_call
+from tests.web.pages.browser import chromium, csp_errors, serve, shot
+from tests.web.pages.conftest import PIN
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def base_url(runtime: Runtime) -> Iterator[str]:
+    with serve(runtime.app(SSE_HEARTBEAT_S=1.0)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as b:
+        yield b
+
+
+def host_page(browser: Any, base_url: str, lang: str = "en") -> Any:
+    page = browser.new_context(locale={"en": "en-US", "ko": "ko-KR"}[lang]).new_page()
+    page.goto(f"{base_url}/host")
+    page.fill("#pin", PIN)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector("#console:not([hidden])")
+    page.wait_for_function("() => document.getElementById('ng-game').options.length > 0")
+    return page
+
+
+def field_error(page: Any, option: str) -> str:
+    return page.inner_text(f"[data-error-for={option}]")
+
+
+def test_house_rules_are_typed_fields_with_errors_beside_them(browser: Any, base_url: str, runtime: Runtime) -> None:
+    host_call(runtime.loop, "end_game")
+    page = host_page(browser, base_url)
+    errors = csp_errors(page)
+    page.select_option("#ng-game", "thief_of_baghdad")
+    first = page.wait_for_selector("input[data-option=first_hand]")
+    assert (first.get_attribute("type"), first.get_attribute("min"), first.get_attribute("max")) == ("number", "1", "12")
+    assert "default 6" in page.inner_text("[data-option-row=first_hand]")
+    first.fill("40")
+    page.click("#ng-start")
+    page.wait_for_selector("[data-error-for=first_hand]:not([hidden])")
+    assert field_error(page, "first_hand") == "Enter a number from 1 to 12."
+    assert page.is_hidden("#flash") and runtime.loop.session is None  # nothing started
+    page.select_option("#ng-game", "gangsters_dilemma")
+    page.wait_for_selector("[data-option=characters] input[data-choice=lookout]")
+    assert page.inner_text("[data-option=characters]").count("\n") >= 8  # a box per character, by name
+    assert "Lookout" in page.inner_text("[data-option=characters]")
+    page.select_option("#ng-game", "boss_wallet")
+    page.fill("textarea[data-option=cards]", "{not json")
+    page.click("#ng-start")
+    page.wait_for_selector("[data-error-for=cards]:not([hidden])")
+    assert field_error(page, "cards") == "This is not valid JSON."
+    page.fill("textarea[data-option=cards]", '{"x": 1}')  # JSON, but not a catalogue: the engine says why
+    page.click("#ng-start")
+    page.wait_for_function("() => document.querySelector('[data-error-for=cards]').textContent.includes('cards')")
+    assert page.is_hidden("#flash") and page.is_hidden("#host-error")
+    shot(page, "host-option-error-en")
+    assert not [e for e in errors if "409" not in e], errors  # the engine's refusal is a 409, said beside the field
+    page.context.close()
+
+
+def test_console_says_why_the_record_waits_and_lists_only_the_games_seats(browser: Any, base_url: str,
+                                                                        runtime: Runtime) -> None:
+    host_call(runtime.loop, "end_game")
+    assert host_call(runtime.loop, "new_game", game="secret_hitler", seats=5, components="digital").get("game_id")
+    runtime.loop.wait_idle()
+    for lang in ("en", "ko"):
+        page = host_page(browser, base_url, lang)
+        errors = csp_errors(page)
+        page.wait_for_selector("#terminal-table tr[data-terminal=T9]")
+        page.click("#export-record")
+        page.wait_for_selector("#host-error:not([hidden])")
+        said = page.inner_text("#host-error")
+        assert said and ("once the game is over" in said if lang == "en" else "게임이 끝난 뒤" in said)
+        # terminals of seats 6-10 serve nobody in a 5-seat game; only its seats can be picked
+        assert page.inner_text("#terminal-table tr[data-terminal=T7] td:nth-child(3)").startswith(
+            "no seat in this game" if lang == "en" else "이 게임에 없는 자리")
+        assert page.eval_on_selector("#terminal-table tr[data-terminal=T0] select.bind-seat",
+                                     "s => s.options.length") == 6
+        page.wait_for_selector("#health-table tr[data-component='readers: r0'] td.last-seen")
+        seen = page.inner_text("#health-table tr[data-component='readers: r0'] td.last-seen")
+        assert re.search(r"\d{1,2}:\d{2}", seen), seen
+        page.click("#undo")
+        page.wait_for_selector("#confirm-box:not([hidden])")
+        question = page.inner_text("#confirm-text")
+        assert not question.endswith(".?") and ".." not in question
+        shot(page, f"host-page-{lang}")
+        page.click("#confirm-cancel")
+        assert not [e for e in errors if "409" not in e], errors  # the refused download is a 409, said in words
+        page.context.close()
+
+
+def test_starting_over_a_running_game_asks_first(browser: Any, base_url: str, runtime: Runtime) -> None:
+    host_call(runtime.loop, "end_game")
+    assert host_call(runtime.loop, "new_game", game="secret_hitler", seats=5, components="digital").get("game_id")
+    runtime.loop.wait_idle()
+    running = runtime.loop.session.game_id
+    page = host_page(browser, base_url)
+    page.select_option("#ng-game", "secret_hitler")
+    page.click("#ng-start")
+    page.wait_for_selector("#confirm-box:not([hidden])")
+    assert "A game is running" in page.inner_text("#confirm-text")
+    page.click("#confirm-cancel")
+    assert runtime.loop.session.game_id == running, "cancel left the game alone"
+    page.click("#ng-start")
+    page.wait_for_selector("#confirm-box:not([hidden])")
+    page.click("#confirm-ok")
+    page.wait_for_function("() => document.getElementById('flash').textContent === 'Game started.'")
+    runtime.loop.wait_idle()
+    assert runtime.loop.session.game_id != running
+    page.context.close()
+
+
+def test_sim_offers_each_seats_buttons_and_keeps_unplugged_terminals(browser: Any, base_url: str,
+                                                                   runtime: Runtime) -> None:
+    host_call(runtime.loop, "end_game")
+    assert host_call(runtime.loop, "new_game", game="secret_hitler", seats=5, components="digital").get("game_id")
+    runtime.loop.wait_idle()
+    ctx = browser.new_context(locale="en-US")
+    assert ctx.request.post(f"{base_url}/api/host/login", data={"pin": PIN}).ok
+    page = ctx.new_page()
+    errors = csp_errors(page)
+    page.goto(f"{base_url}/sim")
+    page.wait_for_selector("#buttons .zone[data-seat='4'] button.press[data-key=nein]")
+    assert page.query_selector("#buttons .zone[data-seat='5']") is None  # a 5-seat game
+    assert page.query_selector("#press-key") is None
+    assert page.inner_text("#buttons .zone[data-seat='0'] button[data-key=ja]") == "Ja!"
+    assert "seat:" not in page.inner_text("#zones")
+    president = runtime.loop.session.rules.view(runtime.loop.session.state)["president"]
+    before = runtime.loop.counters.inputs
+    with page.expect_response("**/api/sim/press") as pressed:
+        page.click(f"#buttons .zone[data-seat='{president}'] button[data-key=ja]")
+    assert pressed.value.ok
+    runtime.loop.wait_idle()
+    assert runtime.loop.counters.inputs > before, "the press never reached the table"
+    assert page.is_hidden("#sim-error")
+    page.fill("#terminal-id", "PICO-7")
+    page.click("#terminal-form button[type=submit]")
+    page.wait_for_selector(".zone[data-terminal='PICO-7'][data-plugged='1']")
+    page.click(".zone[data-terminal='PICO-7'] button:has-text('Unplug')")
+    page.wait_for_selector(".zone[data-terminal='PICO-7'][data-plugged='']")
+    page.reload()
+    page.wait_for_selector(".zone[data-terminal='PICO-7'][data-plugged='']")  # still listed after a reload
+    assert "unplugged" in page.inner_text(".zone[data-terminal='PICO-7']").lower()
+    shot(page, "sim-en")
+    assert not errors, errors
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_phone_seat_page_pictures(browser: Any, base_url: str, runtime: Runtime, lang: str) -> None:
+    if runtime.loop.session is None or runtime.loop.session.ended is not None or runtime.loop.session.game != "secret_hitler":
+        host_call(runtime.loop, "end_game")
+        host_call(runtime.loop, "new_game", game="secret_hitler", seats=5, components="digital")
+        runtime.loop.wait_idle()
+    ctx = browser.new_context(locale={"en": "en-US", "ko": "ko-KR"}[lang], viewport=PHONE, is_mobile=True,
+                              has_touch=True, device_scale_factor=2)
+    page = ctx.new_page()
+    page.goto(f"{base_url}/seat/{runtime.loop.session.tokens[0]}")
+    page.wait_for_selector("#prompt button.choice, #no-prompt")
+    page.click("#secret-toggle")
+    page.wait_for_selector("#private [data-secret=role]")
+    shot(page, f"seat-phone-{lang}")
+    ctx.close()
