@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from companion.games.rules import private_part  # noqa: F401 (the table's name for it)
+
 SKIP_FIELDS = ("type", "seat")
 
 
@@ -38,8 +40,3 @@ def prompt(ballot: str, legal: list[dict[str, Any]], seat_names: Sequence[str],
     return {"v": 1, "type": "prompt", "ballot": ballot,
             "options": [{"value": i, "label": label(a, seat_names), "action": a} for i, a in enumerate(legal)],
             "info": dict(private)}
-
-
-def private_part(seat_view: Mapping[str, Any], public_view: Mapping[str, Any]) -> dict[str, Any]:
-    """What a seat's view adds to the public one (its role, hand, ...), without the log."""
-    return {k: v for k, v in seat_view.items() if k != "log" and public_view.get(k, object()) != v}

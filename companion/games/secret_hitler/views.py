@@ -90,20 +90,25 @@ def holds_hand(s: State, seat: int) -> bool:
     return False
 
 
-def seat_view(s: State, seat: int) -> dict[str, Any]:
-    """The public view plus this seat's role, knowledge, hand, peek and investigation results."""
-    view = public_view(s, seat)
+def seat_own(s: State, seat: int) -> dict[str, Any]:
+    """What only this seat sees: its role, knowledge, hand, peek and investigation results."""
     role = s.roles[seat] if s.roles else None
     learned: list[str | None] = [None] * s.seats
     for investigator, target in s.investigated:
         if investigator == seat:
             learned[target] = party(s.roles[target])
-    view.update(
-        role=role,
-        party=party(role) if role else None,
-        known=known_roles(s, seat),
-        hand=list(s.hand) if holds_hand(s, seat) else [],
-        peek=list(s.peeked) if s.peeker == seat and s.peeked else [],
-        investigations=learned,
-    )
+    return {
+        "role": role,
+        "party": party(role) if role else None,
+        "known": known_roles(s, seat),
+        "hand": list(s.hand) if holds_hand(s, seat) else [],
+        "peek": list(s.peeked) if s.peeker == seat and s.peeked else [],
+        "investigations": learned,
+    }
+
+
+def seat_view(s: State, seat: int) -> dict[str, Any]:
+    """The public view (with this seat's private log lines) plus what only this seat sees."""
+    view = public_view(s, seat)
+    view.update(seat_own(s, seat))
     return view
