@@ -12,7 +12,7 @@ from companion.bench.process import TableProcess
 from companion.bench.tap import percentile
 
 
-class _Client(threading.Thread):
+class SseClient(threading.Thread):
     """One SSE client: records (event number, arrival time) of every `state` event it reads."""
 
     def __init__(self, port: int) -> None:
@@ -62,7 +62,7 @@ class _Client(threading.Thread):
 def tap_to_sse(taps: int, data_dir: str, clients: int = 20, seed: int = 1) -> dict[str, Any]:
     """p50/p99/max (ms) from a ballot placement to each SSE client holding the new state, over `taps` taps."""
     table = TableProcess(data_dir, seed, threads=clients + 8)
-    readers = [_Client(table.port) for _ in range(clients)]
+    readers = [SseClient(table.port) for _ in range(clients)]
     samples: list[float] = []
     taken = 0
     try:
