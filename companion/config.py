@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
+from companion.errors import ConfigFault
+
 BACKEND_NAMES = ("mock", "pi")
 COMPONENT_MODES = ("digital", "physical")
 ZONE_RE = re.compile(r"^[a-z_]+(:[a-z0-9_]+)?$")
@@ -18,12 +20,13 @@ MAX_CONFIRM_POLLS = 5
 """More would delay every placement for no gain: a resting tag answers every poll."""
 
 
-class ConfigError(ValueError):
+class ConfigError(ConfigFault):
     """A bad config: `code` is stable, `where` names the key (dotted path), message says what to do."""
 
     def __init__(self, code: str, where: str, message: str) -> None:
-        self.code, self.where, self.message = code, where, message
-        super().__init__(f"{code}: {where}: {message}" if where else f"{code}: {message}")
+        super().__init__(code, message, {"where": where})
+        self.where = where
+        self.args = (f"{code}: {where}: {message}" if where else f"{code}: {message}",)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from companion.config import PollingConfig, WebConfig, demo_config
-from companion.bench.tap import enroll_ballots, lift_ballots, voters_or_advance
+from companion.bench.tap import SECRET_HITLER_7, enroll_ballots, lift_ballots, voters_or_advance
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s
     threading.Thread(target=server.run, daemon=True).start()
     ballots = enroll_ballots(loop, "E")  # UIDs are hex
     rng = random.Random(seed)
-    loop.call("new_game", game="secret_hitler", seats=7, components="digital")
+    loop.call(SECRET_HITLER_7)
     conn.send(server.effective_port)
     tapped: list[int] = []
     try:

@@ -11,7 +11,12 @@ from typing import Any, Callable
 from companion.config import PollingConfig, demo_config
 from companion.hal.interfaces import RGB
 from companion.hal.mock import MockHardware
+from companion.table.core.commands import Enroll, NewGame, Submit
 from companion.table.runtime import Runtime
+from companion.table.session import Components
+
+SECRET_HITLER_7 = NewGame("secret_hitler", 7, {}, Components.DIGITAL)
+"""The benches' game: seven seats, digital chance."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -31,7 +36,7 @@ def enroll_ballots(loop: Any, prefix: str, seats: int = 7) -> dict[tuple[int, st
     for seat in range(seats):
         for i, vote in enumerate(("ja", "nein")):
             uid = f"{prefix}{seat:02d}{i}0000"
-            loop.call("enroll", uid=uid, game="secret_hitler", kind="ballot", value=vote, label=f"{vote} {seat}")
+            loop.call(Enroll(uid, "ballot", vote, f"{vote} {seat}", "secret_hitler"))
             ballots[(seat, vote)] = uid
     return ballots
 
@@ -41,13 +46,13 @@ def voters_or_advance(loop: Any, rng: random.Random) -> list[int]:
     legal action) and []."""
     session = loop.session
     if session is None or session.rules.outcome(session.state) is not None:
-        loop.call("new_game", game="secret_hitler", seats=7, components="digital")
+        loop.call(SECRET_HITLER_7)
         return []
     rules, state = session.rules, session.state
     acting = sorted(rules.to_act(state))
     voters = [s for s in acting if any(a["type"] == "vote" for a in rules.legal_actions(state, s))]
     if not voters:
-        loop.call("submit", seat=None, action=rng.choice(rules.legal_actions(state, acting[0])), source="bench")
+        loop.call(Submit(None, rng.choice(rules.legal_actions(state, acting[0])), "bench"))
     return voters
 
 

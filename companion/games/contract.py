@@ -7,6 +7,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Mapping
 
+from companion.errors import CompanionError
+
 CHANCE = -1
 """The chance player: shuffles, deals and draws are its actions (OpenSpiel style)."""
 
@@ -30,13 +32,13 @@ BINDING_CODES: dict[str, str] = {
 """Refusal codes any game's table binding may raise (as IllegalAction) before the engine is asked."""
 
 
-class IllegalAction(ValueError):
+class IllegalAction(CompanionError, ValueError):
     """An action the rules refuse; `code` is stable snake_case, the message is English."""
 
+    code = "illegal_action"
+
     def __init__(self, code: str, message: str | None = None) -> None:
-        self.code = code
-        self.message = message or COMMON_CODES.get(code, code.replace("_", " "))
-        super().__init__(f"{code}: {self.message}")
+        super().__init__(code, message or COMMON_CODES.get(code, code.replace("_", " ")))
 
 
 class Described(StrEnum):

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from companion.errors import ProtocolFault
+
 VERSION = 1
 MAX_LINE = 1024
 MAX_OPTIONS = 8
@@ -25,13 +27,13 @@ def is_terminal_id(value: object) -> bool:
     return isinstance(value, str) and _ID.fullmatch(value) is not None
 
 
-class ProtocolError(ValueError):
+class ProtocolError(ProtocolFault):
     """A line that is not a valid message; `code`: too_long, bad_json, bad_version, unknown_type, bad_field."""
 
     def __init__(self, code: str, detail: str = "") -> None:
-        super().__init__(f"{code}: {detail}" if detail else code)
-        self.code = code
+        super().__init__(code, detail or code, {"detail": detail} if detail else None)
         self.detail = detail
+        self.args = (f"{code}: {detail}" if detail else code,)
 
 
 @dataclass(frozen=True)

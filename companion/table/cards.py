@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
+from companion.errors import CardFault
 from companion.games.binding import Card, get_binding
 from companion.games.registry import game_names
 
@@ -17,12 +18,11 @@ UID_RE = re.compile(r"^[0-9A-F]{8}$|^[0-9A-F]{14}$|^[0-9A-F]{20}$")
 MAX_LABEL = 60
 
 
-class CardError(ValueError):
+class CardError(CardFault):
     """A bad enrollment or deck file: stable `code`, English message."""
 
     def __init__(self, code: str, message: str) -> None:
-        self.code, self.message = code, message
-        super().__init__(f"{code}: {message}")
+        super().__init__(code, message)
 
 
 def normalise_uid(uid: Any) -> str:
@@ -54,6 +54,38 @@ def check_card(raw: Any) -> Card:
     return Card(uid, game, kind, value, label.strip() or f"{kind} {value}")
 
 
+def card_json(card: Card) -> dict[str, str]:
+    """A card as a deck file lists it."""
+    return {"uid": card.uid, "game": card.game, "kind": card.kind, "value": card.value, "label": card.label}
+
+
+def deck_of(cards: Sequence[Card], game: str | None = None) -> dict[str, Any]:
+    """A deck file of these cards (of one game, if given)."""
+    return {"format": DECK_FORMAT, "version": DECK_VERSION,
+            "cards": [card_json(c) for c in cards if game is None or c.game == game]}
+
+
+def check_deck(deck: Any) -> list[Card]:
+    """Every card of a deck file, checked (CardError bad_deck / bad_card / bad_uid naming the first problem)."""
+    if not isinstance(deck, Mapping) or deck.get("format") != DECK_FORMAT:
+        raise CardError("bad_deck", f"not a deck file (expected \"format\": \"{DECK_FORMAT}\")")
+    if deck.get("version") != DECK_VERSION:
+        raise CardError("bad_deck", f"deck version {deck.get('version')!r} is not {DECK_VERSION}")
+    raw_cards = deck.get("cards")
+    if not isinstance(raw_cards, list):
+        raise CardError("bad_deck", "\"cards\" must be a list")
+    cards = []
+    for i, raw in enumerate(raw_cards):
+        try:
+            cards.append(check_card(raw))
+        except CardError as exc:
+            raise CardError(exc.code, f"cards[{i}]: {exc.message}") from None
+    uids = [c.uid for c in cards]
+    if len(set(uids)) != len(uids):
+        raise CardError("bad_deck", "a UID appears twice in the deck")
+    return cards
+
+
 class CardRegistry:
     """Cards in SQLite with an in-memory copy for the hot path (only the loop thread writes)."""
 
@@ -70,7 +102,7 @@ class CardRegistry:
     def enroll(self, raw: Mapping[str, Any]) -> Card:
         """Assign what a tag is (replacing an earlier assignment)."""
         card = check_card(raw)
-        self._write([card])
+        self.write([card])
         return card
 
     def forget(self, uid: str) -> bool:
@@ -87,32 +119,16 @@ class CardRegistry:
 
     def export(self, game: str | None = None) -> dict[str, Any]:
         """A deck file: every card (of one game, if given)."""
-        return {"format": DECK_FORMAT, "version": DECK_VERSION,
-                "cards": [{"uid": c.uid, "game": c.game, "kind": c.kind, "value": c.value, "label": c.label}
-                          for c in self.all() if game is None or c.game == game]}
+        return deck_of(self.all(), game)
 
     def import_deck(self, deck: Any) -> int:
         """Import a deck file: all cards checked first, then written in one transaction; returns the count."""
-        if not isinstance(deck, Mapping) or deck.get("format") != DECK_FORMAT:
-            raise CardError("bad_deck", f"not a deck file (expected \"format\": \"{DECK_FORMAT}\")")
-        if deck.get("version") != DECK_VERSION:
-            raise CardError("bad_deck", f"deck version {deck.get('version')!r} is not {DECK_VERSION}")
-        raw_cards = deck.get("cards")
-        if not isinstance(raw_cards, list):
-            raise CardError("bad_deck", "\"cards\" must be a list")
-        cards = []
-        for i, raw in enumerate(raw_cards):
-            try:
-                cards.append(check_card(raw))
-            except CardError as exc:
-                raise CardError(exc.code, f"cards[{i}]: {exc.message}") from None
-        uids = [c.uid for c in cards]
-        if len(set(uids)) != len(uids):
-            raise CardError("bad_deck", "a UID appears twice in the deck")
-        self._write(cards)
+        cards = check_deck(deck)
+        self.write(cards)
         return len(cards)
 
-    def _write(self, cards: list[Card]) -> None:
+    def write(self, cards: Sequence[Card]) -> None:
+        """Store checked cards (replacing earlier assignments of their UIDs) in one transaction."""
         now = time.time()
         with self.conn:
             self.conn.executemany(

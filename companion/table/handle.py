@@ -9,8 +9,10 @@ from companion.hal.mock import MockHardware
 from companion.hal.terminal_protocol import is_terminal_id
 from companion.table.bus import Subscriber
 from companion.table.cards import CardError, normalise_uid
+from companion.table.core.commands import HostState, parse_command
 from companion.table.loop import TableLoop
-from companion.web.facade import Refusal, SimFacade
+from companion.table.refusal import Refusal
+from companion.web.facade import SimFacade
 
 
 class TableHandle:
@@ -30,7 +32,7 @@ class TableHandle:
         c = self.loop.counters
         return {**self.loop.hw.health(), "sse_clients": self.loop.bus.clients(),
                 "loop": {"inputs": c.inputs, "accepted": c.accepted, "rejected": c.rejected, "errors": c.errors,
-                         "reader_faults": c.reader_faults, "alive": self.loop._thread.is_alive()}}
+                         "reader_faults": c.reader_faults, "alive": self.loop.alive}}
 
     def subscribe(self, last_event_id: str | None) -> Subscriber:
         """An SSE feed."""
@@ -57,18 +59,20 @@ class TableHandle:
 
     def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | Refusal:
         """Judge an action on the loop thread."""
-        return self.loop.call("submit", seat=seat, action=action, source=source)
+        command = parse_command("submit", {"seat": seat, "action": action, "source": source})
+        return command if isinstance(command, Refusal) else self.loop.call(command)
 
     def host_state(self) -> dict[str, Any]:
         """Host console data."""
-        result = self.loop.call("host_state")
+        result = self.loop.call(HostState())
         if not isinstance(result, dict):
             return {"error": result.code, "health": self.health()}
         return {**result, "health": self.health()}
 
     def host_command(self, command: str, args: Mapping[str, Any]) -> dict[str, Any] | Refusal:
-        """A host command on the loop thread."""
-        return self.loop.call(command, **dict(args))
+        """A host command, checked here once, then run on the loop thread."""
+        parsed = parse_command(command, args)
+        return parsed if isinstance(parsed, Refusal) else self.loop.call(parsed)
 
     def check_pin(self, pin: str) -> bool:
         """Constant-time PIN check."""

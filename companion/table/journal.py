@@ -61,7 +61,8 @@ class GameRecord:
     game: str
     seats: int
     options: dict[str, Any]
-    mode: str
+    components: str
+    """"digital" or "physical" (the database column keeps its first name, `mode`)."""
     tokens: tuple[str, ...]
     started: float
     ended: float | None
@@ -105,16 +106,23 @@ class Journal:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
-    def new_game(self, game: str, seats: int, options: dict[str, Any], mode: str, tokens: Sequence[str],
-                 actions: Iterable[tuple[dict[str, Any], str]] = (), replacing: int | None = None) -> int:
-        """Start a game row with its first (chance) actions, ending the game it replaces, in one transaction;
-        returns its id."""
+    def next_game_id(self) -> int:
+        """The id the next new game gets (ids are never reused, even of deleted rows)."""
+        row = self.conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'games'").fetchone()
+        (top,) = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()
+        return max(int(row[0]) if row else 0, int(top)) + 1
+
+    def new_game(self, game: str, seats: int, options: dict[str, Any], components: str, tokens: Sequence[str],
+                 actions: Iterable[tuple[dict[str, Any], str]] = (), replacing: int | None = None,
+                 game_id: int | None = None) -> int:
+        """Start a game row (with the id the table chose, else the next one) with its first (chance) actions,
+        ending the game it replaces, in one transaction; returns its id."""
         with self.conn:
             if replacing is not None:
                 self._end(replacing, "replaced", None)
             cur = self.conn.execute(
-                "INSERT INTO games (game, seats, options, mode, tokens, started) VALUES (?, ?, ?, ?, ?, ?)",
-                (game, seats, json.dumps(options), mode, json.dumps(list(tokens)), time.time()))
+                "INSERT INTO games (id, game, seats, options, mode, tokens, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, game, seats, json.dumps(options), str(components), json.dumps(list(tokens)), time.time()))
             game_id = int(cur.lastrowid or 0)
             self._insert(game_id, 0, list(actions))
         return game_id
@@ -194,7 +202,7 @@ class Journal:
                 "ORDER BY id DESC LIMIT ?", (limit,)):
             (count,) = self.conn.execute("SELECT COUNT(*) FROM actions WHERE game_id = ? AND undone = 0",
                                          (gid,)).fetchone()
-            out.append({"id": gid, "game": game, "seats": seats, "mode": mode, "started": started, "ended": ended,
+            out.append({"id": gid, "game": game, "seats": seats, "components": mode, "started": started, "ended": ended,
                         "end_reason": reason, "outcome": json.loads(outcome) if outcome else None,
                         "actions": count})
         return out

@@ -46,7 +46,6 @@ class LedRenderer:
     def __init__(self, strip: LedStrip, layout: LedConfig) -> None:
         self.strip = strip
         self.zones = {z.zone: (z.start, z.count) for z in layout.zones}
-        self.zone_alias: dict[str, str] = {}
         self._scene: dict[str, Light] = {}
         self._flashes: dict[str, float] = {}
         self._cond = threading.Condition()
@@ -111,7 +110,7 @@ class LedRenderer:
         return tuple(pixels), animating
 
     def _paint(self, pixels: list[RGB], zone: str, light: Light, now: float) -> None:
-        span = self.zones.get(zone) or self.zones.get(self.zone_alias.get(zone, ""))
+        span = self.zones.get(zone)
         if span:
             start, count = span
             pixels[start:start + count] = render_zone(light, count, now)

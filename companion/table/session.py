@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import random
 import secrets
 from dataclasses import dataclass, replace
@@ -16,6 +17,21 @@ from companion.table.journal import GameRecord
 MAX_AUTO_CHANCE = 100
 
 
+class Components(enum.StrEnum):
+    """Whether chance comes from the table's own random draw or from the components the players tap."""
+
+    DIGITAL = "digital"
+    PHYSICAL = "physical"
+
+    @classmethod
+    def parse(cls, value: Any) -> "Components":
+        """The enum member named by a JSON string; IllegalAction bad_setup otherwise."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise IllegalAction("bad_setup", f"components must be 'digital' or 'physical', not {value!r}") from None
+
+
 @dataclass(frozen=True)
 class Session:
     """A game in play; replaced (never mutated) by the loop thread."""
@@ -25,7 +41,7 @@ class Session:
     binding: Binding
     seats: int
     options: dict[str, Any]
-    mode: str
+    components: Components
     tokens: tuple[str, ...]
     actions: tuple[dict[str, Any], ...]
     state: Any
@@ -49,14 +65,12 @@ def new_tokens(seats: int) -> tuple[str, ...]:
     return tuple(secrets.token_urlsafe(16) for _ in range(seats))
 
 
-def check_setup(game: Any, seats: Any, options: Any, mode: Any, table_seats: int) -> tuple[Rules, Any]:
+def check_setup(game: Any, seats: Any, options: Any, table_seats: int) -> tuple[Rules, Any]:
     """Validate a new-game request; returns (rules, initial state) or raises IllegalAction('bad_setup')."""
     try:
         rules = get_rules(game)
     except ValueError as exc:
         raise IllegalAction("bad_setup", str(exc)) from None
-    if mode not in ("digital", "physical"):
-        raise IllegalAction("bad_setup", f"components must be 'digital' or 'physical', not {mode!r}")
     if options is not None and not isinstance(options, dict):
         raise IllegalAction("bad_setup", "options must be a JSON object")
     if isinstance(seats, int) and not isinstance(seats, bool) and seats > table_seats:
@@ -67,12 +81,12 @@ def check_setup(game: Any, seats: Any, options: Any, mode: Any, table_seats: int
         raise IllegalAction("bad_setup", str(exc)) from None
 
 
-def table_options(game: Any, options: Any, cards: list[Card], mode: Any) -> Any:
+def table_options(game: Any, options: Any, cards: list[Card], components: Components) -> Any:
     """The host's options completed by the game's binding from the enrolled cards (IllegalAction bad_setup)."""
     if not isinstance(game, str) or game not in GAMES or (options is not None and not isinstance(options, dict)):
         return options  # check_setup names the problem
     try:
-        return get_binding(game).table_options(options or {}, [c for c in cards if c.game == game], mode)
+        return get_binding(game).table_options(options or {}, [c for c in cards if c.game == game], components)
     except ValueError as exc:
         raise IllegalAction("bad_setup", str(exc)) from None
 
@@ -83,8 +97,17 @@ def from_record(record: GameRecord) -> Session:
     state = rules.initial_state(record.seats, record.options)
     for action in record.actions:
         state = rules.apply(state, action)
-    return Session(record.id, rules, get_binding(record.game), record.seats, record.options, record.mode,
-                   record.tokens, record.actions, state)
+    return Session(record.id, rules, get_binding(record.game), record.seats, record.options,
+                   Components(record.components), record.tokens, record.actions, state)
+
+
+def rebuild(session: Session, keep: int) -> Session:
+    """The session replayed from its setup through its first `keep` actions, open again (an undo)."""
+    rules = session.rules
+    state = rules.initial_state(session.seats, session.options)
+    for action in session.actions[:keep]:
+        state = rules.apply(state, action)
+    return replace(session, actions=session.actions[:keep], state=state, pending=None, ended=None)
 
 
 def auto_chance(session: Session, state: Any,
@@ -94,7 +117,8 @@ def auto_chance(session: Session, state: Any,
     sampled: list[dict[str, Any]] = []
     rules = session.rules
     reserved = list(session.reserved_chance)
-    while rules.to_act(state) == frozenset({CHANCE}) and not session.binding.chance_is_physical(state, session.mode):
+    physical = session.binding.chance_is_physical
+    while rules.to_act(state) == frozenset({CHANCE}) and not physical(state, session.components):
         if len(sampled) >= MAX_AUTO_CHANCE:
             raise IllegalAction("chance_loop", "the engine asked for chance too many times in a row")
         action = None

@@ -3,16 +3,16 @@
 The table config binds terminals to seats by default (`[[seats]] terminal = "T0"`); the host binds them at
 run time from the host page. The host's bindings are journaled and override the config's: a restart keeps
 them. Binding a terminal to a seat that already has one *moves* the seat: the old terminal is unbound (and
-told it is idle). Only the table's loop thread uses a TerminalBook.
+told it is idle). A TerminalBook is part of the table state: a value.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from companion.games.contract import IllegalAction
 from companion.hal.terminal_protocol import is_terminal_id
+from companion.table.refusal import Refusal
 
 IDLE: dict[str, Any] = {"v": 1, "type": "idle", "ballot": None, "info": {}}
 """The message that clears a terminal's screen (a fresh copy is sent each time)."""
@@ -48,25 +48,30 @@ def effective_bindings(defaults: Mapping[str, int], stored: Mapping[str, int | N
 
 
 def check_binding(terminal: Any, seat: Any, seat_count: int) -> tuple[str, int | None]:
-    """A valid (terminal, seat or None) or IllegalAction `bad_terminal` / `bad_seat`."""
+    """A valid (terminal, seat or None), else Refusal `bad_terminal` / `bad_seat`."""
     if not is_terminal_id(terminal):
-        raise IllegalAction("bad_terminal", "a terminal id is 1 to 64 letters, digits or _ . : - "
+        raise Refusal("bad_terminal", "a terminal id is 1 to 64 letters, digits or _ . : - "
                                             f"(as the terminal announces it), not {terminal!r}"[:200])
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seat_count):
-        raise IllegalAction("bad_seat", f"seat must be null (unbind) or a seat number 0..{seat_count - 1}, "
+        raise Refusal("bad_seat", f"seat must be null (unbind) or a seat number 0..{seat_count - 1}, "
                                         f"not {seat!r}"[:200])
     return terminal, seat
 
 
+@dataclass(frozen=True)
 class TerminalBook:
-    """The live terminal -> seat map and every terminal seen since start (bound or host-unbound ones are listed
-    even when unseen)."""
+    """The terminal -> seat map and every terminal seen since start (bound or host-unbound ones are listed
+    even when unseen); a value: every change returns a new book."""
 
-    def __init__(self, defaults: Mapping[str, int], stored: Mapping[str, int | None], seat_count: int) -> None:
-        self.seat_count = seat_count
-        self.seats: dict[str, int] = effective_bindings(defaults, stored, seat_count)
-        self.host_bound: set[str] = set(stored)
-        self.seen: dict[str, TerminalSeen] = {}
+    seat_count: int
+    seats: Mapping[str, int]
+    host_bound: frozenset[str] = frozenset()
+    seen: Mapping[str, TerminalSeen] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, defaults: Mapping[str, int], stored: Mapping[str, int | None], seat_count: int) -> "TerminalBook":
+        """The book at boot: the host's stored bindings over the config's defaults."""
+        return cls(seat_count, effective_bindings(defaults, stored, seat_count), frozenset(stored))
 
     def seat_of(self, terminal: str) -> int | None:
         """The seat a terminal serves, or None when unbound."""
@@ -83,20 +88,23 @@ class TerminalBook:
         """Connected terminals -> their seat (None: unbound)."""
         return {t: self.seats.get(t) for t, seen in self.seen.items() if seen.connected}
 
-    def hello(self, terminal: str, firmware: str, now: float) -> None:
+    def hello(self, terminal: str, firmware: str, now: float) -> "TerminalBook":
         """A terminal said hello (plugged in or rebooted)."""
         old = self.seen.get(terminal, TerminalSeen(terminal))
-        self.seen[terminal] = replace(old, connected=True, firmware=firmware, last_seen=now)
+        return self._seeing(replace(old, connected=True, firmware=firmware, last_seen=now))
 
-    def gone(self, terminal: str, now: float) -> None:
+    def gone(self, terminal: str, now: float) -> "TerminalBook":
         """A terminal went away (it stays listed, not connected)."""
         old = self.seen.get(terminal, TerminalSeen(terminal))
-        self.seen[terminal] = replace(old, connected=False, last_seen=now)
+        return self._seeing(replace(old, connected=False, last_seen=now))
 
-    def heard(self, terminal: str, now: float) -> None:
+    def heard(self, terminal: str, now: float) -> "TerminalBook":
         """A terminal sent a choice (bound or not)."""
         old = self.seen.get(terminal, TerminalSeen(terminal, connected=True))
-        self.seen[terminal] = replace(old, last_seen=now, last_input=now)
+        return self._seeing(replace(old, last_seen=now, last_input=now))
+
+    def _seeing(self, seen: TerminalSeen) -> "TerminalBook":
+        return replace(self, seen={**self.seen, seen.terminal: seen})
 
     def plan(self, terminal: str, seat: int | None) -> list[tuple[str, int | None]]:
         """The binding rows that put `terminal` on `seat` (None: unbind), moving the seat's old terminal off."""
@@ -106,14 +114,15 @@ class TerminalBook:
             rows.append((holder, None))
         return rows
 
-    def apply(self, rows: list[tuple[str, int | None]]) -> None:
-        """Take journaled binding rows into the live map."""
+    def apply(self, rows: list[tuple[str, int | None]]) -> "TerminalBook":
+        """The book after journaled binding rows."""
+        seats = dict(self.seats)
         for terminal, seat in rows:
-            self.host_bound.add(terminal)
             if seat is None:
-                self.seats.pop(terminal, None)
+                seats.pop(terminal, None)
             else:
-                self.seats[terminal] = seat
+                seats[terminal] = seat
+        return replace(self, seats=seats, host_bound=self.host_bound | {t for t, _ in rows})
 
     def rows(self) -> list[dict[str, Any]]:
         """Every terminal seen or bound, for the host page: id, seat (None = unbound), where the binding comes

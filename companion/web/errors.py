@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.web.facade import Refusal
+from companion.errors import CompanionError, RefusedError
 
 STATUS_BY_CODE: dict[str, int] = {
     "bad_json": 400, "malformed": 400, "bad_field": 400, "unknown_reader": 400, "unknown_button": 400,
@@ -26,23 +26,27 @@ STATUS_BY_CODE: dict[str, int] = {
 TYPE_NAMES: dict[type, str] = {dict: "JSON object", str: "string", int: "integer", list: "list", bool: "boolean"}
 
 
-class ApiError(Exception):
+class ApiError(RefusedError, ValueError):
     """Abort a request with a refusal code; turned into a JSON error response."""
 
     def __init__(self, code: str, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.code, self.message = code, message
-        self.status = status or STATUS_BY_CODE.get(code, 409)
+        super().__init__(code, message)
+        self.status = status or status_of(code)
 
 
-def refusal_response(refusal: Refusal) -> tuple[Response, int]:
-    """A refusal from the table as an HTTP error."""
-    return jsonify(ok=False, code=refusal.code, message=refusal.message), STATUS_BY_CODE.get(refusal.code, 409)
+def status_of(code: str) -> int:
+    """The HTTP status for a refusal code (409 for the rules' and the table's own codes)."""
+    return STATUS_BY_CODE.get(code, 409)
+
+
+def refusal_response(refusal: CompanionError) -> tuple[Response, int]:
+    """Any refusal of the error root (from the table, the rules, a card check) as an HTTP error."""
+    return jsonify(ok=False, code=refusal.code, message=refusal.message), status_of(refusal.code)
 
 
 def reply(result: Any) -> Any:
-    """A table result (dict or Refusal) as an HTTP answer."""
-    if isinstance(result, Refusal):
+    """A table result (dict or a refusal) as an HTTP answer."""
+    if isinstance(result, CompanionError):
         return refusal_response(result)
     return jsonify({"ok": True, **result})
 
@@ -75,6 +79,10 @@ def install(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError) -> tuple[Response, int]:
         return jsonify(ok=False, code=exc.code, message=exc.message), exc.status
+
+    @app.errorhandler(CompanionError)
+    def _refused(exc: CompanionError) -> tuple[Response, int]:
+        return refusal_response(exc)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> tuple[Response, int]:

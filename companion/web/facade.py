@@ -1,7 +1,8 @@
 """The boundary between the web and the running table: the only things a blueprint may ask of the table.
 
 The table (companion.table.TableHandle) implements these protocols; the web never imports companion.hal.
-Every method is thread-safe and returns JSON-able data; refusals come back as `Refusal`, never as exceptions.
+Every method is thread-safe and returns JSON-able data; refusals come back as a `CompanionError` (the table's
+own refusal type is one), never raised.
 """
 
 from __future__ import annotations
@@ -9,14 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
-
-@dataclass(frozen=True)
-class Refusal:
-    """A refused request: stable snake_case `code`, English `message`; the page translates by code."""
-
-    code: str
-    message: str
-
+from companion.errors import CompanionError
 
 @dataclass(frozen=True)
 class Event:
@@ -45,25 +39,26 @@ class SimFacade(Protocol):
     def readers(self) -> list[dict[str, Any]]:
         """Every reader with its zone and the tag resting on it."""
 
-    def place(self, reader: str, uid: str) -> Refusal | None:
+    def place(self, reader: str, uid: str) -> CompanionError | None:
         """Put a tag on a reader."""
 
-    def remove(self, reader: str) -> Refusal | None:
+    def remove(self, reader: str) -> CompanionError | None:
         """Take the tag off a reader."""
 
-    def press(self, seat: int, key: str) -> Refusal | None:
+    def press(self, seat: int, key: str) -> CompanionError | None:
         """Press a configured button."""
 
-    def terminal(self, terminal: str, op: str, ballot: str | None, value: Any, seq: int | None) -> Refusal | None:
+    def terminal(self, terminal: str, op: str, ballot: str | None, value: Any,
+                 seq: int | None) -> CompanionError | None:
         """`connect`, `disconnect` or `choose` on a mock terminal."""
 
-    def fail_reader(self, reader: str, times: int) -> Refusal | None:
+    def fail_reader(self, reader: str, times: int) -> CompanionError | None:
         """Script a reader failure (0 heals it)."""
 
     def leds(self) -> dict[str, Any]:
         """The LED frame showing now and the zone layout."""
 
-    def terminal_messages(self, terminal: str) -> list[dict[str, Any]] | Refusal:
+    def terminal_messages(self, terminal: str) -> list[dict[str, Any]] | CompanionError:
         """Messages sent to a mock terminal (its screen); the sim page is for testing without hardware."""
 
 
@@ -84,13 +79,13 @@ class TableFacade(Protocol):
     def seat_state(self, seat: int) -> dict[str, Any]:
         """That seat's view and its prompt (legal actions as choices)."""
 
-    def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | Refusal:
+    def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | CompanionError:
         """Judge an action from a seat (None: host acting for whoever the action names); journaled if accepted."""
 
     def host_state(self) -> dict[str, Any]:
         """Everything the host console shows: seat tokens, health, history, expected vs seen, enrollment."""
 
-    def host_command(self, command: str, args: Mapping[str, Any]) -> dict[str, Any] | Refusal:
+    def host_command(self, command: str, args: Mapping[str, Any]) -> dict[str, Any] | CompanionError:
         """new_game, undo, end_game, resume, enroll_mode, enroll, forget_card, export_cards, import_cards."""
 
     def check_pin(self, pin: str) -> bool:

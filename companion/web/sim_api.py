@@ -8,7 +8,8 @@ from flask import Blueprint, jsonify
 
 from companion.web.api import table
 from companion.web.errors import ApiError, json_body, refusal_response, reply
-from companion.web.facade import Refusal, SimFacade
+from companion.errors import CompanionError
+from companion.web.facade import SimFacade
 
 bp = Blueprint("sim_api", __name__)
 
@@ -21,7 +22,7 @@ def sim() -> SimFacade:
     return s
 
 
-def done(result: Refusal | None) -> Any:
+def done(result: CompanionError | None) -> Any:
     """OK, or the refusal as an error."""
     return refusal_response(result) if result else jsonify(ok=True)
 
@@ -78,8 +79,8 @@ def terminal_screen(terminal: str) -> Any:
     return reply(_wrap(sim().terminal_messages(terminal)))
 
 
-def _wrap(result: list[dict[str, Any]] | Refusal) -> dict[str, Any] | Refusal:
-    return result if isinstance(result, Refusal) else {"messages": result}
+def _wrap(result: list[dict[str, Any]] | CompanionError) -> dict[str, Any] | CompanionError:
+    return result if isinstance(result, CompanionError) else {"messages": result}
 
 
 @bp.post("/api/sim/fail")

@@ -12,8 +12,8 @@ import pytest
 
 from companion.table.runtime import Runtime
 from companion.table.session import from_record
-from companion.web.facade import Refusal
-from tests.table.helpers import live_rows
+from companion.table.refusal import Refusal
+from tests.table.helpers import host_call, live_rows
 
 pytestmark = pytest.mark.usefixtures("tiny_game")
 
@@ -25,7 +25,7 @@ def _refused_without_effect(rt: Runtime, code: str) -> None:
     state, rows, snapshot = rt.loop.session.state, live_rows(rt), rt.loop.snapshot  # type: ignore[union-attr]
     sub = rt.handle.subscribe(None)
     sub.get(0.1)  # the initial snapshot
-    result = rt.loop.call("submit", seat=0, action=VOTE, source="test")
+    result = host_call(rt.loop, "submit", seat=0, action=VOTE, source="test")
     assert isinstance(result, Refusal) and result.code == code, result
     assert rt.loop.session.state is state  # type: ignore[union-attr]
     assert rt.loop.snapshot is snapshot
@@ -46,7 +46,7 @@ def test_a_locked_database_refuses_with_journal_locked_then_recovers(make_table:
         other.execute("ROLLBACK")
         other.close()
     before = len(live_rows(rt))
-    assert isinstance(rt.loop.call("submit", seat=0, action=VOTE, source="test"), dict)
+    assert isinstance(host_call(rt.loop, "submit", seat=0, action=VOTE, source="test"), dict)
     assert live_rows(rt)[before]["action"] == {**VOTE, "seat": 0}
 
 
@@ -80,7 +80,7 @@ def test_a_full_database_refuses_with_journal_full_then_recovers(make_table: Mak
     with full_database(rt):
         _refused_without_effect(rt, "journal_full")
     before = len(live_rows(rt))
-    assert isinstance(rt.loop.call("submit", seat=0, action=VOTE, source="test"), dict)
+    assert isinstance(host_call(rt.loop, "submit", seat=0, action=VOTE, source="test"), dict)
     assert live_rows(rt)[before]["action"] == {**VOTE, "seat": 0}
 
 
@@ -120,7 +120,7 @@ def _to_the_last_action(rt: Runtime) -> tuple[int, dict[str, Any]]:
         action = session.rules.legal_actions(session.state, seat)[0]
         if session.rules.outcome(session.rules.apply(session.state, action)) is not None:
             return seat, action
-        assert isinstance(rt.loop.call("submit", seat=seat, action=action, source="test"), dict)
+        assert isinstance(host_call(rt.loop, "submit", seat=seat, action=action, source="test"), dict)
 
 
 def _journal_state(rt: Runtime, game_id: int) -> tuple[Any, str | None]:
@@ -156,7 +156,7 @@ def test_the_action_that_ends_the_game_and_its_end_are_one_commit(make_table: Ma
     before = rt.loop.session
     assert before is not None
     with lock_at(rt, statement) as taken:
-        result = rt.loop.call("submit", seat=seat, action=action, source="test")
+        result = host_call(rt.loop, "submit", seat=seat, action=action, source="test")
     # the lock can only come before the actions' transaction: once it writes, the end is in it too
     assert taken == [not committed]
     if committed:
@@ -181,11 +181,11 @@ def test_the_host_ending_a_game_on_a_locked_journal_is_refused_with_its_code(mak
     session = rt.loop.session
     assert session is not None
     with lock_at(rt, "BEGIN"):
-        result = rt.loop.call("end_game")
+        result = host_call(rt.loop, "end_game")
     assert isinstance(result, Refusal) and result.code == "journal_locked", result
     assert rt.loop.session is session and rt.loop.status == "running"
     assert _journal_state(rt, session.game_id) == (session.state, None)
-    assert rt.loop.call("end_game") == {"ended": session.game_id}
+    assert host_call(rt.loop, "end_game") == {"ended": session.game_id}
     assert _journal_state(rt, session.game_id)[1] == "ended_by_host"
 
 
@@ -194,11 +194,11 @@ def test_the_host_ending_a_game_on_a_locked_journal_is_refused_with_its_code(mak
 def test_a_new_game_the_game_it_replaces_and_its_deal_are_one_commit(make_table: Make, restart: Restart,
         statement: str, committed: bool) -> None:
     rt = make_table()
-    assert isinstance(rt.loop.call("submit", seat=0, action=VOTE, source="test"), dict)
+    assert isinstance(host_call(rt.loop, "submit", seat=0, action=VOTE, source="test"), dict)
     old = rt.loop.session
     assert old is not None
     with lock_at(rt, statement) as taken:
-        result = rt.loop.call("new_game", game="tiny", seats=2)
+        result = host_call(rt.loop, "new_game", game="tiny", seats=2)
     assert taken == [not committed]
     if committed:
         assert isinstance(result, dict) and result["accepted"] == 1  # the deal
@@ -221,11 +221,11 @@ def test_undoing_the_last_action_reopens_the_game_in_the_same_commit(make_table:
         statement: str, committed: bool) -> None:
     rt = make_table()
     seat, action = _to_the_last_action(rt)
-    assert isinstance(rt.loop.call("submit", seat=seat, action=action, source="test"), dict)
+    assert isinstance(host_call(rt.loop, "submit", seat=seat, action=action, source="test"), dict)
     finished = rt.loop.session
     assert finished is not None and finished.ended == "finished"
     with lock_at(rt, statement) as taken:
-        result = rt.loop.call("undo")
+        result = host_call(rt.loop, "undo")
     assert taken == [not committed]
     session = rt.loop.session
     assert session is not None
@@ -250,11 +250,11 @@ def test_the_action_that_ends_the_game_on_a_full_database_is_refused_and_the_gam
     session = rt.loop.session
     assert session is not None
     with full_database(rt):
-        result = rt.loop.call("submit", seat=seat, action=action, source="test")
+        result = host_call(rt.loop, "submit", seat=seat, action=action, source="test")
         assert isinstance(result, Refusal) and result.code == "journal_full", result
         assert rt.loop.session is session and rt.loop.status == "running"
         assert _journal_state(rt, session.game_id) == (session.state, None)
-    assert isinstance(rt.loop.call("submit", seat=seat, action=action, source="test"), dict)
+    assert isinstance(host_call(rt.loop, "submit", seat=seat, action=action, source="test"), dict)
     finished = rt.loop.session
     assert finished is not None and finished.ended == "finished"
     assert _journal_state(rt, session.game_id) == (finished.state, "finished")

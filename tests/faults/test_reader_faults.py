@@ -12,7 +12,7 @@ import pytest
 from companion.hal.interfaces import ReaderError
 from companion.hal.mock import MockReader
 from companion.table.runtime import Runtime
-from tests.table.helpers import enroll, hw, live_rows
+from tests.table.helpers import enroll, host_call, hw, live_rows
 
 pytestmark = pytest.mark.usefixtures("tiny_game")
 
@@ -92,14 +92,14 @@ def test_readers_failing_on_ten_percent_of_polls_lose_nothing(make_table: Make, 
         assert session is not None and session.rules.to_act(session.state), "the game went on"
         seat = next(iter(session.rules.to_act(session.state)))
         pick = session.rules.legal_actions(session.state, seat)[0]
-        assert isinstance(rt.loop.call("submit", seat=None, action=pick, source="test"), dict)
+        assert isinstance(host_call(rt.loop, "submit", seat=None, action=pick, source="test"), dict)
     assert _votes(rt) == intended, "every vote once, in order, and nothing invented by a bad poll or a ghost"
     assert sum(f.faults for f in flaky) > 0  # type: ignore[attr-defined]
     assert sum(f.ghosts for f in flaky) > 0  # type: ignore[attr-defined]
     assert rt.loop.counters.reader_faults > 0
     health = {h["name"]: h for h in rt.hardware.poller.health()}  # type: ignore[union-attr]
     assert all(health[f"r{i}"]["errors"] > 0 for i in range(3) if flaky[i].faults)  # type: ignore[attr-defined]
-    assert rt.loop._thread.is_alive()
+    assert rt.loop.alive
 
 
 def test_ghost_reads_of_unknown_tags_change_nothing(make_table: Make) -> None:

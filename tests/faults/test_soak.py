@@ -22,7 +22,7 @@ import pytest
 from companion.games.registry import game_names, get_rules
 from companion.table.runtime import Runtime
 from tests.table.conftest import table_config
-from tests.table.helpers import hw
+from tests.table.helpers import host_call, hw
 
 TMPFS = Path("/dev/shm")
 
@@ -78,7 +78,7 @@ def soak(data: Path, games: int, seed: int = 1, log: Path | None = None) -> dict
             name = names[n % len(names)]
             rules = get_rules(name)
             seats = rng.randint(rules.min_seats, min(rules.max_seats, len(cfg.seats)))
-            result = rt.loop.call("new_game", game=name, seats=seats, components="digital")
+            result = host_call(rt.loop, "new_game", game=name, seats=seats, components="digital")
             assert isinstance(result, dict), result
             played = 0
             while True:
@@ -90,7 +90,7 @@ def soak(data: Path, games: int, seed: int = 1, log: Path | None = None) -> dict
                 offered = hub.last_prompt(f"T{seat}")
                 assert offered is not None and offered["type"] == "prompt", (name, seat, offered)
                 action = rng.choice(offered["options"])["action"]
-                answer = rt.loop.call("submit", seat=seat, action=action, source="soak")
+                answer = host_call(rt.loop, "submit", seat=seat, action=action, source="soak")
                 assert isinstance(answer, dict), (name, action, answer)
                 played += 1
             assert rt.journal.history(1)[0]["end_reason"] == "finished"
@@ -110,7 +110,7 @@ def soak(data: Path, games: int, seed: int = 1, log: Path | None = None) -> dict
                           f"total_s={time.perf_counter() - started:.0f} rss_mb={rss_mb():.1f}\n")
                 out.flush()
         assert rt.loop.counters.errors == 0
-        assert rt.loop._thread.is_alive() and not sub.closed, "the SSE client kept up and the loop lives"
+        assert rt.loop.alive and not sub.closed, "the SSE client kept up and the loop lives"
         assert received[0] > games
     finally:
         stop.set()

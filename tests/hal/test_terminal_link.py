@@ -8,9 +8,8 @@ import pytest
 import serial
 
 from companion.hal import terminal_protocol as proto
-from companion.hal.terminal_link import (
-    SeqFilter, LinkChoice, LinkDown, TerminalLink, LinkProblem, LinkTag, LinkUp, find_terminals,
-)
+from companion.hal.serial_link import LinkChoice, LinkDown, LinkProblem, LinkTag, LinkUp, TerminalLink
+from companion.hal.terminal_link import find_terminals
 
 
 class ScriptedPort:
@@ -92,7 +91,8 @@ def test_handshake_then_prompt_is_sent_and_resent_after_reconnect() -> None:
     assert [m for m in second.sent() if isinstance(m, proto.Prompt)] == [proto.Prompt("b1", (proto.Option("ja", "Ja"), proto.Option("nein", "Nein")))]
 
 
-def test_duplicate_seq_is_acked_but_reported_once() -> None:
+def test_a_resent_choice_is_acked_each_time_and_passed_on_with_its_seq() -> None:
+    """The link keeps no sequence filter: the table's state drops the duplicate by its seq (one filter)."""
     link, opener, events = make()
     link.step(0.0)
     port = opener.ports[0]
@@ -100,16 +100,21 @@ def test_duplicate_seq_is_acked_but_reported_once() -> None:
     port.inbound += [HELLO, choice, choice, proto.encode(proto.Tag(5, "04a1b2c3d4e5f6"))]
     for t in (0.01, 0.02, 0.03, 0.04):
         link.step(t)
-    assert [e for e in events if isinstance(e, LinkChoice)] == [LinkChoice("T-1", "b1", 4, "ja")]
+    assert [e for e in events if isinstance(e, LinkChoice)] == [LinkChoice("T-1", "b1", 4, "ja")] * 2
     assert [e for e in events if isinstance(e, LinkTag)] == [LinkTag("T-1", bytes.fromhex("04a1b2c3d4e5f6"))]
     assert [m.seq for m in port.sent() if isinstance(m, proto.Ack)] == [4, 4, 5]
 
 
-def test_a_new_boot_starts_its_sequence_again() -> None:
-    seqs = SeqFilter()
-    assert seqs.fresh("T-1", 1, 1) and not seqs.fresh("T-1", 1, 1)
-    assert seqs.fresh("T-1", 2, 1), "after a power cycle seq 1 is a new message"
-    assert seqs.fresh("T-2", 1, 1)
+def test_a_new_boot_is_announced_so_its_sequence_starts_again() -> None:
+    """A hello from a new boot on an open port is passed on (the table then counts that terminal from 1);
+    the same boot saying hello again is not news."""
+    link, opener, events = make()
+    link.step(0.0)
+    port = opener.ports[0]
+    port.inbound += [HELLO, HELLO, proto.encode(proto.Hello("T-1", "0.1.0", 78))]
+    for t in (0.01, 0.02, 0.03):
+        link.step(t)
+    assert [e for e in events if isinstance(e, LinkUp)] == [LinkUp("/dev/serial/by-id/x", "T-1", "0.1.0")] * 2
 
 
 def test_malformed_lines_are_reported_with_stable_codes_and_survived() -> None:

@@ -22,7 +22,7 @@ from companion.games.registry import game_names, get_rules
 from companion.table.prompts import private_part
 from companion.table.runtime import Runtime
 from tests.table.conftest import table_config
-from tests.table.helpers import hw
+from tests.table.helpers import host_call, hw
 
 Pair = tuple[str, str]
 VIEWER_KEYS = {"seat", "viewer", "you"}
@@ -122,7 +122,7 @@ def test_no_output_of_the_table_leaks_a_secret_over_random_games(game: str, tmp_
             seat = rng.choice(acting)
             action = rng.choice(session.rules.legal_actions(session.state, seat))
             if rng.random() < 0.1:  # now and then a refused action: its public echo must not leak either
-                refused = rt.loop.call("submit", seat=seat, action={**action, "type": "peek_at_everything"}, source="test")
+                refused = host_call(rt.loop, "submit", seat=seat, action={**action, "type": "peek_at_everything"}, source="test")
                 assert getattr(refused, "code", None) == "malformed"
             result = client.post("/api/action", json={"token": tokens[seat], "action": action})
             assert result.status_code == 200, result.get_json()

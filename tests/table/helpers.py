@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.hal.mock import MockHardware
+from companion.table.core.commands import parse_command
+from companion.table.loop import TableLoop
+from companion.table.refusal import Refusal
 from companion.table.runtime import Runtime
 
 
@@ -14,12 +17,18 @@ def hw(rt: Runtime) -> MockHardware:
     return rt.hardware
 
 
+def host_call(loop: TableLoop, name: str, **args: Any) -> Any:
+    """Run a named command as the web does: parsed once into its typed form, then on the loop (else the refusal)."""
+    command = parse_command(name, args)
+    return command if isinstance(command, Refusal) else loop.call(command)
+
+
 def enroll(rt: Runtime, uid: str, kind: str, value: str, game: str | None = None) -> None:
     """Enroll a card through the loop (as the host page does)."""
     args: dict[str, Any] = {"uid": uid, "kind": kind, "value": value}
     if game:
         args["game"] = game
-    result = rt.loop.call("enroll", **args)
+    result = host_call(rt.loop, "enroll", **args)
     assert isinstance(result, dict), result
 
 

@@ -77,7 +77,7 @@ class Driver:
                 tap(self.rt, f"r{seat}", ballot_uid(seat, action["vote"]))
             self._check_hidden_votes()
             return
-        if action["type"] == "enact" and session.mode == "physical" and self.rng.random() < 0.5:
+        if action["type"] == "enact" and session.components == "physical" and self.rng.random() < 0.5:
             self._count("board_tile")
             tap(self.rt, "board", tile_uid(action["policy"], 0))
             return

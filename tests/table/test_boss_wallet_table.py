@@ -9,9 +9,9 @@ from typing import Any
 
 from companion.games.binding import BLUE, GOLD, GREEN, RED, WHITE
 from companion.table.runtime import Runtime
-from companion.web.facade import Refusal
+from companion.table.refusal import Refusal
 from tests.table.bindhelp import PublicFeed, choose, deck, example_table, refused, shows, tables, view
-from tests.table.helpers import hw, live_rows, tap
+from tests.table.helpers import host_call, hw, live_rows, tap
 
 __all__ = ["tables"]
 
@@ -28,11 +28,11 @@ def start(tables: list[Runtime], tmp_path: Path) -> Runtime:
     rt = example_table(tmp_path, "mock-boss-wallet.toml", "boss_wallet", 2, "physical", seed=3)
     tables.append(rt)
     assert rt.loop.session is None  # no cards enrolled yet: the physical game could not start
-    refusal = rt.loop.call("new_game")
+    refusal = host_call(rt.loop, "new_game")
     assert isinstance(refusal, Refusal) and refusal.code == "bad_setup" and "enroll" in refusal.message
-    assert rt.loop.call("import_cards", deck=DECK) == {"imported": len(DECK["cards"])}
-    rt.loop.call("enroll", uid="04C0FFEE", game="secret_hitler", kind="policy", value="L")
-    result = rt.loop.call("new_game")
+    assert host_call(rt.loop, "import_cards", deck=DECK) == {"imported": len(DECK["cards"])}
+    host_call(rt.loop, "enroll", uid="04C0FFEE", game="secret_hitler", kind="policy", value="L")
+    result = host_call(rt.loop, "new_game")
     assert isinstance(result, dict) and result["accepted"] == 0  # waiting for the coins
     for t in ("T0", "T1"):
         hw(rt).mock_terminals.connect(t)

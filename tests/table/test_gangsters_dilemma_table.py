@@ -10,7 +10,7 @@ from pathlib import Path
 from companion.games.binding import BLUE, GOLD, GREEN, WHITE
 from companion.table.runtime import Runtime
 from tests.table.bindhelp import PublicFeed, deck, example_table, refused, shows, tables, view
-from tests.table.helpers import hw, live_rows, tap
+from tests.table.helpers import host_call, hw, live_rows, tap
 
 __all__ = ["tables"]
 
@@ -35,9 +35,9 @@ def start(tables: list[Runtime], tmp_path: Path) -> Runtime:
     """The example table, 3 seats, physical components, the deck imported before the game starts."""
     rt = example_table(tmp_path, "mock-gangsters-dilemma.toml", "gangsters_dilemma", 3, "physical", seed=5)
     tables.append(rt)
-    assert rt.loop.call("import_cards", deck=DECK) == {"imported": len(DECK["cards"])}
-    rt.loop.call("enroll", uid="04C0FFEE", game="secret_hitler", kind="policy", value="L")
-    result = rt.loop.call("new_game", options={"characters": []})
+    assert host_call(rt.loop, "import_cards", deck=DECK) == {"imported": len(DECK["cards"])}
+    host_call(rt.loop, "enroll", uid="04C0FFEE", game="secret_hitler", kind="policy", value="L")
+    result = host_call(rt.loop, "new_game", options={"characters": []})
     assert isinstance(result, dict) and result["accepted"] == 1  # the setup (police, demands) is sampled
     for t in ("T0", "T1", "T2"):
         hw(rt).mock_terminals.connect(t)

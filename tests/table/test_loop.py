@@ -12,8 +12,8 @@ import pytest
 
 from companion.games.binding import GREEN, RED, WHITE
 from companion.table.runtime import Runtime
-from companion.web.facade import Refusal
-from tests.table.helpers import enroll, hw, live_rows, tap, zone_pixels
+from companion.table.refusal import Refusal
+from tests.table.helpers import enroll, host_call, hw, live_rows, tap, zone_pixels
 
 pytestmark = pytest.mark.usefixtures("tiny_game")
 
@@ -171,7 +171,7 @@ def test_undo_replays_all_but_the_last_player_action(make_table: Make) -> None:
         hw(rt).press(seat, key)
     rt.loop.wait_idle()
     assert [r["action"]["type"] for r in live_rows(rt)] == ["deal", "vote", "vote", "vote", "draw"]
-    result = rt.loop.call("undo")
+    result = host_call(rt.loop, "undo")
     assert result == {"undone": 2, "actions": 3}
     assert [r["action"]["type"] for r in live_rows(rt)] == ["deal", "vote", "vote"]
     view = rt.loop.session.rules.view(rt.loop.session.state)  # type: ignore[union-attr]
@@ -181,26 +181,26 @@ def test_undo_replays_all_but_the_last_player_action(make_table: Make) -> None:
     hw(rt).press(2, "nein")
     rt.loop.wait_idle()
     assert live_rows(rt)[3]["action"] == {"type": "vote", "seat": 2, "vote": "nein"}
-    rt.loop.call("undo")
-    rt.loop.call("undo")
-    rt.loop.call("undo")
-    assert isinstance(rt.loop.call("undo"), Refusal)
+    host_call(rt.loop, "undo")
+    host_call(rt.loop, "undo")
+    host_call(rt.loop, "undo")
+    assert isinstance(host_call(rt.loop, "undo"), Refusal)
 
 
 def test_new_game_end_game_and_history(make_table: Make) -> None:
     rt = make_table()
     first = rt.loop.session.game_id  # type: ignore[union-attr]
     for bad in ({"game": "chess"}, {"seats": 9}, {"seats": True}, {"options": {"x": 1}}, {"components": "wood"}):
-        result = rt.loop.call("new_game", **{"game": "tiny", "seats": 3, **bad})
+        result = host_call(rt.loop, "new_game", **{"game": "tiny", "seats": 3, **bad})
         assert isinstance(result, Refusal) and result.code == "bad_setup"
     assert rt.loop.session.game_id == first  # type: ignore[union-attr]
-    result = rt.loop.call("new_game", game="tiny", seats=4, components="digital")
+    result = host_call(rt.loop, "new_game", game="tiny", seats=4, components="digital")
     assert isinstance(result, dict) and result["game_id"] == first + 1
-    assert rt.loop.call("end_game") == {"ended": first + 1}
+    assert host_call(rt.loop, "end_game") == {"ended": first + 1}
     assert rt.loop.session is None and rt.loop.status == "idle"
     hw(rt).press(0, "ja")
     rt.loop.wait_idle()
-    history = rt.loop.call("host_state")["history"]
+    history = host_call(rt.loop, "host_state")["history"]
     assert [(h["id"], h["end_reason"]) for h in history[:2]] == [(first + 1, "ended_by_host"), (first, "replaced")]
 
 
@@ -209,14 +209,14 @@ def test_seat_tokens_are_unguessable_and_new_each_game(make_table: Make) -> None
     tokens = rt.loop.session.tokens  # type: ignore[union-attr]
     assert len(set(tokens)) == 3 and all(len(t) >= 20 for t in tokens)
     assert rt.handle.seat_for_token(tokens[1]) == 1 and rt.handle.seat_for_token("guess") is None
-    rt.loop.call("new_game", game="tiny", seats=3)
+    host_call(rt.loop, "new_game", game="tiny", seats=3)
     assert not set(tokens) & set(rt.loop.session.tokens)  # type: ignore[union-attr]
     assert rt.handle.seat_for_token(tokens[1]) is None
 
 
 def test_enrollment_reports_the_next_tag_at_once_and_pauses_game_input(make_table: Make) -> None:
     rt = make_table()
-    assert rt.loop.call("enroll_mode", on=True) == {"enrolling": True}
+    assert host_call(rt.loop, "enroll_mode", on=True) == {"enrolling": True}
     sub = rt.handle.subscribe(None)
     sub.get(0.1)
     sub.get(0.1)
@@ -225,14 +225,14 @@ def test_enrollment_reports_the_next_tag_at_once_and_pauses_game_input(make_tabl
     event = sub.get(1)
     assert event is not None and event.type == "enroll_seen"
     assert event.data == {"reader": "r3", "zone": "seat:3", "uid": "04A1B2C3", "known": False}
-    result = rt.loop.call("enroll", uid="04A1B2C3", kind="ballot", value="ja", label="Ja (red back)")
+    result = host_call(rt.loop, "enroll", uid="04A1B2C3", kind="ballot", value="ja", label="Ja (red back)")
     assert result["card"]["label"] == "Ja (red back)"
-    bad = rt.loop.call("enroll", uid="04A1B2C3", kind="ballot", value="maybe")
+    bad = host_call(rt.loop, "enroll", uid="04A1B2C3", kind="ballot", value="maybe")
     assert isinstance(bad, Refusal) and bad.code == "bad_card"
     hw(rt).press(0, "ja")  # paused while enrolling
     rt.loop.wait_idle()
     assert len(live_rows(rt)) == 1
-    rt.loop.call("enroll_mode", on=False)
+    host_call(rt.loop, "enroll_mode", on=False)
     hw(rt).remove("r3")
     tap(rt, "r0", "04A1B2C3")
     assert live_rows(rt)[-1]["action"] == {"type": "vote", "seat": 0, "vote": "ja"}
@@ -297,22 +297,22 @@ def test_a_journal_failure_changes_nothing_and_shows_nothing(make_table: Make,
         raise sqlite3.OperationalError("database or disk is full")
 
     monkeypatch.setattr(rt.journal, "append", full_disk)
-    result = rt.loop.call("submit", seat=0, action={"type": "vote", "vote": "ja"}, source="test")
+    result = host_call(rt.loop, "submit", seat=0, action={"type": "vote", "vote": "ja"}, source="test")
     assert isinstance(result, Refusal) and result.code == "journal_error"
     assert rt.loop.session.state is state  # type: ignore[union-attr]
     event = sub.get(0.5)
     assert event is not None and event.type == "rejected" and sub.get(0.1) is None  # no new state shown
     monkeypatch.undo()
-    assert isinstance(rt.loop.call("submit", seat=0, action={"type": "vote", "vote": "ja"}, source="test"), dict)
+    assert isinstance(host_call(rt.loop, "submit", seat=0, action={"type": "vote", "vote": "ja"}, source="test"), dict)
 
 
 def test_a_smaller_next_game_leaves_no_stale_prompt_on_unused_terminals(make_table: Make) -> None:
     rt = make_table()
     hub = hw(rt).mock_terminals
     hub.connect("T3")
-    rt.loop.call("new_game", game="tiny", seats=4)
+    host_call(rt.loop, "new_game", game="tiny", seats=4)
     assert hub.last_prompt("T3")["type"] == "prompt"  # type: ignore[index]
-    rt.loop.call("new_game", game="tiny", seats=2)
+    host_call(rt.loop, "new_game", game="tiny", seats=2)
     assert hub.last_prompt("T3") == {"v": 1, "type": "idle", "ballot": None, "info": {}}
 
 
@@ -325,7 +325,7 @@ def test_undo_never_reshuffles_a_digital_draw(make_table: Make) -> None:
     first_draw = live_rows(rt)[-1]["action"]
     assert first_draw["type"] == "draw"
     for _ in range(5):
-        rt.loop.call("undo")
+        host_call(rt.loop, "undo")
         assert live_rows(rt)[-1]["action"]["type"] == "vote"
         hw(rt).press(2, "nein")
         rt.loop.wait_idle()

@@ -10,9 +10,9 @@ import pytest
 
 from companion.games.binding import ORANGE
 from companion.table.runtime import Runtime
-from companion.web.facade import Refusal
+from companion.table.refusal import Refusal
 from tests.table.conftest import table_config
-from tests.table.helpers import enroll, hw, live_rows
+from tests.table.helpers import enroll, host_call, hw, live_rows
 
 pytestmark = pytest.mark.usefixtures("tiny_game")
 
@@ -47,7 +47,7 @@ def test_restart_replays_scans_and_waits_for_the_host(tmp_path: Path) -> None:
         assert rt.loop.status == "resume_check"
         assert rt.loop.counters.inputs == 0  # the resting ballot was not fed in again
         assert len(live_rows(rt)) == 3
-        scan = rt.loop.call("host_state")["expected_vs_seen"]
+        scan = host_call(rt.loop, "host_state")["expected_vs_seen"]
         assert scan == [{"zone": "seat:0", "expected": [], "seen": [["ballot", "ja"]]}]
         public = rt.handle.public_state()
         assert public["table"]["mismatched_zones"] == ["seat:0"]
@@ -58,9 +58,9 @@ def test_restart_replays_scans_and_waits_for_the_host(tmp_path: Path) -> None:
         assert len(live_rows(rt)) == 3
         hw(rt).remove("r0")
         rt.loop.wait_idle()
-        assert rt.loop.call("host_state")["expected_vs_seen"] == []
-        assert rt.loop.call("resume") == {"status": "running"}
-        assert isinstance(rt.loop.call("resume"), Refusal)
+        assert host_call(rt.loop, "host_state")["expected_vs_seen"] == []
+        assert host_call(rt.loop, "resume") == {"status": "running"}
+        assert isinstance(host_call(rt.loop, "resume"), Refusal)
         hw(rt).press(2, "ja")
         rt.loop.wait_idle()
         assert [r["action"]["type"] for r in live_rows(rt)] == ["deal", "vote", "vote", "vote", "draw"]
@@ -76,7 +76,7 @@ def test_a_record_that_no_longer_replays_is_closed_not_fatal(tmp_path: Path) -> 
     rt = start(tmp_path)
     try:
         assert rt.loop.session is not None and rt.loop.session.game_id == game_id + 1
-        history = rt.loop.call("host_state")["history"]
+        history = host_call(rt.loop, "host_state")["history"]
         assert history[1]["end_reason"] == "unreplayable"
     finally:
         rt.stop()

@@ -14,7 +14,7 @@ from companion.games.binding import BLUE, GREEN, OFF, RED, WHITE, Card, Chosen, 
 from companion.games.playout import choose_action
 from companion.table.runtime import Runtime
 from companion.table.session import from_record
-from tests.table.helpers import hw, live_rows, tap
+from tests.table.helpers import host_call, hw, live_rows, tap
 from tests.table.sh_driver import Driver, enroll_sh_cards, secret_keys, tile_uid
 
 Make = Callable[..., Runtime]
@@ -145,7 +145,7 @@ def test_a_whole_game_through_mock_hardware(make_table: Make, mode: str, seats: 
     assert record is not None and record.ended is not None
     assert from_record(record).state == session.state
     outcome = session.rules.outcome(session.state)
-    history = rt.loop.call("host_state")["history"][0]
+    history = host_call(rt.loop, "host_state")["history"][0]
     assert history["end_reason"] == "finished"
     assert history["outcome"] == {"winners": sorted(outcome.winners), "reason": outcome.reason}
     if mode == "physical":
@@ -191,14 +191,14 @@ def test_sse_payloads_never_carry_a_secret_over_random_table_games(make_table: M
     rng = random.Random(seats)
     sub = rt.handle.subscribe(None)
     for _ in range(2):
-        rt.loop.call("new_game", game=SH, seats=seats)
+        host_call(rt.loop, "new_game", game=SH, seats=seats)
         while True:
             session = rt.loop.session
             assert session is not None
             if session.rules.outcome(session.state) is not None:
                 break
             action = choose_action(session.rules, session.state, rng)
-            assert isinstance(rt.loop.call("submit", seat=action["seat"], action=action, source="test"), dict)
+            assert isinstance(host_call(rt.loop, "submit", seat=action["seat"], action=action, source="test"), dict)
     checked = 0
     while (event := sub.get(0.01)) is not None:
         game = event.data.get("game") if event.type == "state" else None
@@ -220,14 +220,14 @@ def test_center_stands_in_for_a_missing_board_reader(make_table: Make) -> None:
     enroll_sh_cards(rt, 5)
     view = rt.loop.session.rules.view(rt.loop.session.state)  # type: ignore[union-attr]
     president, chancellor = view["president"], (view["president"] + 1) % 5
-    rt.loop.call("submit", seat=president, action={"type": "nominate", "target": chancellor}, source="test")
+    host_call(rt.loop, "submit", seat=president, action={"type": "nominate", "target": chancellor}, source="test")
     for seat in range(5):
         hw(rt).press(seat, "ja")
     rt.loop.wait_idle()
     for i, value in enumerate(("F", "F", "L")):  # the president taps the three drawn tiles
         tap(rt, f"r{president}", tile_uid(value, i))
     legal = rt.loop.session.rules.legal_actions(rt.loop.session.state, president)  # type: ignore[union-attr]
-    rt.loop.call("submit", seat=president, action=next(a for a in legal if a["policy"] == "F"), source="test")
+    host_call(rt.loop, "submit", seat=president, action=next(a for a in legal if a["policy"] == "F"), source="test")
     tap(rt, "center", tile_uid("L", 0))  # the enacted tile, laid on the centre reader
     assert live_rows(rt)[-1]["action"] == {"type": "enact", "seat": chancellor, "policy": "L"}
     assert live_rows(rt)[-1]["source"] == "reader:center"

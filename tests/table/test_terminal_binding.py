@@ -14,9 +14,9 @@ import pytest
 from companion.table.journal import SCHEMA
 from companion.table.runtime import Runtime
 from companion.table.terminals import effective_bindings
-from companion.web.facade import Refusal
+from companion.table.refusal import Refusal
 from tests.table.conftest import table_config
-from tests.table.helpers import hw, live_rows
+from tests.table.helpers import host_call, hw, live_rows
 
 pytestmark = pytest.mark.usefixtures("tiny_game")
 
@@ -25,11 +25,11 @@ IDLE = {"v": 1, "type": "idle", "ballot": None, "info": {}}
 
 
 def bind(rt: Runtime, terminal: Any, seat: Any) -> Any:
-    return rt.loop.call("bind_terminal", terminal=terminal, seat=seat)
+    return host_call(rt.loop, "bind_terminal", terminal=terminal, seat=seat)
 
 
 def row(rt: Runtime, terminal: str) -> dict[str, Any]:
-    rows = [r for r in rt.loop.call("host_state")["terminals"] if r["terminal"] == terminal]
+    rows = [r for r in host_call(rt.loop, "host_state")["terminals"] if r["terminal"] == terminal]
     assert len(rows) == 1, rows
     return rows[0]
 

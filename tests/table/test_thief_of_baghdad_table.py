@@ -12,7 +12,7 @@ from companion.games.binding import GOLD
 from companion.games.thief_of_baghdad.binding import CHEST_RGB, NEUTRAL_RGB, SEAT_RGB
 from companion.table.runtime import Runtime
 from tests.table.bindhelp import PublicFeed, choose, deck, example_table, refused, shows, tables, view
-from tests.table.helpers import hw, live_rows, tap
+from tests.table.helpers import host_call, hw, live_rows, tap
 
 __all__ = ["tables"]
 
@@ -111,8 +111,8 @@ def card_uid(colour: str, n: int) -> str:
 def test_a_physical_game_reads_deal_payments_and_draws(tables: list[Runtime], tmp_path: Path) -> None:
     rt = example_table(tmp_path, "mock-thief-of-baghdad.toml", "thief_of_baghdad", 2, "physical", seed=1)
     tables.append(rt)
-    assert rt.loop.call("import_cards", deck=DECK) == {"imported": len(DECK["cards"])}
-    rt.loop.call("enroll", uid="04C0FFEE", game="secret_hitler", kind="policy", value="L")
+    assert host_call(rt.loop, "import_cards", deck=DECK) == {"imported": len(DECK["cards"])}
+    host_call(rt.loop, "enroll", uid="04C0FFEE", game="secret_hitler", kind="policy", value="L")
     connect(rt, 2)
     feed = PublicFeed(rt)
     assert view(rt)["phase"] == "deal" and live_rows(rt) == []

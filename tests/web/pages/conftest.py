@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from companion.config import GameConfig, PollingConfig, demo_config
 from companion.games import registry
 from companion.table.runtime import Runtime
+from tests.table.helpers import host_call
 
 PIN = "2468"
 
@@ -46,7 +47,7 @@ def runtime(tmp_path_factory: pytest.TempPathFactory, tiny_game: None) -> Iterat
 def fresh_table(request: pytest.FixtureRequest) -> None:
     """Each test starts with enrollment off (the table is shared by the module)."""
     if "runtime" in request.fixturenames:
-        request.getfixturevalue("runtime").loop.call("enroll_mode", on=False)
+        host_call(request.getfixturevalue("runtime").loop, "enroll_mode", on=False)
 
 
 @pytest.fixture()

@@ -10,7 +10,7 @@ import pytest
 from companion.games import game_names, get_rules
 from companion.table.runtime import Runtime
 from tests.web.pages.browser import chromium, csp_errors, serve, shot
-from tests.table.helpers import live_rows
+from tests.table.helpers import host_call, live_rows
 from tests.web.pages.conftest import PIN
 
 pytestmark = pytest.mark.browser
@@ -114,8 +114,8 @@ def test_enrollment_sees_a_simulated_tap(browser: Any, base_url: str) -> None:
 
 def test_host_binds_a_plugged_in_terminal_and_it_shows_the_seats_prompt(context: Any, base_url: str,
                                                                        runtime: Runtime) -> None:
-    runtime.loop.call("end_game")
-    runtime.loop.call("new_game", game="tiny", seats=3, components="digital")
+    host_call(runtime.loop, "end_game")
+    host_call(runtime.loop, "new_game", game="tiny", seats=3, components="digital")
     hub = runtime.hardware.mock_terminals  # type: ignore[attr-defined]
     hub.connect("PICO-9")  # a spare terminal nobody configured
     runtime.loop.wait_idle()
@@ -140,7 +140,7 @@ def test_host_binds_a_plugged_in_terminal_and_it_shows_the_seats_prompt(context:
     hub.choose("PICO-9", prompt["ballot"], 0)  # its choice now counts for seat 2
     runtime.loop.wait_idle()
     assert live_rows(runtime)[-1]["source"] == "terminal:PICO-9" and live_rows(runtime)[-1]["action"]["seat"] == 1
-    assert runtime.loop.call("bind_terminal", terminal="T1", seat=1)["unbound"] == ["PICO-9"]  # as configured again
+    assert host_call(runtime.loop, "bind_terminal", terminal="T1", seat=1)["unbound"] == ["PICO-9"]  # as configured again
     assert not errors, errors
 
 
@@ -168,8 +168,8 @@ def choose(page: Any, needle: str) -> None:
 
 
 def test_seat_page_secret_prompt_confirm_and_refusal(browser: Any, base_url: str, runtime: Runtime) -> None:
-    runtime.loop.call("end_game")
-    runtime.loop.call("new_game", game="tiny", seats=3, components="digital")
+    host_call(runtime.loop, "end_game")
+    host_call(runtime.loop, "new_game", game="tiny", seats=3, components="digital")
     runtime.loop.wait_idle()
     session = runtime.loop.session
     link = f"{base_url}/seat/{session.tokens[0]}"
@@ -210,8 +210,8 @@ window.EventSource.prototype = Original.prototype;
 def test_one_event_source_per_page_and_resume_after_a_cut(browser: Any, runtime: Runtime) -> None:
     """Every page opens one stream; when the server cuts it, the browser comes back with Last-Event-ID and the
     page shows the current state (here the server ends each stream after one event)."""
-    runtime.loop.call("end_game")
-    runtime.loop.call("new_game", game="tiny", seats=3, components="digital")
+    host_call(runtime.loop, "end_game")
+    host_call(runtime.loop, "new_game", game="tiny", seats=3, components="digital")
     runtime.loop.wait_idle()
     tokens = [t for t in runtime.loop.session.tokens]
     with serve(runtime.app(SSE_MAX_MESSAGES=1, SSE_HEARTBEAT_S=1.0)) as url:
@@ -227,7 +227,7 @@ def test_one_event_source_per_page_and_resume_after_a_cut(browser: Any, runtime:
             pages[path] = page
         pages["/"].wait_for_function("() => (document.body.dataset.version || '') !== ''")
         for seat, vote in ((0, "ja"), (1, "nein")):
-            assert runtime.loop.call("submit", seat=seat, action={"type": "vote", "seat": seat, "vote": vote},
+            assert host_call(runtime.loop, "submit", seat=seat, action={"type": "vote", "seat": seat, "vote": vote},
                                      source="test") is not None
         runtime.loop.wait_idle()
         session = runtime.loop.session
@@ -261,7 +261,7 @@ RECORD_REVEALS = """() => {
 @pytest.fixture(scope="module")
 def sh_table(browser: Any, base_url: str, runtime: Runtime) -> Iterator[tuple[Any, list[Any], Any]]:
     """The host starts a 5-seat Secret Hitler game from the console; five phones and the table page open it."""
-    runtime.loop.call("end_game")
+    host_call(runtime.loop, "end_game")
     host = browser.new_context(locale="en-US").new_page()
     host_login(host, base_url)
     links = host_new_game(host, "secret_hitler", 5)
@@ -365,8 +365,8 @@ def test_each_game_board_draws_mid_game(browser: Any, base_url: str, runtime: Ru
     import random as _random
 
     rules = get_rules(game)
-    runtime.loop.call("end_game")
-    assert runtime.loop.call("new_game", game=game, seats=rules.min_seats + 1 if rules.max_seats > rules.min_seats
+    host_call(runtime.loop, "end_game")
+    assert host_call(runtime.loop, "new_game", game=game, seats=rules.min_seats + 1 if rules.max_seats > rules.min_seats
                              else rules.min_seats, components="digital").get("game_id") is not None
     rng = _random.Random(5)
     for _ in range(40):
@@ -374,7 +374,7 @@ def test_each_game_board_draws_mid_game(browser: Any, base_url: str, runtime: Ru
         acting = sorted(rules.to_act(session.state))
         if not acting or rules.outcome(session.state) is not None:
             break
-        runtime.loop.call("submit", seat=None, action=rng.choice(rules.legal_actions(session.state, acting[0])),
+        host_call(runtime.loop, "submit", seat=None, action=rng.choice(rules.legal_actions(session.state, acting[0])),
                           source="test")
     runtime.loop.wait_idle()
     ctx = browser.new_context(locale="en-US")
@@ -418,8 +418,8 @@ def test_boss_wallet_board_keeps_the_last_rounds_verdicts_into_the_next_round(br
     import random as _random
 
     rules = get_rules("boss_wallet")
-    runtime.loop.call("end_game")
-    assert runtime.loop.call("new_game", game="boss_wallet", seats=4, components="digital").get("game_id")
+    host_call(runtime.loop, "end_game")
+    assert host_call(runtime.loop, "new_game", game="boss_wallet", seats=4, components="digital").get("game_id")
     rng = _random.Random(11)
     while True:
         state = runtime.loop.session.state
@@ -428,7 +428,7 @@ def test_boss_wallet_board_keeps_the_last_rounds_verdicts_into_the_next_round(br
             break
         acting = sorted(rules.to_act(state))
         assert acting and rules.outcome(state) is None, "round 2 never came"
-        runtime.loop.call("submit", seat=None, action=rng.choice(rules.legal_actions(state, acting[0])), source="test")
+        host_call(runtime.loop, "submit", seat=None, action=rng.choice(rules.legal_actions(state, acting[0])), source="test")
     runtime.loop.wait_idle()
     last = rules.view(runtime.loop.session.state, None)["last_round"]
     ctx = browser.new_context(locale="en-US")

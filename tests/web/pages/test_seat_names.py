@@ -13,6 +13,7 @@ import pytest
 
 from companion.config import GameConfig, PollingConfig, SeatConfig, demo_config
 from companion.table.runtime import Runtime
+from tests.table.helpers import host_call
 from tests.web.pages.browser import ARTIFACTS, chromium, csp_errors, serve, shot
 from tests.web.pages.conftest import PIN
 
@@ -36,9 +37,9 @@ def named_config(data: Path) -> Any:
 def named_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
     rt = Runtime(named_config(tmp_path_factory.mktemp("named")), rng=random.Random(5)).start()
     for uid, kind, value in (("04AA0001", "ballot", "ja"), ("04AA0002", "policy", "F")):
-        assert isinstance(rt.loop.call("enroll", uid=uid, game="secret_hitler", kind=kind, value=value,
+        assert isinstance(host_call(rt.loop, "enroll", uid=uid, game="secret_hitler", kind=kind, value=value,
                                        label=f"{kind} {value}"), dict)
-    assert isinstance(rt.loop.call("enroll", uid="04BB0001", game="thief_of_baghdad", kind="palace", value="red",
+    assert isinstance(host_call(rt.loop, "enroll", uid="04BB0001", game="thief_of_baghdad", kind="palace", value="red",
                                    label="red palace"), dict)
     yield rt
     rt.stop()
@@ -140,7 +141,7 @@ def test_host_and_sim_pages_name_seats_and_the_sim_suggests_this_games_cards(bro
     sim.wait_for_function("() => document.querySelectorAll('#known-cards option').length === 2")
     cards = sim.eval_on_selector_all("#known-cards option", "els => els.map(e => [e.value, e.textContent])")
     assert cards == [["04AA0001", "ballot ja"], ["04AA0002", "policy F"]]
-    assert isinstance(named_table.loop.call("enroll", uid="04AA0003", game="secret_hitler", kind="ballot",
+    assert isinstance(host_call(named_table.loop, "enroll", uid="04AA0003", game="secret_hitler", kind="ballot",
                                             value="nein", label=""), dict)
     sim.wait_for_function("() => document.querySelectorAll('#known-cards option').length === 3")  # enrolled: live
     assert sim.inner_text("#known-cards option[value='04AA0003']") == "ballot nein"  # no label: what it is

@@ -15,7 +15,7 @@ export function normalize(data) {
   return {
     game: g ? g.name : null,
     seats: g ? g.seats : 0,
-    mode: g ? g.mode : null,
+    components: g ? g.components : null,
     phase: view.phase ?? null,
     view,
     facts: (g && g.table_info && g.table_info.facts) || {},

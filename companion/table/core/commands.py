@@ -1,0 +1,206 @@
+"""Host and seat commands as typed values, validated once where the web's JSON becomes a command."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from companion.games.binding import Card
+from companion.games.contract import IllegalAction
+from companion.hal.terminal_protocol import is_terminal_id
+from companion.table.cards import CardError, check_deck, normalise_uid
+from companion.table.refusal import Refusal
+from companion.table.session import Components
+
+
+@dataclass(frozen=True)
+class Ping:
+    """Answer at once (a caller waits until everything queued before it was handled)."""
+
+
+@dataclass(frozen=True)
+class Submit:
+    """An action from a seat (None: the host acting directly; the engine alone judges it)."""
+
+    seat: int | None
+    action: Mapping[str, Any]
+    source: str = "api"
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Start a game (replacing a running one); None fields take the table config's game."""
+
+    game: str | None = None
+    seats: int | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    components: Components | None = None
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Take back the last player action and the chance actions after it."""
+
+
+@dataclass(frozen=True)
+class EndGame:
+    """The host ends the game."""
+
+
+@dataclass(frozen=True)
+class Resume:
+    """The host has checked the components after a restart: play on."""
+
+
+@dataclass(frozen=True)
+class EnrollMode:
+    """Turn enrollment on or off (tags are then shown, not played)."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class Enroll:
+    """Say what a tag is; `game` None: the running game's."""
+
+    uid: str
+    kind: Any
+    value: Any
+    label: Any = ""
+    game: str | None = None
+
+
+@dataclass(frozen=True)
+class ForgetCard:
+    """Forget what a tag is."""
+
+    uid: str
+
+
+@dataclass(frozen=True)
+class ExportCards:
+    """The registry as a deck file (one game's cards, if given)."""
+
+    game: str | None = None
+
+
+@dataclass(frozen=True)
+class ImportCards:
+    """Enroll a whole checked deck in one transaction."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class ExportRecord:
+    """The newest finished game's record (it holds every secret)."""
+
+
+@dataclass(frozen=True)
+class HostState:
+    """Everything the host console shows."""
+
+
+@dataclass(frozen=True)
+class BindTerminal:
+    """Bind a terminal to a seat (None unbinds it)."""
+
+    terminal: str
+    seat: int | None
+
+
+Command = (Ping | Submit | NewGame | Undo | EndGame | Resume | EnrollMode | Enroll | ForgetCard | ExportCards
+           | ImportCards | ExportRecord | HostState | BindTerminal)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _submit(args: Mapping[str, Any]) -> Submit:
+    action, seat = args.get("action"), args.get("seat")
+    if not isinstance(action, dict):
+        raise Refusal("malformed", "an action is a JSON object")
+    if seat is not None and not _is_int(seat):
+        raise Refusal("malformed", f"seat must be a seat number, not {seat!r}"[:200])
+    return Submit(seat, dict(action), str(args.get("source", "api")))
+
+
+def _new_game(args: Mapping[str, Any]) -> NewGame:
+    game, seats, options = args.get("game"), args.get("seats"), args.get("options") or {}
+    if game is not None and not isinstance(game, str):
+        raise Refusal("bad_setup", f"unknown game {game!r}"[:200])
+    if seats is not None and not _is_int(seats):
+        raise Refusal("bad_setup", f"seats must be a number, not {seats!r}"[:200])
+    if not isinstance(options, dict):
+        raise Refusal("bad_setup", "options must be a JSON object")
+    raw = args.get("components")
+    try:
+        components = None if raw is None else Components.parse(raw)
+    except IllegalAction as exc:
+        raise Refusal(exc.code, exc.message) from None
+    return NewGame(game, seats, dict(options), components)
+
+
+def _enroll_mode(args: Mapping[str, Any]) -> EnrollMode:
+    on = args.get("on")
+    if not isinstance(on, bool):
+        raise Refusal("bad_field", "field 'on' must be true or false")
+    return EnrollMode(on)
+
+
+def _enroll(args: Mapping[str, Any]) -> Enroll:
+    game = args.get("game")
+    if game is not None and not isinstance(game, str):
+        raise CardError("bad_card", f"unknown game {game!r}"[:200])
+    return Enroll(normalise_uid(args.get("uid")), args.get("kind"), args.get("value"), args.get("label", ""), game)
+
+
+def _export_cards(args: Mapping[str, Any]) -> ExportCards:
+    game = args.get("game")
+    if game is not None and not isinstance(game, str):
+        raise Refusal("bad_field", "field 'game' must be a string")
+    return ExportCards(game)
+
+
+def _bind_terminal(args: Mapping[str, Any]) -> BindTerminal:
+    terminal, seat = args.get("terminal"), args.get("seat")
+    if not is_terminal_id(terminal):
+        raise Refusal("bad_terminal", "a terminal id is 1 to 64 letters, digits or _ . : - "
+                                      f"(as the terminal announces it), not {terminal!r}"[:200])
+    if seat is not None and not _is_int(seat):
+        raise Refusal("bad_seat", f"seat must be null (unbind) or a seat number, not {seat!r}"[:200])
+    return BindTerminal(terminal, seat)
+
+
+PARSERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
+    "_ping": lambda args: Ping(),
+    "submit": _submit,
+    "new_game": _new_game,
+    "undo": lambda args: Undo(),
+    "end_game": lambda args: EndGame(),
+    "resume": lambda args: Resume(),
+    "enroll_mode": _enroll_mode,
+    "enroll": _enroll,
+    "forget_card": lambda args: ForgetCard(normalise_uid(args.get("uid"))),
+    "export_cards": _export_cards,
+    "import_cards": lambda args: ImportCards(tuple(check_deck(args.get("deck")))),
+    "export_record": lambda args: ExportRecord(),
+    "host_state": lambda args: HostState(),
+    "bind_terminal": _bind_terminal,
+}
+"""Command name (as the web and the CLI say it) -> parser; read-only."""
+
+
+def parse_command(name: str, args: Mapping[str, Any]) -> Command | Refusal:
+    """The typed command for a name and JSON arguments, or a refusal with a stable code (unknown_command,
+    bad_field, bad_setup, bad_uid, bad_deck, bad_terminal, bad_seat, malformed)."""
+    parser = PARSERS.get(name)
+    if parser is None:
+        return Refusal("unknown_command", f"unknown command {name!r}")
+    if not isinstance(args, Mapping):
+        return Refusal("bad_field", "the arguments are a JSON object")
+    try:
+        return parser(args)
+    except (Refusal, CardError) as exc:
+        return exc if isinstance(exc, Refusal) else Refusal(exc.code, exc.message)

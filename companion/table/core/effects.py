@@ -1,0 +1,117 @@
+"""What a step asks of the world: journal rows to commit first, then effects to run (LEDs, SSE, terminals)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from companion.games.binding import Card, Light
+
+# --- journal rows: each is one transaction; the shell commits them before running any effect ---------------
+
+
+@dataclass(frozen=True)
+class AppendActions:
+    """Accepted actions (with their sources), and the game's end when they finish it: both or neither."""
+
+    game_id: int
+    actions: tuple[tuple[Mapping[str, Any], str], ...]
+    end: tuple[str, Mapping[str, Any] | None] | None = None
+
+
+@dataclass(frozen=True)
+class StartGame:
+    """A new game with the id the core chose, its deal, and the end of the game it replaces."""
+
+    game_id: int
+    game: str
+    seats: int
+    options: Mapping[str, Any]
+    components: str
+    tokens: tuple[str, ...]
+    actions: tuple[tuple[Mapping[str, Any], str], ...]
+    replacing: int | None = None
+
+
+@dataclass(frozen=True)
+class UndoActions:
+    """Mark every live action after the first `keep` undone, reopening a finished game in the same commit."""
+
+    game_id: int
+    keep: int
+    reopen: bool
+
+
+@dataclass(frozen=True)
+class EndGameRow:
+    """Close a game (ended by the host, or no longer replayable)."""
+
+    game_id: int
+    reason: str
+    outcome: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class BindTerminals:
+    """Terminal -> seat bindings (None unbinds), all or none."""
+
+    bindings: tuple[tuple[str, int | None], ...]
+
+
+@dataclass(frozen=True)
+class WriteCards:
+    """Checked cards into the registry, in one transaction."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class DeleteCard:
+    """Forget one card."""
+
+    uid: str
+
+
+Row = AppendActions | StartGame | UndoActions | EndGameRow | BindTerminals | WriteCards | DeleteCard
+
+# --- effects: run in order once every row is committed ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetScene:
+    """Show this LED scene."""
+
+    scene: Mapping[str, Light]
+
+
+@dataclass(frozen=True)
+class Flash:
+    """Flash a zone red for a moment (a refused input)."""
+
+    zone: str
+
+
+@dataclass(frozen=True)
+class Publish:
+    """One public event for the SSE clients."""
+
+    kind: str
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class PublishState:
+    """The new public snapshot: kept for new clients and published as a `state` event."""
+
+    snapshot: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class SendTerminal:
+    """One message to a seat terminal."""
+
+    terminal: str
+    message: Mapping[str, Any]
+
+
+Effect = SetScene | Flash | Publish | PublishState | SendTerminal

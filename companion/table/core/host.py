@@ -1,0 +1,193 @@
+"""Host and seat commands in the core: each returns its journal rows; nothing changes until they commit."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from companion.games.binding import Chosen, get_binding
+from companion.games.contract import IllegalAction
+from companion.table.cards import CardError, card_json, check_card, deck_of
+from companion.table.core import commands as c
+from companion.table.core.effects import (BindTerminals, DeleteCard, EndGameRow, Publish, SendTerminal, StartGame,
+                                          UndoActions, WriteCards)
+from companion.table.core.outputs import game_json, publish, seat_screen
+from companion.table.core.play import apply_actions, paused, play
+from companion.table.core.result import Step
+from companion.table.core.state import Context, TableState, TableStatus
+from companion.table.refusal import Refusal
+from companion.table.session import (Components, Session, auto_chance, check_setup, new_tokens, rebuild,
+                                     table_options)
+from companion.table.terminals import IDLE, check_binding
+
+
+def run(state: TableState, command: c.Command, ctx: Context) -> Step:
+    """One typed command -> Step."""
+    if isinstance(command, c.Ping):
+        return Step(state, reply={})
+    if isinstance(command, c.Submit):
+        return _submit(state, command, ctx)
+    if isinstance(command, c.NewGame):
+        return new_game(state, command, ctx)
+    handler = HANDLERS.get(type(command))
+    if handler is None:
+        return Step(state, reply=Refusal("unknown_command", f"unknown command {type(command).__name__}"))
+    return handler(state, command, ctx)
+
+
+def _submit(state: TableState, cmd: c.Submit, ctx: Context) -> Step:
+    if cmd.seat is None:  # the host acts directly (e.g. entering a draw by hand): the engine judges it alone
+        refusal = paused(state)
+        if refusal:
+            return Step(state, reply=refusal)
+        return apply_actions(state, [dict(cmd.action)], state.session.pending, "center", cmd.source, ctx)
+    return play(state, Chosen(cmd.seat, dict(cmd.action)), f"seat:{cmd.seat}", cmd.source, ctx)
+
+
+def default_game(ctx: Context) -> c.NewGame:
+    """The config's game."""
+    game = ctx.config.game
+    return c.NewGame(game.name, game.seats, {}, Components(game.components))
+
+
+def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
+    """Check the setup, deal digitally, and journal the game, the deal and the end of the game it replaces."""
+    cfg = ctx.config.game
+    game = cmd.game if cmd.game is not None else cfg.name
+    seats = cmd.seats if cmd.seats is not None else cfg.seats
+    components = cmd.components if cmd.components is not None else Components(cfg.components)
+    try:
+        options = table_options(game, dict(cmd.options), ctx.cards.all(), components)
+        rules, game_state = check_setup(game, seats, options, len(ctx.config.seats))
+        tokens = new_tokens(seats)
+        session = Session(ctx.journal.next_game_id(), rules, get_binding(rules.name), seats, options or {},
+                          components, tokens, (), game_state)
+        game_state, sampled, _ = auto_chance(session, game_state, ctx.rng)  # the deal, before anything is written
+    except IllegalAction as exc:
+        return Step(state, reply=Refusal(exc.code, exc.message))
+    running = state.session
+    replacing = running.game_id if running is not None and running.ended is None else None
+    chance = tuple((a, "chance") for a in sampled)
+    row = StartGame(session.game_id, rules.name, seats, options or {}, str(components), tokens, chance, replacing)
+    state = replace(state, session=session.with_actions(game_state, sampled, None), status=TableStatus.RUNNING,
+                    prompts={}, scan=(), counters=state.counters.add(accepted=len(sampled)))
+    state, effects = publish(state, ctx)
+    reply = {"accepted": len(sampled), "pending": False, "game_id": session.game_id}
+    return Step(state, (row,), tuple(effects), reply, fault_zone="center")
+
+
+def _undo(state: TableState, cmd: c.Undo, ctx: Context) -> Step:
+    """Undo the last player action and the chance actions after it: replay all but them."""
+    session = state.session
+    if session is None or session.ended not in (None, "finished"):
+        return Step(state, reply=Refusal("no_game", "No game to undo in."))
+    keep = max((i for i, a in enumerate(session.actions) if a.get("seat", -1) != -1), default=None)
+    if keep is None:
+        return Step(state, reply=Refusal("nothing_to_undo", "No player action to undo."))
+    row = UndoActions(session.game_id, keep, reopen=session.ended == "finished")  # one transaction
+    taken_back = tuple(a for a in session.actions[keep:] if a.get("seat", -1) == -1)
+    undone = replace(rebuild(session, keep), reserved_chance=taken_back + session.reserved_chance)
+    state, effects = publish(replace(state, session=undone, status=TableStatus.RUNNING), ctx)
+    return Step(state, (row,), tuple(effects), {"undone": len(session.actions) - keep, "actions": keep})
+
+
+def _end_game(state: TableState, cmd: c.EndGame, ctx: Context) -> Step:
+    session = state.session
+    if session is None:
+        return Step(state, reply=Refusal("no_game", "No game is running."))
+    rows = (EndGameRow(session.game_id, "ended_by_host"),) if session.ended is None else ()
+    state, effects = publish(replace(state, session=None, status=TableStatus.IDLE, prompts={}), ctx)
+    effects += [SendTerminal(t, dict(IDLE)) for t in sorted(state.terminals.seats)]
+    return Step(state, rows, tuple(effects), {"ended": session.game_id})
+
+
+def _bind_terminal(state: TableState, cmd: c.BindTerminal, ctx: Context) -> Step:
+    """Bind a terminal to a seat (`seat` None unbinds it). A seat that has another terminal moves to this one:
+    the old terminal is unbound and shown idle."""
+    try:
+        terminal, seat = check_binding(cmd.terminal, cmd.seat, len(ctx.config.seats))
+    except Refusal as exc:
+        return Step(state, reply=exc)
+    rows = state.terminals.plan(terminal, seat)
+    state = replace(state, terminals=state.terminals.apply(rows))
+    # the new terminal shows the seat's open prompt at once; the old one idles
+    effects = [SendTerminal(bound, seat_screen(state, bound_seat)) for bound, bound_seat in rows]
+    effects.append(Publish("terminal", {"terminal": terminal, "seat": seat}))
+    reply = {"terminal": terminal, "seat": seat, "unbound": [t for t, _ in rows[1:]]}
+    return Step(state, (BindTerminals(tuple(rows)),), tuple(effects), reply)
+
+
+def _resume(state: TableState, cmd: c.Resume, ctx: Context) -> Step:
+    if state.status != TableStatus.RESUME_CHECK:
+        return Step(state, reply=Refusal("not_paused", "The table is not waiting to resume."))
+    status = TableStatus.OVER if state.session and state.session.ended else TableStatus.RUNNING
+    state, effects = publish(replace(state, status=status, scan=()), ctx)
+    return Step(state, effects=tuple(effects), reply={"status": str(status)})
+
+
+def _enroll_mode(state: TableState, cmd: c.EnrollMode, ctx: Context) -> Step:
+    state, effects = publish(replace(state, enrolling=cmd.on), ctx)
+    return Step(state, effects=tuple(effects), reply={"enrolling": cmd.on})
+
+
+def _enroll(state: TableState, cmd: c.Enroll, ctx: Context) -> Step:
+    game = cmd.game if cmd.game is not None else state.session.game if state.session is not None else None
+    try:
+        card = check_card({"uid": cmd.uid, "game": game, "kind": cmd.kind, "value": cmd.value, "label": cmd.label})
+    except CardError as exc:
+        return Step(state, reply=Refusal(exc.code, exc.message))
+    return Step(state, (WriteCards((card,)),), (Publish("card_enrolled", {"uid": card.uid}),),
+                 {"card": card_json(card)})
+
+
+def _forget_card(state: TableState, cmd: c.ForgetCard, ctx: Context) -> Step:
+    return Step(state, (DeleteCard(cmd.uid),), reply={"forgotten": ctx.cards.get(cmd.uid) is not None})
+
+
+def _export_cards(state: TableState, cmd: c.ExportCards, ctx: Context) -> Step:
+    return Step(state, reply={"deck": deck_of(ctx.cards.all(), cmd.game)})
+
+
+def _import_cards(state: TableState, cmd: c.ImportCards, ctx: Context) -> Step:
+    return Step(state, (WriteCards(cmd.cards),), reply={"imported": len(cmd.cards)})
+
+
+def _export_record(state: TableState, cmd: c.ExportRecord, ctx: Context) -> Step:
+    """The newest game's record (setup + live actions, the replay format) once it is over: it holds every secret."""
+    history = ctx.journal.history(1)
+    record = ctx.journal.game(history[0]["id"]) if history else None
+    if record is None:
+        return Step(state, reply=Refusal("no_game", "No game has been played yet."))
+    if record.ended is None:
+        return Step(state, reply=Refusal("game_running", "The record can be exported once the game is over."))
+    return Step(state, reply={
+        "id": record.id, "setup": {"game": record.game, "seats": record.seats, "options": record.options},
+        "components": record.components, "actions": list(record.actions), "end_reason": record.end_reason,
+        "outcome": history[0]["outcome"]})
+
+
+def _host_state(state: TableState, cmd: c.HostState, ctx: Context) -> Step:
+    session = state.session
+    return Step(state, reply={
+        "status": str(state.status),
+        "enrolling": state.enrolling,
+        "game": None if session is None else {
+            **game_json(session), "options": session.options, "ended": session.ended,
+            "seat_tokens": [{"seat": i, "token": t, "path": f"/seat/{t}"} for i, t in enumerate(session.tokens)],
+            "pending_inputs": len(session.pending or ()),
+        },
+        "expected_vs_seen": list(state.scan),
+        "terminals": state.terminals.rows(),
+        "table_seats": [s.name for s in ctx.config.seats],
+        "counters": state.counters.as_dict(),
+        "cards": len(ctx.cards.all()),
+        "history": ctx.journal.history(20),
+    })
+
+
+HANDLERS: dict[type, Any] = {
+    c.Undo: _undo, c.EndGame: _end_game, c.BindTerminal: _bind_terminal, c.Resume: _resume,
+    c.EnrollMode: _enroll_mode, c.Enroll: _enroll, c.ForgetCard: _forget_card, c.ExportCards: _export_cards,
+    c.ImportCards: _import_cards, c.ExportRecord: _export_record, c.HostState: _host_state,
+}
+"""Command type -> handler (Ping, Submit and NewGame are dispatched in `run`); read-only."""

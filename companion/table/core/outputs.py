@@ -1,0 +1,124 @@
+"""Outputs as functions of the state: the public snapshot, the LED scene, seat prompts, expected vs seen."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from companion.games.binding import ORANGE, Light
+from companion.table.core.effects import Effect, PublishState, SendTerminal, SetScene
+from companion.table.core.state import Context, TableState, TableStatus
+from companion.table.prompts import private_part, prompt
+from companion.table.session import Session
+from companion.table.terminals import IDLE
+
+
+def zone_of(reader: str, session: Session | None, reader_zones: Mapping[str, str]) -> str:
+    """The logical zone a reader serves in this game (`center` stands in for a missing shared zone)."""
+    zone = reader_zones.get(reader, reader)
+    if zone == "center" and session is not None:
+        zones = session.binding.zones(session.seats)
+        if "center" not in zones:
+            served = set(reader_zones.values())
+            missing = [z for z in zones if ":" not in z and z not in served]
+            if missing:
+                return missing[0]
+    return zone
+
+
+def rescan(state: TableState, ctx: Context) -> TableState:
+    """Expected vs seen: what the game expects on each zone against what the readers report."""
+    session = state.session
+    if session is None:
+        return replace(state, scan=())
+    seen: dict[str, list[tuple[str, str]]] = {}
+    for reader, uid in ctx.present().items():
+        if uid is None:
+            continue
+        card = ctx.cards.get(uid)
+        zone = zone_of(reader, session, ctx.reader_zones)
+        seen.setdefault(zone, []).append((card.kind, card.value) if card else ("unknown", uid))
+    diffs = []
+    for zone, cards in sorted(session.binding.expected(session.state).items()):
+        got = sorted(seen.get(zone, []))
+        if got != sorted(cards):
+            diffs.append({"zone": zone, "expected": [list(c) for c in cards], "seen": [list(c) for c in got]})
+    return replace(state, scan=tuple(diffs))
+
+
+def game_json(session: Session) -> dict[str, Any]:
+    """What every game summary says: id, name, seats, components, action count."""
+    return {"id": session.game_id, "name": session.game, "seats": session.seats,
+            "components": str(session.components), "actions": len(session.actions)}
+
+
+def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
+    """The new public snapshot and LED scene, then every seat's prompt (sent where it changed)."""
+    session = state.session
+    resume = state.status == TableStatus.RESUME_CHECK
+    table = {"status": str(state.status), "enrolling": state.enrolling, "boot": ctx.boot,
+             "mismatched_zones": [d["zone"] for d in state.scan] if resume else []}
+    effects: list[Effect] = []
+    game = None
+    if session is not None:
+        view = session.rules.view(session.state, None)
+        outcome = session.rules.outcome(session.state)
+        game = {**game_json(session), "to_act": sorted(session.rules.to_act(session.state)),
+                "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
+                                                         "reason": outcome.reason},
+                "view": view, "table_info": session.binding.info(view, session.seats)}
+        scene = session.binding.scene(view, session.seats)
+        if resume:  # zones that differ from what the game expects blink orange
+            scene.update({d["zone"]: Light(ORANGE, "blink") for d in state.scan})
+        effects.append(SetScene(scene))
+    seats = [{"name": s.name, "colour": s.colour} for s in ctx.config.seats[: session.seats if session else 0]]
+    effects.append(PublishState({"table": table, "game": game, "seats": seats}))
+    state, sends = send_prompts(state, ctx, game["view"] if game else None)
+    return state, effects + sends
+
+
+def send_prompts(state: TableState, ctx: Context,
+                 public: Mapping[str, Any] | None = None) -> tuple[TableState, list[Effect]]:
+    """Every seat's prompt; a terminal is sent its seat's only when it changed."""
+    session = state.session
+    if session is None:
+        return state, []
+    running = state.status in (TableStatus.RUNNING, TableStatus.OVER) and not state.enrolling
+    if public is None:
+        public = session.rules.view(session.state, None)
+    names = [s.name for s in ctx.config.seats]
+    prompts = dict(state.prompts)
+    ballots = state.ballots
+    sends: list[Effect] = []
+    for seat in range(len(ctx.config.seats)):
+        # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
+        if seat < session.seats:
+            message, ballots = prompt_for(seat, session, public, names, running, prompts.get(seat), ballots)
+        else:
+            message = dict(IDLE)
+        terminal = state.terminals.terminal_of(seat)
+        if terminal and prompts.get(seat) != message:
+            sends.append(SendTerminal(terminal, message))
+        prompts[seat] = message
+    return replace(state, prompts=prompts, ballots=ballots), sends
+
+
+def prompt_for(seat: int, session: Session, public: Mapping[str, Any], names: list[str], running: bool,
+               old: Mapping[str, Any] | None, ballots: int) -> tuple[Mapping[str, Any], int]:
+    """A seat's prompt and the ballot counter after it; the ballot id stays the same while its choices do."""
+    legal = session.rules.legal_actions(session.state, seat) if running else []
+    if running:
+        legal += session.binding.choices(session.state, seat, session.components)
+    private = private_part(session.rules.view(session.state, seat), public)
+    if old and old.get("type") == "prompt" and [o["action"] for o in old["options"]] == legal:
+        if old["info"] == private:  # nothing changed for this seat: the same message, labels not rebuilt
+            return old, ballots
+        return {**old, "info": dict(private)}, ballots
+    ballots += 1
+    return prompt(f"{session.game_id}.{ballots}", legal, names, private), ballots
+
+
+def seat_screen(state: TableState, seat: int | None) -> dict[str, Any]:
+    """What a terminal serving `seat` should show now: the seat's open prompt, else idle (also unbound)."""
+    message = None if seat is None else state.prompts.get(seat)
+    return dict(message) if message is not None else dict(IDLE)

@@ -1,0 +1,81 @@
+"""Game inputs through the binding and the engine: accepted actions become one journal row, shown after."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from companion.games.binding import TableInput
+from companion.games.contract import IllegalAction
+from companion.table.core.effects import AppendActions, Effect, Flash, Publish, Row
+from companion.table.core.outputs import publish
+from companion.table.core.result import Step
+from companion.table.core.state import Context, TableState, TableStatus
+from companion.table.refusal import Refusal
+from companion.table.session import auto_chance
+
+
+def paused(state: TableState) -> Refusal | None:
+    """Why the table takes no game input now, or None."""
+    if state.session is None:
+        return Refusal("no_game", "No game is running.")
+    if state.status == TableStatus.RESUME_CHECK:
+        return Refusal("table_paused", "The table is checking components after a restart; the host resumes it.")
+    if state.enrolling:
+        return Refusal("table_paused", "The host is enrolling cards.")
+    return None
+
+
+def play(state: TableState, event: TableInput, zone: str, source: str, ctx: Context) -> Step:
+    """The binding turns an input into actions; the engine judges them (see `apply_actions`)."""
+    refusal = paused(state)
+    if refusal:
+        return Step(state, effects=(Flash(zone),), reply=refusal)
+    session = state.session
+    assert session is not None
+    try:
+        actions, pending = session.binding.on_input(session.state, session.pending, event, session.components)
+    except IllegalAction as exc:
+        return reject(state, zone, exc)
+    return apply_actions(state, actions, pending, zone, source, ctx)
+
+
+def apply_actions(state: TableState, actions: list[dict[str, Any]], pending: Any, zone: str, source: str,
+                  ctx: Context) -> Step:
+    """Apply actions and the digital chance after them; accepted ones become one journal row, shown after."""
+    session = state.session
+    assert session is not None
+    game_state = session.state
+    rows: list[tuple[dict[str, Any], str]] = []
+    try:
+        for action in actions:
+            game_state = session.rules.apply(game_state, action)
+            rows.append((action, source))
+        game_state, sampled, reserve = auto_chance(session, game_state, ctx.rng)
+    except IllegalAction as exc:  # a refused tile set must be tapped again
+        return reject(replace(state, session=replace(session, pending=pending)), zone, exc)
+    rows += [(a, "chance") for a in sampled]
+    outcome = session.rules.outcome(game_state)
+    finished = outcome is not None and session.ended is None
+    # the game's end goes in the same transaction as the actions that end it: both or neither
+    end = ("finished", {"winners": sorted(outcome.winners), "reason": outcome.reason}) if finished else None
+    journal: tuple[Row, ...] = (AppendActions(session.game_id, tuple(rows), end),) if rows or end else ()
+    new = replace(session.with_actions(game_state, [a for a, _ in rows], pending), reserved_chance=reserve)
+    state = replace(state, session=new, counters=state.counters.add(accepted=len(rows)))
+    if finished:
+        state = replace(state, session=replace(new, ended="finished"), status=TableStatus.OVER)
+    effects: list[Effect] = []
+    if rows:
+        state, effects = publish(state, ctx)
+    elif pending:  # part of a multi-tile input (how many tiles were tapped is public)
+        effects = [Publish("collected", {"zone": zone, "count": len(pending)})]
+    reply = {"accepted": len(rows), "pending": pending is not None and bool(pending)}
+    return Step(state, journal, tuple(effects), reply, fault_zone=zone)
+
+
+def reject(state: TableState, zone: str, exc: IllegalAction | Refusal) -> Step:
+    """A refused input: counted, its zone flashes, the page hears the code."""
+    state = replace(state, counters=state.counters.add(rejected=1))
+    return Step(state, effects=(Flash(zone), Publish("rejected", {"zone": zone, "code": exc.code})),
+                reply=Refusal(exc.code, exc.message))
+

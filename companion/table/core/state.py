@@ -1,0 +1,104 @@
+"""The table as a value: status, the game in play, enrollment, expected-vs-seen, prompts, terminals, counters."""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Mapping, Protocol
+
+from companion.config import TableConfig
+from companion.games.binding import Card
+from companion.table.journal import GameRecord
+from companion.table.session import Session
+from companion.table.terminals import TerminalBook
+
+
+class TableStatus(enum.StrEnum):
+    """What the table is doing (JSON keeps the string value)."""
+
+    STARTING = "starting"
+    IDLE = "idle"
+    RUNNING = "running"
+    OVER = "over"
+    RESUME_CHECK = "resume_check"
+
+
+@dataclass(frozen=True)
+class Counters:
+    """What the table has seen (shown in health)."""
+
+    inputs: int = 0
+    accepted: int = 0
+    rejected: int = 0
+    unknown_tags: int = 0
+    duplicates: int = 0
+    errors: int = 0
+    reader_faults: int = 0
+
+    def add(self, **deltas: int) -> "Counters":
+        """These counters with some of them increased."""
+        return replace(self, **{name: getattr(self, name) + n for name, n in deltas.items()})
+
+    def as_dict(self) -> dict[str, int]:
+        """Every counter by name."""
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class TableState:
+    """Everything the table decides; replaced (never mutated) by each step. Mappings here are never mutated."""
+
+    terminals: TerminalBook
+    status: TableStatus = TableStatus.STARTING
+    session: Session | None = None
+    enrolling: bool = False
+    scan: tuple[dict[str, Any], ...] = ()
+    """Expected vs seen: the zones that differ from what the game expects, with both lists."""
+    prompts: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    """The message last sent to each seat (its open prompt, or idle)."""
+    ballots: int = 0
+    last_seq: Mapping[str, int] = field(default_factory=dict)
+    """The highest message number heard from each terminal since its hello (duplicates are dropped)."""
+    counters: Counters = Counters()
+
+
+class CardLookup(Protocol):
+    """The card registry as the core reads it."""
+
+    def get(self, uid: str) -> Card | None:
+        """The card a UID is, or None."""
+
+    def all(self) -> list[Card]:
+        """Every enrolled card."""
+
+
+class JournalView(Protocol):
+    """The journal as the core reads it (writes are rows the shell commits)."""
+
+    def game(self, game_id: int) -> GameRecord | None:
+        """One game with its live actions."""
+
+    def history(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Recent games, newest first."""
+
+    def next_game_id(self) -> int:
+        """The id the next new game gets."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the core reads but does not own; given these, `step` is deterministic."""
+
+    config: TableConfig
+    cards: CardLookup
+    journal: JournalView
+    present: Callable[[], Mapping[str, str | None]]
+    """What each reader holds now (for a rescan)."""
+    rng: random.Random
+    """Digital chance (shuffles, deals)."""
+    now: float = 0.0
+    """Wall-clock seconds (terminal last-seen times)."""
+    boot: str = ""
+    """The event bus' boot id, shown in the public snapshot."""
+    reader_zones: Mapping[str, str] = field(default_factory=dict)

@@ -1,0 +1,156 @@
+"""The pure table step: one input and the state in, the new state, journal rows, effects and a reply out."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from companion.games.binding import Chosen, Placed, Pressed, Removed, TableInput
+from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemoved, TerminalChoice, TerminalGone,
+                                  TerminalHello)
+from companion.table.core import host
+from companion.table.core.effects import Effect, EndGameRow, Flash, Publish, Row, SendTerminal
+from companion.table.core.inputs import Boot, BootFailed, Input
+from companion.table.core.outputs import publish, rescan, zone_of
+from companion.table.core.play import play
+from companion.table.core.result import Step
+from companion.table.core.state import Context, TableState, TableStatus
+from companion.table.refusal import Refusal
+from companion.table.session import from_record
+
+log = logging.getLogger("companion.table")
+
+
+def step(state: TableState, item: Input, ctx: Context) -> Step:
+    """Handle one input. Pure given `ctx`: nothing is written or shown here."""
+    if isinstance(item, Boot):
+        return _boot(state, item, ctx)
+    if isinstance(item, BootFailed):
+        state = replace(state, status=TableStatus.IDLE)
+        state, effects = publish(state, ctx)
+        return Step(state, effects=tuple(effects))
+    if not isinstance(item, (TagPlaced, TagRemoved, ButtonPressed, TerminalChoice, TerminalHello, TerminalGone,
+                             ReaderFault)):
+        return host.run(state, item, ctx)
+    state = replace(state, counters=state.counters.add(inputs=1))
+    if isinstance(item, (TagPlaced, TagRemoved)):
+        return _tag(state, item.reader, item.uid, isinstance(item, TagPlaced), ctx)
+    if isinstance(item, ButtonPressed):
+        return play(state, Pressed(item.seat, item.key), f"seat:{item.seat}", f"button:{item.seat}:{item.key}", ctx)
+    if isinstance(item, TerminalChoice):
+        return _terminal_choice(state, item, ctx)
+    if isinstance(item, TerminalHello):
+        seq = {t: n for t, n in state.last_seq.items() if t != item.terminal}  # a rebooted terminal counts from 1
+        state = replace(state, terminals=state.terminals.hello(item.terminal, item.firmware, ctx.now), last_seq=seq)
+        seat = state.terminals.seat_of(item.terminal)
+        effects: list[Effect] = []
+        if seat is not None and seat in state.prompts:
+            effects.append(SendTerminal(item.terminal, state.prompts[seat]))  # resume the open prompt
+        effects.append(Publish("terminal", {"terminal": item.terminal, "connected": True}))
+        return Step(state, effects=tuple(effects))
+    if isinstance(item, TerminalGone):
+        state = replace(state, terminals=state.terminals.gone(item.terminal, ctx.now))
+        return Step(state, effects=(Publish("terminal", {"terminal": item.terminal, "connected": False}),))
+    state = replace(state, counters=state.counters.add(reader_faults=1))
+    return Step(state, effects=(Publish("health", {"reader": item.reader, "fault": True}),))
+
+
+def journal_fault(old: TableState, done: Step, code: str, message: str) -> Step:
+    """A commit failed and wrote nothing: the old state (counted), and nothing shown but the refusal."""
+    refusal = Refusal(code, message)
+    effects: list[Effect] = []
+    counters = old.counters.add(errors=1)
+    if done.fault_zone is not None:
+        counters = counters.add(rejected=1)
+        effects += [Flash(done.fault_zone), Publish("rejected", {"zone": done.fault_zone, "code": code})]
+    if done.terminal_reply is not None:
+        effects.append(terminal_error(*done.terminal_reply, code, message))
+    return Step(replace(old, counters=counters), effects=tuple(effects), reply=refusal)
+
+
+def count_error(state: TableState) -> TableState:
+    """The state after an input failed with a bug (one bad input never stops the table)."""
+    return replace(state, counters=state.counters.add(errors=1))
+
+
+# --- boot ------------------------------------------------------------------------------------------------------
+
+
+def _boot(state: TableState, item: Boot, ctx: Context) -> Step:
+    rows: list[Row] = []
+    record = item.unfinished
+    if record is not None:
+        try:
+            session = from_record(record)
+        except ValueError as exc:
+            log.error("game %s no longer replays: %s", record.id, exc)
+            rows.append(EndGameRow(record.id, "unreplayable"))
+        else:
+            state = rescan(replace(state, session=session, status=TableStatus.RESUME_CHECK), ctx)
+            state, effects = publish(state, ctx)
+            return Step(state, effects=tuple(effects))
+    done = host.new_game(state, host.default_game(ctx), ctx)
+    if isinstance(done.reply, Refusal):
+        log.warning("no default game: %s", done.reply.message)
+        state, effects = publish(replace(state, status=TableStatus.IDLE), ctx)
+        return Step(state, tuple(rows), tuple(effects))
+    return replace(done, rows=tuple(rows) + done.rows)
+
+
+# --- inputs ----------------------------------------------------------------------------------------------------
+
+
+def _tag(state: TableState, reader: str, uid: str, placed: bool, ctx: Context) -> Step:
+    zone = zone_of(reader, state.session, ctx.reader_zones)
+    card = ctx.cards.get(uid)
+    if state.enrolling:
+        if not placed:
+            return Step(state)
+        return Step(state, effects=(Publish("enroll_seen", {"reader": reader, "zone": zone, "uid": uid,
+                                                            "known": card is not None}),))
+    if state.status == TableStatus.RESUME_CHECK:
+        state = rescan(state, ctx)
+        # public: only which zones differ (a ballot left on a reader must not show its value)
+        scan: list[Effect] = [Publish("expected_vs_seen", {"zones": [d["zone"] for d in state.scan]})]
+        state, effects = publish(state, ctx)
+        return Step(state, effects=tuple(scan + effects))
+    if card is None:
+        if not placed:
+            return Step(state)
+        state = replace(state, counters=state.counters.add(unknown_tags=1))
+        return Step(state, effects=(Flash(zone), Publish("unknown_tag", {"zone": zone, "uid": uid})))
+    event: TableInput = Placed(zone, card) if placed else Removed(zone, card)
+    return play(state, event, zone, f"reader:{reader}", ctx)
+
+
+def terminal_error(terminal: str, ballot: str | None, seq: int, code: str, message: str) -> SendTerminal:
+    """Tell a terminal its message `seq` was refused (the seat may choose again)."""
+    return SendTerminal(terminal, {"v": 1, "type": "error", "ballot": ballot, "seq": seq, "code": code,
+                                   "message": message})
+
+
+def _terminal_choice(state: TableState, item: TerminalChoice, ctx: Context) -> Step:
+    terminal = item.terminal
+    state = replace(state, terminals=state.terminals.heard(terminal, ctx.now))
+    seat = state.terminals.seat_of(terminal)
+    if seat is None:  # an unbound terminal's key press only tells the host page which one it is
+        return Step(state, effects=(Publish("terminal", {"terminal": terminal, "input": True}),))
+    if not isinstance(item.seq, int) or item.seq <= state.last_seq.get(terminal, 0):
+        return Step(replace(state, counters=state.counters.add(duplicates=1)))
+    state = replace(state, last_seq={**state.last_seq, terminal: item.seq})
+    open_prompt = state.prompts.get(seat)
+    if open_prompt is None or open_prompt.get("ballot") != item.ballot or item.ballot is None:
+        stale = terminal_error(terminal, item.ballot, item.seq, "stale_ballot", "That prompt is no longer open.")
+        return Step(state, effects=(stale,))
+    options = open_prompt["options"]
+    value = item.value
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(options):
+        return Step(state, effects=(terminal_error(terminal, item.ballot, item.seq, "bad_choice", "No such option."),))
+    done = play(state, Chosen(seat, options[value]["action"]), f"seat:{seat}", f"terminal:{terminal}", ctx)
+    if isinstance(done.reply, Refusal):
+        answer = terminal_error(terminal, item.ballot, item.seq, done.reply.code, done.reply.message)
+    else:
+        answer = SendTerminal(terminal, {"v": 1, "type": "ack", "ballot": item.ballot, "seq": item.seq})
+    return replace(done, effects=done.effects + (answer,), terminal_reply=(terminal, item.ballot, item.seq))
+
+
