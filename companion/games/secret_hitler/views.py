@@ -75,10 +75,13 @@ def known_roles(s: State, seat: int) -> list[str | None]:
         return list(s.roles)
     mine = s.roles[seat]
     if mine == FASCIST:
-        return [r if r != LIBERAL or i == seat else None for i, r in enumerate(s.roles)]
-    if mine == HITLER and hitler_knows_fascists(s.seats):
-        return [r if r == FASCIST or i == seat else None for i, r in enumerate(s.roles)]
-    return [r if i == seat else None for i, r in enumerate(s.roles)]
+        out: list[str | None] = [None if r == LIBERAL else r for r in s.roles]
+    elif mine == HITLER and hitler_knows_fascists(s.seats):
+        out = [r if r == FASCIST else None for r in s.roles]
+    else:
+        out = [None] * s.seats
+    out[seat] = mine
+    return out
 
 
 def holds_hand(s: State, seat: int) -> bool:
