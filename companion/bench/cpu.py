@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from companion.bench.process import TableProcess
-from companion.bench.sse import SseClient
+from companion.bench.sse import SseClient, connect
 
 CLIENTS = (0, 12)
 IDLE_S = 2.0
@@ -26,11 +26,7 @@ def _per_tap_ms(taps: int, data_dir: str, clients: int, seed: int) -> dict[str, 
     raw: list[float] = []
     samples: list[float] = []
     try:
-        for c in readers:
-            c.start()
-        for c in readers:
-            if not c.ready.wait(10):
-                raise RuntimeError("an SSE client did not connect")
+        connect(readers)
         idle0, t0 = table.table_cpu_ns(), time.monotonic()
         time.sleep(IDLE_S)
         idle_ms_per_s = (table.table_cpu_ns() - idle0) / 1e6 / (time.monotonic() - t0)

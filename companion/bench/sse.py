@@ -59,6 +59,15 @@ class SseClient(threading.Thread):
         return None
 
 
+def connect(readers: list[SseClient]) -> None:
+    """Start every client and wait until each is subscribed."""
+    for c in readers:
+        c.start()
+    for c in readers:
+        if not c.ready.wait(10):
+            raise RuntimeError("an SSE client did not connect")
+
+
 def tap_to_sse(taps: int, data_dir: str, clients: int = 20, seed: int = 1) -> dict[str, Any]:
     """p50/p99/max (ms) from a ballot placement to each SSE client holding the new state, over `taps` taps."""
     table = TableProcess(data_dir, seed, threads=clients + 8)
@@ -66,11 +75,7 @@ def tap_to_sse(taps: int, data_dir: str, clients: int = 20, seed: int = 1) -> di
     samples: list[float] = []
     taken = 0
     try:
-        for c in readers:
-            c.start()
-        for c in readers:
-            if not c.ready.wait(10):
-                raise RuntimeError("an SSE client did not connect")
+        connect(readers)
         while taken < taps:
             for seat in table.voters():
                 tap = table.tap(seat)

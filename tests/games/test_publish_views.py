@@ -10,16 +10,12 @@ import pytest
 from companion.games import game_names, get_rules
 from companion.games.playout import choose_action
 from companion.games.rules import private_part
+from tests.games.test_playouts import CASES
 
 SEEDS = range(3)
 MAX_STEPS = 400
 """Steps checked per game (Thief of Baghdad's random games run to thousands of actions)."""
 
-CASES = [
-    (game, seats)
-    for game in game_names()
-    for seats in range(get_rules(game).min_seats, get_rules(game).max_seats + 1)
-]
 
 
 @pytest.mark.parametrize(("game", "seats"), CASES, ids=[f"{g}-{s}" for g, s in CASES])
