@@ -13,6 +13,8 @@ from companion import errors
 from companion.config import ConfigError
 from companion.errors import CompanionError
 from companion.games.contract import IllegalAction
+from companion.hal import BackendError, ReaderError
+from companion.hal.leds import LedError
 from companion.hal.terminal_protocol import ProtocolError, decode
 from companion.table.cards import CardError, normalise_uid
 from companion.table.refusal import Refusal
@@ -29,6 +31,9 @@ INSTANCES = [
     (ApiError("bad_field", "field 'x' must be a string"), ValueError),
     (errors.JournalError(message="locked"), OSError),
     (errors.DeviceError(message="no chip"), OSError),
+    (ReaderError("no interrupt within 30 ms", "reader_stuck"), OSError),
+    (LedError("led_spi_unavailable", "spidev is missing"), OSError),
+    (BackendError("gpio_busy", "GPIO17 is busy"), ValueError),
 ]
 
 
@@ -59,6 +64,8 @@ def test_codes_and_messages_survive_raising() -> None:
     assert (config.code, config.where, config.params) == ("config_unknown_key", "web.prot", {"where": "web.prot"})
     assert str(config) == "config_unknown_key: web.prot: unknown key (did you mean 'port'?)"
     assert str(IllegalAction("malformed", "bad")) == "malformed: bad"
+    reader = ReaderError("VersionReg 0x00: no chip", "reader_absent")
+    assert (reader.code, str(reader)) == ("reader_absent", "VersionReg 0x00: no chip"), "hal logs str() as the message"
 
 
 def test_the_root_module_is_a_leaf() -> None:

@@ -15,6 +15,7 @@ from types import ModuleType
 from companion.hal.events import (ButtonPressed, HalEvent, ReaderFault, Sink, TagPlaced, TagRemoved,
                                   TerminalChoice, TerminalGone, TerminalHello)
 from companion.hal.hardware import Hardware
+from companion.errors import ConfigFault
 from companion.hal.interfaces import RGB, LedStrip, ReaderError, TagReader, TerminalHub
 
 BACKENDS: dict[str, str] = {
@@ -24,12 +25,11 @@ BACKENDS: dict[str, str] = {
 """Backend name -> module; read-only."""
 
 
-class BackendError(ValueError):
-    """An unknown backend name, or a backend that cannot load here; `code` is stable."""
+class BackendError(ConfigFault):
+    """An unknown backend name, a backend that cannot load here, or a pin plan it refuses; `code` is stable."""
 
     def __init__(self, code: str, message: str) -> None:
-        self.code, self.message = code, message
-        super().__init__(f"{code}: {message}")
+        super().__init__(code, message)
 
 
 def load_backend(name: str) -> ModuleType:

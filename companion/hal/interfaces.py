@@ -5,19 +5,21 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, Mapping, Sequence
 
+from companion.errors import DeviceError
 from companion.hal.events import Sink
 
 RGB = tuple[int, int, int]
 """One pixel: red, green, blue, 0..255 each."""
 
 
-class ReaderError(Exception):
+class ReaderError(DeviceError):
     """A tag reader failed (no chip answering, a stuck command, a bus error); `code` is stable, str() the message."""
 
     def __init__(self, message: str, code: str = "reader_failed") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class TagReader(ABC):

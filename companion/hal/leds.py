@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, Protocol
 
+from companion.errors import DeviceError
 from companion.hal.interfaces import LedStrip
 
 Rgb = tuple[int, int, int]
@@ -35,13 +36,14 @@ PWM_PINS = {12: 0, 18: 0, 13: 1, 19: 1}
 """rpi-ws281x PWM pins and their channel; GPIO10 means SPI mode, GPIO21 PCM."""
 
 
-class LedError(Exception):
+class LedError(DeviceError):
     """The strip cannot be driven (wrong pin, no permission, not a Pi)."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def gamma_table(gamma: float) -> bytes:

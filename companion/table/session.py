@@ -10,6 +10,7 @@ from typing import Any
 
 from companion.games.binding import Binding, Card, get_binding
 from companion.games.contract import CHANCE, IllegalAction
+from companion.games.log import Log
 from companion.games.registry import GAMES, get_rules
 from companion.games.rules import Rules
 from companion.table.journal import GameRecord
@@ -43,7 +44,8 @@ class Session:
     options: dict[str, Any]
     components: Components
     tokens: tuple[str, ...]
-    actions: tuple[dict[str, Any], ...]
+    actions: Log[dict[str, Any]]
+    """Every journaled action in order (an O(1) append: a long game never copies its history)."""
     state: Any
     pending: Any = None
     ended: str | None = None
@@ -57,7 +59,7 @@ class Session:
 
     def with_actions(self, state: Any, actions: list[dict[str, Any]], pending: Any) -> "Session":
         """The session after accepted actions."""
-        return replace(self, state=state, actions=self.actions + tuple(actions), pending=pending)
+        return replace(self, state=state, actions=self.actions.extend(actions), pending=pending)
 
 
 def new_tokens(seats: int) -> tuple[str, ...]:
@@ -98,7 +100,7 @@ def from_record(record: GameRecord) -> Session:
     for action in record.actions:
         state = rules.apply(state, action)
     return Session(record.id, rules, get_binding(record.game), record.seats, record.options,
-                   Components(record.components), record.tokens, record.actions, state)
+                   Components(record.components), record.tokens, Log(record.actions), state)
 
 
 def rebuild(session: Session, keep: int) -> Session:
@@ -107,7 +109,7 @@ def rebuild(session: Session, keep: int) -> Session:
     state = rules.initial_state(session.seats, session.options)
     for action in session.actions[:keep]:
         state = rules.apply(state, action)
-    return replace(session, actions=session.actions[:keep], state=state, pending=None, ended=None)
+    return replace(session, actions=Log(session.actions[:keep]), state=state, pending=None, ended=None)
 
 
 def auto_chance(session: Session, state: Any,

@@ -297,3 +297,24 @@ def test_step_results_are_frozen() -> None:
     done: Step = step(state, ButtonPressed(0, "ja"), ctx)
     with pytest.raises(AttributeError):
         done.state.status = TableStatus.IDLE  # type: ignore[misc]
+
+
+def test_the_led_scene_paints_seat_pieces_in_the_configured_seat_colours() -> None:
+    """Thief of Baghdad's guards and thieves take the table's seat colours (config -> core -> binding)."""
+    colours = ["#123456", "#abcdef", "#0f0f0f", "#f0f0f0"]
+    base = demo_config()
+    seats = tuple(replace(s, colour=c) for s, c in zip(base.seats, colours)) + base.seats[len(colours):]
+    cfg = replace(base, game=GameConfig("thief_of_baghdad", 2, "digital"), seats=seats)
+    ctx = Context(cfg, Cards({}), Journal(), dict, random.Random(3), now=100.0, boot="b00t",
+                  reader_zones=cfg.reader_zones())
+    done = step(fresh(), Boot(None), ctx)
+    lit: set[tuple[int, int, int]] = set()
+    for _ in range(40):  # play until both seats have pieces on the board
+        lit |= {pixel for effect in done.effects if isinstance(effect, SetScene) for light in effect.scene.values()
+                for pixel in light.pixels or ()}
+        session = done.state.session
+        assert session is not None
+        seat = min(session.rules.to_act(session.state))
+        done = step(done.state, Submit(seat, session.rules.legal_actions(session.state, seat)[0]), ctx)
+        assert not isinstance(done.reply, Refusal), done.reply
+    assert {(0x12, 0x34, 0x56), (0xab, 0xcd, 0xef)} <= lit, lit

@@ -136,7 +136,7 @@ class TinyBinding(Binding):
     def chance_is_physical(self, state: Any, mode: str) -> bool:
         return mode == "physical" and state.phase == "draw"
 
-    def scene(self, public_view: Any, seats: int) -> Scene:
+    def scene(self, public_view: Any, seats: int, seat_colours: Any = ()) -> Scene:
         scene: Scene = {}
         for i in range(seats):
             vote = public_view["votes"][i] if public_view["votes"] else None

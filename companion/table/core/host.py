@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.games.binding import Chosen, get_binding
 from companion.games.contract import IllegalAction
+from companion.games.log import Log
 from companion.table.cards import CardError, card_json, check_card, deck_of
 from companion.table.core import commands as c
 from companion.table.core.effects import (BindTerminals, DeleteCard, EndGameRow, Publish, SendTerminal, StartGame,
@@ -61,7 +62,7 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
         rules, game_state = check_setup(game, seats, options, len(ctx.config.seats))
         tokens = new_tokens(seats)
         session = Session(ctx.journal.next_game_id(), rules, get_binding(rules.name), seats, options or {},
-                          components, tokens, (), game_state)
+                          components, tokens, Log(), game_state)
         game_state, sampled, _ = auto_chance(session, game_state, ctx.rng)  # the deal, before anything is written
     except IllegalAction as exc:
         return Step(state, reply=Refusal(exc.code, exc.message))

@@ -68,7 +68,7 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
                 "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
                                                          "reason": outcome.reason},
                 "view": view, "table_info": session.binding.info(view, session.seats)}
-        scene = session.binding.scene(view, session.seats)
+        scene = session.binding.scene(view, session.seats, seat_colours=[s.rgb for s in ctx.config.seats])
         if resume:  # zones that differ from what the game expects blink orange
             scene.update({d["zone"]: Light(ORANGE, "blink") for d in state.scan})
         effects.append(SetScene(scene))
