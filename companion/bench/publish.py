@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 from companion.config import demo_config
 from companion.games.binding import Card, get_binding
+from companion.games.log import Log
 from companion.games.playout import choose_action
 from companion.games.registry import game_names, get_rules
 from companion.table.core.outputs import publish
@@ -66,7 +67,7 @@ def table_states(game: str, seats: int, states: list[Any], ctx: Context) -> list
     table does from tap to tap, so unchanged prompts are reused as they are there)."""
     cfg = ctx.config
     base = TableState(TerminalBook.start(cfg.terminal_seats(), {}, len(cfg.seats)), status=TableStatus.RUNNING)
-    session = Session(1, get_rules(game), get_binding(game), seats, {}, Components.DIGITAL, (), (), states[0])
+    session = Session(1, get_rules(game), get_binding(game), seats, {}, Components.DIGITAL, (), Log(), states[0])
     out: list[TableState] = []
     prompts: Mapping[int, Mapping[str, Any]] = {}
     for state in states:
