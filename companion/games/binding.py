@@ -30,9 +30,11 @@ GOLD: RGB = (255, 170, 0)
 PURPLE: RGB = (150, 0, 255)
 ORANGE: RGB = (255, 90, 0)
 
-SEAT_FIELDS = ("seat", "target", "president", "chancellor", "police", "turn", "first_president", "start_seat",
-               "winner")
-"""View fields and log params that hold one seat number, in every game."""
+SEAT_FIELDS = ("seat", "target", "turn", "winner")
+"""View fields and log params that hold one seat number, in every game (a game's binding adds its own)."""
+
+SEAT_LIST_FIELDS = ("winners", "seats")
+"""Fields that hold a list of seat numbers, in every game."""
 
 
 class Effect(StrEnum):
@@ -146,6 +148,14 @@ class Binding:
     game: str = ""
     card_kinds: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     """Card kind -> allowed values, for enrollment."""
+    seat_fields: tuple[str, ...] = ()
+    """The game's own fields holding one seat number, besides SEAT_FIELDS (see `facts`)."""
+    seat_list_fields: tuple[str, ...] = ()
+    """The game's own fields holding a list of seat numbers, besides SEAT_LIST_FIELDS."""
+    per_seat_fields: tuple[str, ...] = ()
+    """Fields holding one value per seat, in seat order."""
+    location_fields: tuple[str, ...] = ()
+    """Fields holding a location number (drawn by the location's name)."""
     @property
     def codes(self) -> Mapping[str, str]:
         """Every refusal code the binding itself may raise, with English text (its engine's `binding_codes`)."""
@@ -187,8 +197,11 @@ class Binding:
 
     def facts(self, seats: int) -> dict[str, Any]:
         """Fixed facts of the game at this seat count that the page draws with (so the page keeps no copy):
-        `seat_fields` names the view fields and log params that hold a seat number, games add their own."""
-        return {"seat_fields": list(SEAT_FIELDS)}
+        which view fields and log params hold a seat number (`seat_fields`), a list of seats (`seat_list_fields`),
+        one value per seat in seat order (`per_seat_fields`) or a location number (`location_fields`)."""
+        return {"seat_fields": [*SEAT_FIELDS, *self.seat_fields], "seat_list_fields": [*SEAT_LIST_FIELDS,
+                *self.seat_list_fields], "per_seat_fields": list(self.per_seat_fields),
+                "location_fields": list(self.location_fields)}
 
     def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """Public table information drawn from the public view only (e.g. what the bank pays out)."""

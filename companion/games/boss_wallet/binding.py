@@ -109,6 +109,8 @@ class BossWalletBinding(Binding):
     """Inputs -> actions and the LED scene for Boss's Wallet."""
 
     game = "boss_wallet"
+    seat_fields = ("start_seat", "confiscated_by")
+    per_seat_fields = ("chip_values", "coins")
     card_kinds = CARD_KINDS
 
     def zones(self, seats: int) -> tuple[str, ...]:

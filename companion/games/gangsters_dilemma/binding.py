@@ -56,6 +56,10 @@ class GangstersDilemmaBinding(Binding):
     """Inputs -> actions, the LED scene and the bank's instructions for Gangster's Dilemma."""
 
     game = "gangsters_dilemma"
+    seat_fields = ("police",)
+    seat_list_fields = ("visitors",)
+    per_seat_fields = ("choices", "vp")
+    location_fields = ("location", "choice", "patrol")
     card_kinds = CARD_KINDS
 
     def zones(self, seats: int) -> tuple[str, ...]:

@@ -25,6 +25,8 @@ class SecretHitlerBinding(Binding):
     """Inputs -> actions and the LED scene for Secret Hitler."""
 
     game = "secret_hitler"
+    seat_fields = ("president", "chancellor", "first_president")
+    per_seat_fields = ("votes", "roles")
     card_kinds = MappingProxyType({"policy": ("L", "F"), "ballot": ("ja", "nein")})
 
     def zones(self, seats: int) -> tuple[str, ...]:

@@ -77,6 +77,7 @@ class ThiefOfBaghdadBinding(Binding):
     """Inputs -> actions and the LED scene for Thief of Baghdad."""
 
     game = "thief_of_baghdad"
+    per_seat_fields = ("hand_sizes",)
     card_kinds = CARD_KINDS
 
     def zones(self, seats: int) -> tuple[str, ...]:

@@ -188,7 +188,7 @@ function verdictCell(i18n, p) {
     p.verdict ? i18n.word(p.verdict) : "—", p.identity ? ` (${i18n.word(p.identity)})` : "",
     p.on_duty ? h("span", { class: "badge" }, i18n.t("games.boss_wallet.board.on_duty")) : null,
     p.confiscated_by !== null && p.confiscated_by !== undefined
-      ? h("div", { class: "muted" }, i18n.t("games.boss_wallet.board.confiscated", { officer: p.confiscated_by, amount: cu(p.confiscated_cents || 0) })) : null);
+      ? h("div", { class: "muted" }, i18n.t("games.boss_wallet.board.confiscated", { confiscated_by: p.confiscated_by, amount: cu(p.confiscated_cents || 0) })) : null);
 }
 
 function reasonsCell(i18n, p) {

@@ -173,6 +173,7 @@ function drawState() {
   const game = st.game || {};
   i18n.game = game.name || null;
   i18n.seats = tableSeats(st, publicState);
+  i18n.facts = ((publicState || {}).game || {}).table_info ? publicState.game.table_info.facts : {};
   byId("game-summary").textContent = game.name
     ? `${i18n.t(`games.${game.name}.title`, {}, game.name)} · ${seatsOf(st).length || game.seats || "?"} ${i18n.t("ui.seats")}`
     : i18n.t("host.no_game");

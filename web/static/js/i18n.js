@@ -2,11 +2,7 @@
 // /i18n/<lang>.json and are looked up by dotted keys ("games.secret_hitler.actions.vote").
 
 const LANGS = ["ko", "en"];
-const SEAT_FIELDS = new Set(["seat", "target", "president", "chancellor", "police", "turn", "first_president",
-  "start_seat", "from_seat", "to_seat", "winner", "by", "victim", "holder", "officer", "buyer", "payer", "payee"]);
-const PER_SEAT_FIELDS = new Set(["votes", "roles", "choices", "chip_values", "vp", "coins", "hand_sizes"]);
-const LOCATION_FIELDS = new Set(["location", "choice", "patrol"]);
-const SEAT_LIST_FIELDS = new Set(["winners", "seats", "arrested", "visitors", "informers", "guilty", "innocent"]);
+const NO_FIELDS = new Set();
 
 /** The language to start with: the saved choice, else the browser's first supported language. */
 export function initialLang() {
@@ -27,7 +23,20 @@ export class I18n {
     this.game = null;
     /** The table's configured seats, [{name, colour}] in seat order (the snapshot's `seats`). */
     this.seats = [];
+    this.fields = {};
   }
+
+  /** Which fields hold seats or locations, as the game's binding exports them (snapshot game.table_info.facts). */
+  set facts(facts) {
+    const f = facts || {};
+    this.rawFacts = f;
+    this.fields = {
+      seat: new Set(f.seat_fields || []), seatList: new Set(f.seat_list_fields || []),
+      perSeat: new Set(f.per_seat_fields || []), location: new Set(f.location_fields || []),
+    };
+  }
+
+  get facts() { return this.rawFacts || {}; }
 
   /** The raw entry at a dotted key, in this language or else English; undefined when neither has it. */
   raw(key) {
@@ -79,8 +88,8 @@ export class I18n {
     if (v === null || v === undefined) return "—";
     if (field === "zone") return this.zone(v);
     if (Array.isArray(v)) {
-      if (SEAT_LIST_FIELDS.has(field)) return v.map((s) => this.seat(s)).join(", ");
-      if (PER_SEAT_FIELDS.has(field)) {
+      if ((this.fields.seatList || NO_FIELDS).has(field)) return v.map((s) => this.seat(s)).join(", ");
+      if ((this.fields.perSeat || NO_FIELDS).has(field)) {
         return v.map((x, s) => (x === null ? null : `${this.seat(s)} ${this.value(field.replace(/s$/, ""), x)}`))
           .filter(Boolean).join(", ");
       }
@@ -88,8 +97,8 @@ export class I18n {
     }
     if (typeof v === "boolean") return this.t(v ? "ui.yes" : "ui.no");
     if (typeof v === "number") {
-      if (SEAT_FIELDS.has(field) && Number.isInteger(v)) return this.seat(v);
-      if (LOCATION_FIELDS.has(field)) return this.word(String(v));
+      if ((this.fields.seat || NO_FIELDS).has(field) && Number.isInteger(v)) return this.seat(v);
+      if ((this.fields.location || NO_FIELDS).has(field)) return this.word(String(v));
       if (field.endsWith("cents")) return `${(v / 100).toFixed(2)} CU`;
       return String(v);
     }

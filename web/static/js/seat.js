@@ -69,6 +69,7 @@ function draw() {
   if (!s) return;
   i18n.game = s.game;
   i18n.seats = seats;
+  i18n.facts = gameFacts;
   byId("seat-name").textContent = s.seat !== null ? i18n.seat(s.seat) : "";
   byId("game-title").textContent = s.game ? i18n.t(`games.${s.game}.title`, {}, s.game) : "";
   byId("phase").textContent = s.phase ? i18n.phase(s.phase) : "";

@@ -90,6 +90,7 @@ async function refresh() {
     const s = normalize(state);
     i18n.game = s.game;
     i18n.seats = s.seatInfo;
+    i18n.facts = s.facts;
     const connected = ((state.health || {}).terminals || {}).connected || [];
     terminals = [...new Set([...terminals, ...connected])].sort();
   } catch (err) { fail(err); }
@@ -130,7 +131,7 @@ byId("press-form").addEventListener("submit", (ev) => {
   act("/api/sim/press", { seat: Number(byId("press-seat").value) - 1, key: byId("press-key").value });
 });
 wireLangSwitch((next) => {
-  next.game = i18n.game; next.seats = i18n.seats;  // the new language names the same table
+  next.game = i18n.game; next.seats = i18n.seats; next.facts = i18n.facts;  // the new language names the same table
   i18n = next; i18n.apply(); drawZones(true); drawTerminals();
 });
 i18n.apply();

@@ -19,6 +19,7 @@ function draw() {
   if (!s || !s.running) { replace(byId("board")); replace(byId("log")); return; }
   i18n.game = s.game;
   i18n.seats = s.seatInfo;  // the configured names and colours every seat is drawn with
+  i18n.facts = s.facts;
   setText(byId("game-title"), i18n.t(`games.${s.game}.title`, {}, s.game));
   setText(byId("phase"), s.phase ? i18n.phase(s.phase) : "");
   byId("sample").hidden = !usesSample(s.view);
