@@ -53,6 +53,11 @@ def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s
                 while not voters:
                     voters = voters_or_advance(loop, rng)
                 conn.send(voters)
+            elif ask[0] == "cpu":  # the table's threads only: this one runs the benchmark's side
+                while ask[1] is not None and len(loop.session.actions) <= ask[1]:
+                    time.sleep(0.0005)  # until the tap is accepted; its publish is done once the loop idles
+                loop.wait_idle()
+                conn.send(time.process_time_ns() - time.thread_time_ns())
             elif ask == "clear":
                 lift_ballots(hw, loop, tapped)
                 tapped.clear()
@@ -99,6 +104,11 @@ class TableProcess:
     def tap(self, seat: int) -> Tap:
         """Place a random ballot on a seat's reader and wait until the table has handled it."""
         return self._ask(("tap", seat))
+
+    def table_cpu_ns(self, after: Tap | None = None) -> int:
+        """CPU nanoseconds the table process has spent so far in all its threads but the benchmark's own
+        (once `after`'s tap is accepted and published, when given)."""
+        return self._ask(("cpu", None if after is None else after.actions_before))
 
     def clear(self) -> None:
         """Take the tapped ballots off their readers."""

@@ -12,7 +12,7 @@ from companion.bench.process import TableProcess
 from companion.bench.tap import percentile
 
 
-class _Client(threading.Thread):
+class SseClient(threading.Thread):
     """One SSE client: records (event number, arrival time) of every `state` event it reads."""
 
     def __init__(self, port: int) -> None:
@@ -59,18 +59,23 @@ class _Client(threading.Thread):
         return None
 
 
+def connect(readers: list[SseClient]) -> None:
+    """Start every client and wait until each is subscribed."""
+    for c in readers:
+        c.start()
+    for c in readers:
+        if not c.ready.wait(10):
+            raise RuntimeError("an SSE client did not connect")
+
+
 def tap_to_sse(taps: int, data_dir: str, clients: int = 20, seed: int = 1) -> dict[str, Any]:
     """p50/p99/max (ms) from a ballot placement to each SSE client holding the new state, over `taps` taps."""
     table = TableProcess(data_dir, seed, threads=clients + 8)
-    readers = [_Client(table.port) for _ in range(clients)]
+    readers = [SseClient(table.port) for _ in range(clients)]
     samples: list[float] = []
     taken = 0
     try:
-        for c in readers:
-            c.start()
-        for c in readers:
-            if not c.ready.wait(10):
-                raise RuntimeError("an SSE client did not connect")
+        connect(readers)
         while taken < taps:
             for seat in table.voters():
                 tap = table.tap(seat)

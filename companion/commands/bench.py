@@ -56,6 +56,17 @@ def _idle(args: argparse.Namespace) -> dict[str, Any]:
         return idle_run(tmp, args.idle_s)
 
 
+def _cpu_per_tap(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.bench.cpu import cpu_per_tap
+    with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=args.data) as tmp:
+        return cpu_per_tap(args.cpu_taps, tmp, args.seed, args.cpu_rounds)
+
+
+def _publish(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.bench.publish import publish_figures
+    return publish_figures(args.seed)
+
+
 BENCHES: dict[str, Bench] = {
     "engines": _engines,
     "tap_to_led": _tap_to_led,
@@ -65,6 +76,8 @@ BENCHES: dict[str, Bench] = {
     "terminal_rtt": _terminal_rtt,
     "polling": _polling,
     "tap_to_dom": _tap_to_dom,
+    "cpu_per_tap": _cpu_per_tap,
+    "publish": _publish,
 }
 """Figure name -> function returning the keys it adds to the report; read-only."""
 
@@ -80,6 +93,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sse-clients", type=int, default=20, help="SSE clients for tap_to_sse")
     parser.add_argument("--idle-s", type=float, default=30.0, help="seconds of idle `companion run` measured")
     parser.add_argument("--polling-s", type=float, default=3.0, help="seconds each reader count is polled")
+    parser.add_argument("--cpu-taps", type=int, default=100, help="taps per cpu_per_tap run")
+    parser.add_argument("--cpu-rounds", type=int, default=3, help="cpu_per_tap runs per client count (least kept)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--data", default=None, help="directory for the temporary database (its disk is measured)")
 

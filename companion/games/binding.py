@@ -109,6 +109,8 @@ class Light:
 
     def __post_init__(self) -> None:
         """An effect must be one of Effect's (a string is taken as its member); anything else is a ValueError."""
+        if type(self.effect) is Effect:  # the usual case, on every LED scene: nothing to convert
+            return
         try:
             object.__setattr__(self, "effect", Effect(self.effect))
         except ValueError:

@@ -36,6 +36,14 @@ def log_view(log: Sequence[LogEntry], seat: int | None, reveal_all: bool = False
     ]
 
 
+_ABSENT = object()
+
+
+def private_part(seat_view: Mapping[str, Any], public_view: Mapping[str, Any]) -> dict[str, Any]:
+    """What a seat's view adds to the public one (its role, hand, ...), without the log."""
+    return {k: v for k, v in seat_view.items() if k != "log" and public_view.get(k, _ABSENT) != v}
+
+
 class Rules(ABC, Generic[S]):
     """One game's rules; stateless: every method is a pure function of its arguments."""
 
@@ -123,6 +131,19 @@ class Rules(ABC, Generic[S]):
             raise ValueError(f"no seat {seat!r} in a {self.seat_count(state)}-seat game")
         return self._view(state, seat)
 
+    def seat_part(self, state: S, seat: int, public: Mapping[str, Any]) -> dict[str, Any]:
+        """What `seat`'s view adds to `public` (this state's public view), without the log: always equal to
+        `private_part(view(state, seat), public)`, built from `public` where the game knows how."""
+        if not is_int(seat) or not 0 <= seat < self.seat_count(state):
+            raise ValueError(f"no seat {seat!r} in a {self.seat_count(state)}-seat game")
+        return private_part(self._seat_own(state, seat, public), public)
+
+    def views(self, state: S) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+        """One publish's views: the public view, built once, and every seat's `seat_part` of it."""
+        public = self._view(state, None)
+        return public, tuple(private_part(self._seat_own(state, seat, public), public)
+                             for seat in range(self.seat_count(state)))
+
     def outcome(self, state: S) -> Outcome | None:
         """None while the game runs, else who won and why."""
         return self._outcome(state)
@@ -163,3 +184,8 @@ class Rules(ABC, Generic[S]):
 
     @abstractmethod
     def _outcome(self, state: S) -> Outcome | None: ...
+
+    def _seat_own(self, state: S, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The fields where `seat`'s view differs from `public` (others and `log` may be present; they are
+        dropped): by default the whole seat view; a game overrides it to build only the seat's own fields."""
+        return self._view(state, seat)

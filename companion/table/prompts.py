@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from companion.games.rules import private_part  # noqa: F401 (the table's name for it)
+
 SKIP_FIELDS = ("type", "seat")
 NOT_INFO = frozenset({"log", "card_info"})
 
@@ -62,7 +64,7 @@ def prompt(ballot: str, legal: list[dict[str, Any]], seat_names: Sequence[str],
             "info": dict(private)}
 
 
-def private_part(seat_view: Mapping[str, Any], public_view: Mapping[str, Any]) -> dict[str, Any]:
-    """What a seat's view adds to the public one (its role, hand, ...), without the log or a card catalogue
-    (`card_info`: what the page needs to name cards, no secret and more than a terminal can show)."""
-    return {k: v for k, v in seat_view.items() if k not in NOT_INFO and public_view.get(k, object()) != v}
+def prompt_info(part: Mapping[str, Any]) -> dict[str, Any]:
+    """What a prompt carries of a seat's part of its view: not the log nor the card catalogue (`card_info`:
+    what the page needs to name cards, no secret and more than a terminal can show)."""
+    return {k: v for k, v in part.items() if k not in NOT_INFO}

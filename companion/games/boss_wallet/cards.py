@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Mapping
 
@@ -44,25 +44,30 @@ class Card:
     person: str | None = None
     extra: bool = False
     min_seats: int = MIN_SEATS
+    _entry: tuple[tuple[str, Any], ...] = field(init=False, repr=False, compare=False)
 
     @property
     def payable(self) -> bool:
         """Bills and jewellery pay for an extra ID."""
         return self.kind in (Kind.BILL, Kind.JEWEL)
 
+    def __post_init__(self) -> None:
+        # The catalogue entry is fixed for the card's life: built once here, as immutable pairs, since
+        # every view draws it again.
+        out: list[tuple[str, Any]] = [("type", self.kind.value)]
+        if self.kind in (Kind.BILL, Kind.JEWEL):
+            out.append(("value", self.value))
+        if self.currency is not None:
+            out.append(("currency", self.currency))
+        if self.person is not None:
+            out += [("person", self.person), ("extra", self.extra)]
+        if self.min_seats != MIN_SEATS:
+            out.append(("min_seats", self.min_seats))
+        object.__setattr__(self, "_entry", tuple(out))
+
     def entry(self) -> dict[str, Any]:
         """The JSON catalogue entry (as the `cards` option spells it)."""
-        out: dict[str, Any] = {"type": self.kind.value}
-        if self.kind in (Kind.BILL, Kind.JEWEL):
-            out["value"] = self.value
-        if self.currency is not None:
-            out["currency"] = self.currency
-        if self.person is not None:
-            out["person"] = self.person
-            out["extra"] = self.extra
-        if self.min_seats != MIN_SEATS:
-            out["min_seats"] = self.min_seats
-        return out
+        return dict(self._entry)
 
 
 def _sample() -> tuple[Card, ...]:

@@ -66,6 +66,9 @@ class BossWallet(Rules[State]):
     def _view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.public_view(state) if seat is None else views.seat_view(state, seat)
 
+    def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
+        return views.seat_own(state, seat, public)
+
     def _outcome(self, state: State) -> Outcome | None:
         if state.phase is not Phase.GAME_OVER:
             return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.flow import extras_taken
@@ -115,19 +115,26 @@ def _card_ids(params: Any) -> list[str]:
     return [c for p in params for c in _card_ids(p)] if isinstance(params, (list, tuple)) else []
 
 
-def seat_view(state: State, seat: int) -> dict[str, Any]:
-    """The public view plus this seat's chip values and its own hand as far as the table knows it."""
-    view = public_view(state, seat)
+def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, Any]:
+    """What this seat adds to the public view `public`: its chip values, its own hand as far as the table
+    knows it, and those cards' catalogue entries."""
     scanned = state.hands[seat] if state.hands else None
     known = list(scanned) if scanned is not None else list(state.extras[seat] if state.extras else ())
     drawn = list(state.credit_drawn[seat]) if state.credit_drawn else []
-    # and the cards its choices name: the extra IDs on offer and the representative payment for one
-    view["card_info"].update(state.cfg.entries(known + drawn + [*state.cfg.extra_ids, *(state.cfg.payment or ())]))
-    view.update(
-        seat=seat,
-        chip_values=list(state.chips[seat]),
-        hand=known,
-        hand_complete=scanned is not None,
-        credit_drawn=drawn,
-    )
+    return {
+        # and the cards its choices name: the extra IDs on offer and the representative payment for one
+        "card_info": {**public["card_info"],
+                      **state.cfg.entries(known + drawn + [*state.cfg.extra_ids, *(state.cfg.payment or ())])},
+        "seat": seat,
+        "chip_values": list(state.chips[seat]),
+        "hand": known,
+        "hand_complete": scanned is not None,
+        "credit_drawn": drawn,
+    }
+
+
+def seat_view(state: State, seat: int) -> dict[str, Any]:
+    """The public view plus this seat's chip values and its own hand as far as the table knows it."""
+    view = public_view(state, seat)
+    view.update(seat_own(state, seat, view))
     return view

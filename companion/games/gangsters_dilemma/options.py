@@ -34,10 +34,15 @@ class Demand:
     id: str
     vp: int
     needs: tuple[int, int, int, int]
+    _needs: tuple[tuple[str, int], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Fixed for the card's life and drawn by every view: paired with the loot names once.
+        object.__setattr__(self, "_needs", tuple(zip(LOOT, self.needs)))
 
     def as_json(self, sample: bool) -> dict[str, Any]:
         """The card as views show it."""
-        card: dict[str, Any] = {"vp": self.vp, "needs": dict(zip(LOOT, self.needs))}
+        card: dict[str, Any] = {"vp": self.vp, "needs": dict(self._needs)}
         if sample:
             card["sample"] = True
         return card

@@ -14,7 +14,7 @@ from companion.games.gangsters_dilemma.legal import (
 )
 from companion.games.gangsters_dilemma.options import OPTION_DEFAULTS, build_config
 from companion.games.gangsters_dilemma.state import Player, State
-from companion.games.gangsters_dilemma.views import view
+from companion.games.gangsters_dilemma.views import seat_own, view
 from companion.games.gangsters_dilemma.codes import Phase
 from companion.games.gangsters_dilemma.board import (
     CHARACTERS,
@@ -106,6 +106,9 @@ class GangstersDilemma(Rules[State]):
 
     def _view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
+
+    def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
+        return seat_own(state, seat, public)
 
     def _outcome(self, state: State) -> Outcome | None:
         return None if state.winners is None else Outcome(state.winners, Reason.VP)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from companion.games.gangsters_dilemma.state import Entry, State
 from companion.games.log import Log
@@ -52,8 +52,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         for p in state.players
     ]
     visible = list(state.row) + [d for p in state.players for d in p.fulfilled]
-    if seat is not None:
-        visible += state.players[seat].private
     out: dict[str, Any] = {
         "round": state.round,
         "police": None if state.phase == "setup" else state.police,
@@ -78,12 +76,23 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "log": log_view(state.log, seat, state.log_from),
     }
     if seat is not None:
-        mine = state.players[seat]
-        out["seat"] = seat
-        out["private_demands"] = list(mine.private)
-        out["choice"] = state.choices[seat] if state.choices else None
-        if seat == state.police and state.phase != "setup":
-            out["patrols"] = list(state.patrols)
-        out["response"] = state.responses[seat][0] if state.responses and state.responses[seat] else None
-        out["peek"] = state.peek if mine.character == "lookout" else None
+        out.update(seat_own(state, seat, out))
     return out
+
+
+def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, Any]:
+    """What this seat adds to the public view `public`: its private demands (and their cards), its choice,
+    the patrols when it is the police, its response and the lookout's peek."""
+    cfg = state.config
+    mine = state.players[seat]
+    own: dict[str, Any] = {
+        "demand_cards": {**public["demand_cards"], **{d: cfg.by_id[d].as_json(cfg.sample) for d in mine.private}},
+        "seat": seat,
+        "private_demands": list(mine.private),
+        "choice": state.choices[seat] if state.choices else None,
+    }
+    if seat == state.police and state.phase != "setup":
+        own["patrols"] = list(state.patrols)
+    own["response"] = state.responses[seat][0] if state.responses and state.responses[seat] else None
+    own["peek"] = state.peek if mine.character == "lookout" else None
+    return own

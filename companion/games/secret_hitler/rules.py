@@ -12,7 +12,7 @@ from companion.games.secret_hitler import chance, election, legal, legislation, 
 from companion.games.secret_hitler.actions import ACTIONS, ALLOWED_BY_ID
 from companion.games.secret_hitler.codes import CODES, LOG_CODES, Phase, Reason
 from companion.games.secret_hitler.state import DECK_L, JA, NEIN, F, L, State, setup_for
-from companion.games.secret_hitler.views import public_view, seat_view
+from companion.games.secret_hitler.views import public_view, seat_own, seat_view
 
 _ONLY_CHANCE = frozenset({CHANCE})
 _NOBODY: frozenset[int] = frozenset()
@@ -112,6 +112,9 @@ class SecretHitler(Rules[State]):
 
     def _view(self, state: State, seat: int | None) -> dict[str, Any]:
         return public_view(state, None) if seat is None else seat_view(state, seat)
+
+    def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
+        return seat_own(state, seat)
 
     def _outcome(self, state: State) -> Outcome | None:
         return state.result

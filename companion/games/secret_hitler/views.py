@@ -75,10 +75,13 @@ def known_roles(s: State, seat: int) -> list[str | None]:
         return list(s.roles)
     mine = s.roles[seat]
     if mine == FASCIST:
-        return [r if r != LIBERAL or i == seat else None for i, r in enumerate(s.roles)]
-    if mine == HITLER and hitler_knows_fascists(s.seats):
-        return [r if r == FASCIST or i == seat else None for i, r in enumerate(s.roles)]
-    return [r if i == seat else None for i, r in enumerate(s.roles)]
+        out: list[str | None] = [None if r == LIBERAL else r for r in s.roles]
+    elif mine == HITLER and hitler_knows_fascists(s.seats):
+        out = [r if r == FASCIST else None for r in s.roles]
+    else:
+        out = [None] * s.seats
+    out[seat] = mine
+    return out
 
 
 def holds_hand(s: State, seat: int) -> bool:
@@ -90,20 +93,25 @@ def holds_hand(s: State, seat: int) -> bool:
     return False
 
 
-def seat_view(s: State, seat: int) -> dict[str, Any]:
-    """The public view plus this seat's role, knowledge, hand, peek and investigation results."""
-    view = public_view(s, seat)
+def seat_own(s: State, seat: int) -> dict[str, Any]:
+    """What only this seat sees: its role, knowledge, hand, peek and investigation results."""
     role = s.roles[seat] if s.roles else None
     learned: list[str | None] = [None] * s.seats
     for investigator, target in s.investigated:
         if investigator == seat:
             learned[target] = party(s.roles[target])
-    view.update(
-        role=role,
-        party=party(role) if role else None,
-        known=known_roles(s, seat),
-        hand=list(s.hand) if holds_hand(s, seat) else [],
-        peek=list(s.peeked) if s.peeker == seat and s.peeked else [],
-        investigations=learned,
-    )
+    return {
+        "role": role,
+        "party": party(role) if role else None,
+        "known": known_roles(s, seat),
+        "hand": list(s.hand) if holds_hand(s, seat) else [],
+        "peek": list(s.peeked) if s.peeker == seat and s.peeked else [],
+        "investigations": learned,
+    }
+
+
+def seat_view(s: State, seat: int) -> dict[str, Any]:
+    """The public view (with this seat's private log lines) plus what only this seat sees."""
+    view = public_view(s, seat)
+    view.update(seat_own(s, seat))
     return view

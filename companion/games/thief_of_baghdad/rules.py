@@ -70,6 +70,9 @@ class ThiefOfBaghdad(Rules[State]):
     def _view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
 
+    def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
+        return views.seat_own(state, seat)
+
     def _outcome(self, state: State) -> Outcome | None:
         return None if state.winner is None else Outcome(frozenset({state.winner}), Reason.CHESTS)
 

@@ -65,6 +65,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "log": log_entries(state.log[state.log_from:], seat),
     }
     if seat is not None:
-        out["seat"] = seat
-        out["hand"] = hand_cards(state.hand(seat))
+        out.update(seat_own(state, seat))
     return out
+
+
+def seat_own(state: State, seat: int) -> dict[str, Any]:
+    """What this seat adds to the public view: its seat number and its hand."""
+    return {"seat": seat, "hand": hand_cards(state.hand(seat))}

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from companion.games.binding import ORANGE, Light
 from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.core.effects import Effect, PublishState, SendTerminal, SetScene
 from companion.table.core.state import Context, TableState, TableStatus
-from companion.table.prompts import private_part, prompt
+from companion.table.prompts import prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
 
@@ -68,8 +68,9 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
              "mismatched_zones": [d["zone"] for d in state.scan] if resume else []}
     effects: list[Effect] = []
     game = None
+    parts: Sequence[Mapping[str, Any]] | None = None
     if session is not None:
-        view = session.rules.view(session.state, None)
+        view, parts = session.rules.views(session.state)  # built once for the snapshot, scene and prompts
         outcome = session.rules.outcome(session.state)
         game = {**game_json(session), "to_act": sorted(session.rules.to_act(session.state)),
                 "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
@@ -81,19 +82,20 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
         effects.append(SetScene(scene))
     seats = [{"name": s.name, "colour": s.colour} for s in ctx.config.seats[: session.seats if session else 0]]
     effects.append(PublishState({"table": table, "game": game, "seats": seats}))
-    state, sends = send_prompts(state, ctx, game["view"] if game else None)
+    state, sends = send_prompts(state, ctx, parts)
     return state, effects + sends
 
 
 def send_prompts(state: TableState, ctx: Context,
-                 public: Mapping[str, Any] | None = None) -> tuple[TableState, list[Effect]]:
-    """Every seat's prompt; a terminal is sent its seat's only when it changed."""
+                 parts: Sequence[Mapping[str, Any]] | None = None) -> tuple[TableState, list[Effect]]:
+    """Every seat's prompt (`parts`: each seat's part of the view, `Rules.views`, built when not given); a
+    terminal is sent its seat's only when it changed."""
     session = state.session
     if session is None:
         return state, []
     running = state.status in (TableStatus.RUNNING, TableStatus.OVER) and not state.enrolling
-    if public is None:
-        public = session.rules.view(session.state, None)
+    if parts is None:
+        parts = session.rules.views(session.state)[1]
     names = [s.name for s in ctx.config.seats]
     prompts = dict(state.prompts)
     ballots = state.ballots
@@ -101,7 +103,7 @@ def send_prompts(state: TableState, ctx: Context,
     for seat in range(len(ctx.config.seats)):
         # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
         if seat < session.seats:
-            message, ballots = prompt_for(seat, session, public, names, running, prompts.get(seat), ballots)
+            message, ballots = prompt_for(seat, session, prompt_info(parts[seat]), names, running, prompts.get(seat), ballots)
         else:
             message = dict(IDLE)
         terminal = state.terminals.terminal_of(seat)
@@ -111,13 +113,13 @@ def send_prompts(state: TableState, ctx: Context,
     return replace(state, prompts=prompts, ballots=ballots), sends
 
 
-def prompt_for(seat: int, session: Session, public: Mapping[str, Any], names: list[str], running: bool,
+def prompt_for(seat: int, session: Session, private: Mapping[str, Any], names: list[str], running: bool,
                old: Mapping[str, Any] | None, ballots: int) -> tuple[Mapping[str, Any], int]:
-    """A seat's prompt and the ballot counter after it; the ballot id stays the same while its choices do."""
+    """A seat's prompt (`private`: what its view adds to the public one) and the ballot counter after it; the
+    ballot id stays the same while its choices do."""
     legal = session.rules.legal_actions(session.state, seat) if running else []
     if running:
         legal += session.binding.choices(session.state, seat, session.components)
-    private = private_part(session.rules.view(session.state, seat), public)
     if old and old.get("type") == "prompt" and [o["action"] for o in old["options"]] == legal:
         if old["info"] == private:  # nothing changed for this seat: the same message, labels not rebuilt
             return old, ballots

@@ -411,6 +411,8 @@ def test_phone_pages_fit_390px(browser: Any, base_url: str, table: Runtime, lang
     problems += phone_problems(page, f"phone-host-{lang}")
     page.context.close()
     page = open_page(browser, f"{base_url}/sim", 390, 844, lang, phone=True)
+    page.fill("#pin", PIN)  # the simulator is the host's: the same PIN form first
+    page.click("#login-form button[type=submit]")
     page.wait_for_selector(".zone")
     problems += phone_problems(page, f"phone-sim-{lang}")
     page.context.close()

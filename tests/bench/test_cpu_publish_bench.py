@@ -1,0 +1,33 @@
+"""The CPU-per-tap and publish-cycle figures: their shape, and that they measure real work."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from companion.bench.publish import publish_us
+from companion.games import game_names
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_cpu_per_tap_json(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "bench", "--json", "--only", "cpu_per_tap",
+                          "--cpu-taps", "8", "--cpu-rounds", "1", "--data", str(tmp_path)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    figures = report["cpu_per_tap_ms"]
+    assert set(figures) == {"clients_0", "clients_12"}
+    # A tap journals, applies, publishes and (with clients) streams: never free, and far under a second.
+    assert all(0 < ms < 1000 for ms in figures.values()), figures
+    runs = report["cpu_per_tap_setup"]["runs"]
+    assert all(run["raw_mean"] >= run["mean"] and run["idle_ms_per_s"] >= 0 for r in runs.values() for run in r)
+    assert list(tmp_path.iterdir()) == []  # the temporary databases are gone
+
+
+def test_publish_us_for_every_game() -> None:
+    figures = {game: publish_us(game, repeats=1) for game in game_names()}
+    assert all(0 < us < 100_000 for us in figures.values()), figures
