@@ -1,4 +1,4 @@
-"""Pure game rules: no I/O, no threads, no clock, no global random (DESIGN.md "Engine contract")."""
+"""Pure game rules: no I/O, no threads, no clock, no global random (docs/ARCHITECTURE.md "The engine contract")."""
 
 from companion.games.contract import CHANCE, IllegalAction, Outcome
 from companion.games.registry import game_names, get_rules

@@ -1,7 +1,8 @@
 """How a game meets the physical table: the generic binding interface every game's `binding.py` follows.
 
 A binding is pure (no I/O, threads or clock): the table feeds it table inputs and it answers with actions
-for the engine to judge; it draws the LED scene from the public view only. DESIGN.md "A game's table binding".
+for the engine to judge; it draws the LED scene from the public view only. See docs/ARCHITECTURE.md,
+"A game's table binding".
 """
 
 from __future__ import annotations

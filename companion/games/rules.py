@@ -52,7 +52,7 @@ class Rules(ABC, Generic[S]):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     actions: ClassVar[Mapping[str, ActionSpec]]
-    """The action vocabulary: type -> fields (RULES.md is the contract)."""
+    """The action vocabulary: type -> fields (docs/RULES.md is the contract)."""
     phase_type: ClassVar[type[Described]]
     """The game's Phase enum: every `phase` value, each with a one-line English description."""
     phases: ClassVar[Mapping[str, str]]

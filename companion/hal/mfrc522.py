@@ -1,7 +1,7 @@
 """The project's own MFRC522 driver over an SPI transport with spidev's `xfer2` interface.
 
 Why not the PyPI `mfrc522` package: its wait loop ignores the chip's timer (2013 SPI transfers per empty
-poll) and it reads only cascade level 1, so distinct 7-byte UIDs collide (see HARDWARE-NOTES.md).
+poll) and it reads only cascade level 1, so distinct 7-byte UIDs collide (see hardware/README.md, Measured facts).
 Here every wait ends on the chip's own timer interrupt with a short programmed timeout, presence polling
 uses WUPA + HLTA so a resting tag answers every poll, and both cascade levels are read with BCC checks.
 """

@@ -23,8 +23,8 @@ def plausible_uid(uid: object) -> bool:
 
 CONFIRM_GAP_S = 0.005
 """How soon a reader holding an unconfirmed UID is polled again. With WUPA+HLTA a resting tag answers every poll
-(HARDWARE-NOTES), so a real placement is confirmed within a few ms instead of a whole poll interval later; one
-read takes 2.4-4.5 ms on air, so polling sooner would gain nothing."""
+(hardware/README.md, Measured facts), so a real placement is confirmed within a few ms instead of a whole poll
+interval later; one read takes 2.4-4.5 ms on air, so polling sooner would gain nothing."""
 
 
 @dataclass

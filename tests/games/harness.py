@@ -1,4 +1,4 @@
-"""The one random-simulation harness every engine runs through (DESIGN.md "Tests" item 2)."""
+"""The one random-simulation harness every engine runs through (docs/ARCHITECTURE.md "Tests" item 2)."""
 
 from __future__ import annotations
 

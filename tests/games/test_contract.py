@@ -1,4 +1,4 @@
-"""Contract tests every registered engine must pass (DESIGN.md "Engine contract")."""
+"""Contract tests every registered engine must pass (docs/ARCHITECTURE.md "The engine contract")."""
 
 from __future__ import annotations
 

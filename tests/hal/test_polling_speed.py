@@ -64,7 +64,7 @@ def test_a_tag_placed_after_empty_polls_is_read_on_the_next_poll_and_resting_rea
     again = driver.scan()
     assert again.uid == UID4
     # WUPA, anticollision, select, HLTA: one sleep each, to the end of its answer; none sits out the timer,
-    # so the time slept stays near the 2.41 ms on air (HARDWARE-NOTES), far from 4 x 1.5 ms
+    # so the time slept stays near the 2.41 ms on air (hardware/README.md, Measured facts), far from 4 x 1.5 ms
     assert len(clock.sleeps) == 4
     assert sum(clock.sleeps) < 0.003
 

@@ -1,4 +1,4 @@
-"""Boss's Wallet (보스의 지갑): rules engine per RULES.md section 3; rulings in RULINGS.md.
+"""Boss's Wallet (보스의 지갑): rules engine per docs/RULES.md, Boss's Wallet; rulings in RULINGS.md.
 
 Modules (the same in every game package): `codes` (phases, reasons, refusal and log codes) · `cards` and
 `config` (the catalogue and options) · `state` · `actions` (schemas) · `legal` (phase -> action types, who acts)

@@ -1,4 +1,4 @@
-"""Boss's Wallet's action vocabulary (RULES.md section 3); the action types of each phase are in `legal`."""
+"""Boss's Wallet's action vocabulary (docs/RULES.md, Boss's Wallet); the action types of each phase are in `legal`."""
 
 from __future__ import annotations
 
@@ -22,4 +22,4 @@ ACTIONS: Mapping[str, ActionSpec] = MappingProxyType({
     "return_chip": ActionSpec({"chip": integer(1, 3)}),
     "award": ActionSpec({"target": seat(), "chips": list_of(integer(1, 3), max_len=4)}, chance=True),
 })
-"""The action vocabulary of RULES.md section 3."""
+"""The action vocabulary of docs/RULES.md, Boss's Wallet."""

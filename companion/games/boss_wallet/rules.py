@@ -17,7 +17,7 @@ from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.rules import Rules
 
 class BossWallet(Rules[State]):
-    """Boss's Wallet (RULES.md section 3)."""
+    """Boss's Wallet (docs/RULES.md, Boss's Wallet)."""
 
     name = "boss_wallet"
     title = "Boss's Wallet"

@@ -1,4 +1,5 @@
-"""Gangster's Dilemma (Eagle-Gryphon Games 2020): rules engine per RULES.md section 2; rulings in RULINGS.md.
+"""Gangster's Dilemma (Eagle-Gryphon Games 2020): rules engine per docs/RULES.md, Gangster's Dilemma;
+rulings in RULINGS.md.
 
 Modules (the same in every game package): `codes` (phases, reasons, refusal and log codes) · `board` (loot,
 locations, characters, scoring) · `options` (validation, the invented sample deck) · `state` (immutable State,

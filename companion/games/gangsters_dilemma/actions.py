@@ -1,4 +1,4 @@
-"""The action vocabulary (RULES.md section 2) as declarative schemas, and which phase takes which."""
+"""The action vocabulary (docs/RULES.md, Gangster's Dilemma) as declarative schemas, and which phase takes which."""
 
 from __future__ import annotations
 

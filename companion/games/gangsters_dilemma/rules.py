@@ -29,7 +29,7 @@ Action = dict[str, Any]
 
 
 class GangstersDilemma(Rules[State]):
-    """Gangster's Dilemma (3–7 seats) per RULES.md section 2."""
+    """Gangster's Dilemma (3–7 seats) per docs/RULES.md, Gangster's Dilemma."""
 
     name: ClassVar[str] = "gangsters_dilemma"
     title: ClassVar[str] = "Gangster's Dilemma"

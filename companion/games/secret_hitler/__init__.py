@@ -1,5 +1,5 @@
-"""Secret Hitler (Goat, Wolf & Cabbage; rules CC BY-NC-SA 4.0): rules engine per RULES.md section 1; rulings in
-RULINGS.md.
+"""Secret Hitler (Goat, Wolf & Cabbage; rules CC BY-NC-SA 4.0): rules engine per docs/RULES.md,
+Secret Hitler; rulings in RULINGS.md.
 
 Modules (the same in every game package): `codes` (phases, reasons, refusal and log codes) · `state` (State and
 the fixed tables) · `actions` (schemas, phase -> action types) · `legal` · `chance` (deal, draws, peek) ·

@@ -1,4 +1,4 @@
-"""Secret Hitler's action vocabulary (RULES.md section 1) and the action types of each phase."""
+"""Secret Hitler's action vocabulary (docs/RULES.md, Secret Hitler) and the action types of each phase."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ class Phase(Described):
 
 
 class Reason(StrEnum):
-    """Why a game ended (RULES.md section 1 "Outcome")."""
+    """Why a game ended (docs/RULES.md, Secret Hitler, "Outcome reasons")."""
 
     LIBERAL_POLICIES = "liberal_policies"
     FASCIST_POLICIES = "fascist_policies"

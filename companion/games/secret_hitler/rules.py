@@ -1,4 +1,4 @@
-"""The Secret Hitler engine: action vocabulary, phases, codes and dispatch (RULES.md section 1)."""
+"""The Secret Hitler engine: action vocabulary, phases, codes and dispatch (docs/RULES.md, Secret Hitler)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ _SINGLE = tuple(frozenset({i}) for i in range(10))
 
 
 class SecretHitler(Rules[State]):
-    """Secret Hitler, 5-10 seats, as ruled in RULES.md section 1."""
+    """Secret Hitler, 5-10 seats, as ruled in docs/RULES.md, Secret Hitler."""
 
     name = "secret_hitler"
     title = "Secret Hitler"

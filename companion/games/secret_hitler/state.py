@@ -1,4 +1,4 @@
-"""Secret Hitler state and fixed tables: role mixes, power boards, deck sizes (RULES.md section 1)."""
+"""Secret Hitler state and fixed tables: role mixes, power boards, deck sizes (docs/RULES.md, Secret Hitler)."""
 
 from __future__ import annotations
 

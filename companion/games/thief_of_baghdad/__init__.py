@@ -1,4 +1,4 @@
-"""Thief of Baghdad (바그다드의 도둑): rules engine per RULES.md section 4; rulings in RULINGS.md.
+"""Thief of Baghdad (바그다드의 도둑): rules engine per docs/RULES.md, Thief of Baghdad; rulings in RULINGS.md.
 
 Modules (the same in every game package): `codes` (phases, reasons, refusal and log codes) · `board` (fixed
 components) · `state` · `actions` (schemas, phase -> action types) · `legal` · `chance` (deal and draws) ·

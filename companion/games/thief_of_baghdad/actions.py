@@ -1,4 +1,4 @@
-"""Thief of Baghdad's action vocabulary (RULES.md section 4 "Actions") and the action types of each phase."""
+"""Thief of Baghdad's action vocabulary (docs/RULES.md, Thief of Baghdad, "Actions") and each phase's types."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from companion.games.thief_of_baghdad.codes import Phase
 _palace = one_of(*COLORS)
 _cards = list_of(one_of(*CARD_NAMES), max_len=32)
 
-ACTIONS: Mapping[str, ActionSpec] = {  # RULES.md section 4 "Actions"; read-only
+ACTIONS: Mapping[str, ActionSpec] = {  # docs/RULES.md, Thief of Baghdad, "Actions"; read-only
     "deal": ActionSpec({"hands": list_of(list_of(one_of(*CARD_NAMES), max_len=32), per_seat=True)}, chance=True),
     "place_guard": ActionSpec({"palace": _palace}),
     "infiltrate": ActionSpec({"palace": _palace, "cards": _cards}),

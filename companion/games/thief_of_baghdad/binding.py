@@ -3,7 +3,7 @@ payments), actions chosen on terminals or pages, turn ends by button; a public L
 
 Zones: `seat:N` (each seat's reader, terminal, buttons and LEDs), `center` (nothing is read there) and the
 LED-only `palace:<colour>` per palace and `moves` (thief moves left this turn). Cards: kind `palace` with its
-colour, kind `dancer` ("dancer"). The binding reads only the engine's views (RULES.md section 4) and the
+colour, kind `dancer` ("dancer"). The binding reads only the engine's views (docs/RULES.md, Thief of Baghdad) and the
 shape of the chance action due, so it holds no engine internals.
 
 Physical play: the starting hands are tapped at each seat's reader (the deal is applied once every seat has

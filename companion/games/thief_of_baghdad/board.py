@@ -1,4 +1,4 @@
-"""Thief of Baghdad's fixed components and per-seat-count parameters (RULES.md section 4)."""
+"""Thief of Baghdad's fixed components and per-seat-count parameters (docs/RULES.md, Thief of Baghdad)."""
 
 from __future__ import annotations
 

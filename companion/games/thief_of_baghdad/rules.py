@@ -16,7 +16,7 @@ from companion.games.thief_of_baghdad.codes import BINDING_CODES, CODES, LOG_COD
 from companion.games.thief_of_baghdad.state import State
 
 class ThiefOfBaghdad(Rules[State]):
-    """Thief of Baghdad (Queen Games 2006) as ruled in RULES.md section 4."""
+    """Thief of Baghdad (Queen Games 2006) as ruled in docs/RULES.md, Thief of Baghdad."""
 
     name: ClassVar[str] = "thief_of_baghdad"
     title: ClassVar[str] = "Thief of Baghdad"

@@ -203,7 +203,7 @@ SEAT_FIELDS = {"role", "party", "known", "hand", "peek", "investigations"}
 
 
 def test_view_fields_and_types() -> None:
-    """Every field RULES.md lists, per-seat fields as lists indexed by seat."""
+    """Every field docs/RULES.md lists, per-seat fields as lists indexed by seat."""
     playout = random_playout(RULES, 8, random.Random(5))
     state = RULES.initial_state(8)
     for action in playout.actions[:60]:

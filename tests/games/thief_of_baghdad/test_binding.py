@@ -1,5 +1,5 @@
 """The Thief of Baghdad table binding's LED scene and tap bookkeeping, from contract-shaped public views
-(RULES.md section 4), without the engine."""
+(docs/RULES.md, Thief of Baghdad), without the engine."""
 
 from __future__ import annotations
 
