@@ -6,9 +6,10 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, Iterable, Mapping, Sequence, TypeVar
 
 from companion.games.contract import BINDING_CODES, CHANCE, COMMON_CODES, Described, IllegalAction, Outcome, described
+from companion.games.reveal import RevealLine
 from companion.games.schema import ActionSpec, check_options, is_int, parse_action
 
 S = TypeVar("S")
@@ -147,6 +148,25 @@ class Rules(ABC, Generic[S]):
     def outcome(self, state: S) -> Outcome | None:
         """None while the game runs, else who won and why."""
         return self._outcome(state)
+
+    def reveal(self, state: S, ended: bool = False) -> list[dict[str, Any]]:
+        """What really happened, as `{code, params}` lines for the reveal: only once the game is over (by its
+        rules, or `ended` by the host), since the lines open every secret; [] before."""
+        if not ended and self._outcome(state) is None:
+            return []
+        return [line.to_json() for line in self._reveal(state)]
+
+    def winning_sides(self, state: S) -> list[str]:
+        """The team or role ids the winners played (history counts wins by them); [] before the end or where
+        seats win on their own."""
+        outcome = self._outcome(state)
+        return [] if outcome is None else self._winning_sides(state, outcome)
+
+    def _reveal(self, state: S) -> Iterable[RevealLine]:
+        return ()
+
+    def _winning_sides(self, state: S, outcome: Outcome) -> list[str]:
+        return []
 
     # --- what each engine provides ----------------------------------------------------------
 

@@ -52,9 +52,15 @@ CREATE TABLE IF NOT EXISTS terminal_bindings (
     seat INTEGER,
     at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS shares (
+    token TEXT PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    created REAL NOT NULL
+);
 """
 """`CREATE ... IF NOT EXISTS` throughout: opening a database made by an older version adds the newer tables.
-`terminal_bindings` holds the host's bindings; a NULL seat means the host unbound that terminal on purpose."""
+`terminal_bindings` holds the host's bindings; a NULL seat means the host unbound that terminal on purpose.
+`shares` holds the replay links the host made, each for one finished game (deleting a row revokes it)."""
 
 
 @dataclass(frozen=True)
@@ -244,3 +250,41 @@ class Journal:
     def _live_idx(self, game_id: int) -> list[int]:
         return [i for (i,) in self.conn.execute(
             "SELECT idx FROM actions WHERE game_id = ? AND undone = 0 ORDER BY idx", (game_id,))]
+
+    # --- finished games: listing, reading, share links (the replay and history) -----------------------------
+
+    def finished(self, limit: int = 500) -> list[dict[str, Any]]:
+        """Every ended game, newest first: id, game, seats, start and end time, end reason, outcome, action count."""
+        rows = self.conn.execute(
+            "SELECT g.id, g.game, g.seats, g.mode, g.started, g.ended, g.end_reason, g.outcome, "
+            "(SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id AND a.undone = 0) "
+            "FROM games g WHERE g.ended IS NOT NULL ORDER BY g.id DESC LIMIT ?", (limit,))
+        return [{"id": gid, "game": game, "seats": seats, "components": mode, "started": started, "ended": ended,
+                 "end_reason": reason, "outcome": json.loads(outcome) if outcome else None, "actions": count}
+                for gid, game, seats, mode, started, ended, reason, outcome, count in rows]
+
+    def outcome_of(self, game_id: int) -> dict[str, Any] | None:
+        """The journaled outcome of a game (None while it runs or when the host ended it)."""
+        row = self.conn.execute("SELECT outcome FROM games WHERE id = ?", (game_id,)).fetchone()
+        return json.loads(row[0]) if row and row[0] else None
+
+    def add_share(self, game_id: int, token: str) -> None:
+        """Record a replay link for one game."""
+        with self.conn:
+            self.conn.execute("INSERT INTO shares (token, game_id, created) VALUES (?, ?, ?)",
+                              (token, game_id, time.time()))
+
+    def revoke_shares(self, game_id: int) -> int:
+        """Revoke every replay link of a game; returns how many there were."""
+        with self.conn:
+            return self.conn.execute("DELETE FROM shares WHERE game_id = ?", (game_id,)).rowcount
+
+    def shared_game(self, token: str) -> int | None:
+        """The game a replay link opens, or None for an unknown or revoked one."""
+        row = self.conn.execute("SELECT game_id FROM shares WHERE token = ?", (token,)).fetchone()
+        return int(row[0]) if row else None
+
+    def shares_of(self, game_id: int) -> list[str]:
+        """The live replay links of a game, oldest first."""
+        return [t for (t,) in self.conn.execute("SELECT token FROM shares WHERE game_id = ? ORDER BY created",
+                                                (game_id,))]

@@ -19,8 +19,8 @@ from companion.table.bus import EventBus
 from companion.table.cards import CardRegistry
 from companion.table.core.commands import Command, Ping
 from companion.table.core.effects import (AppendActions, BindTerminals, DeleteCard, Effect, EndGameRow, Flash,
-                                          Publish, PublishState, Row, SendTerminal, SetScene, StartGame,
-                                          UndoActions, WriteCards)
+                                          Publish, PublishState, Row, SendTerminal, SetScene, ShareRow,
+                                          StartGame, UndoActions, WriteCards)
 from companion.table.core.inputs import Boot, BootFailed, Input
 from companion.table.core.outputs import seat_screen, zone_of
 from companion.table.core.state import Context, Counters, TableState, TableStatus
@@ -241,6 +241,11 @@ class TableLoop:
             self.cards.write(row.cards)
         elif isinstance(row, DeleteCard):
             self.cards.forget(row.uid)
+        elif isinstance(row, ShareRow):
+            if row.token is None:
+                self.journal.revoke_shares(row.game_id)
+            else:
+                self.journal.add_share(row.game_id, row.token)
         else:
             raise TypeError(f"not a journal row: {row!r}")
 

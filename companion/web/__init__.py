@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from flask import Flask, Response, jsonify, request
 
-from companion.web import api, errors, host, host_api, pages, seat, sim, sim_api
+from companion.web import api, errors, host, host_api, pages, replay, seat, sim, sim_api
 from companion.web.auth import HostSessions, PinGuard
 from companion.web.facade import TableFacade
 from companion.web.streams import StreamSlots
@@ -38,7 +38,8 @@ companion.web.lan.lan_ipv4; tests inject one); BIND_HOST: the address the server
 warns when phones cannot reach it; None: not known)."""
 
 
-PRIVATE_PREFIXES = ("/api/seat/", "/seat/", "/api/host/", "/host", "/api/sim/", "/sim", "/api/action")
+PRIVATE_PREFIXES = ("/api/seat/", "/seat/", "/api/host/", "/host", "/api/sim/", "/sim", "/api/action", "/replay/",
+                    "/api/replay/", "/api/reveal")
 """Answers under these carry a seat's or the host's data: never kept by a browser or a proxy cache."""
 
 
@@ -65,7 +66,7 @@ def create_app(config: Mapping[str, Any] | None, table: TableFacade) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(host_api.bp)
     app.register_blueprint(sim_api.bp)
-    for page in (pages, seat, host, sim):  # the page itself (web/ templates and assets)
+    for page in (pages, seat, host, sim, replay):  # the page itself (web/ templates and assets)
         page.register(app)
 
     @app.get("/healthz")

@@ -15,6 +15,7 @@ from companion.web.auth import host_csrf, require_host
 from companion.web.errors import ApiError
 from companion.web.lan import seat_url
 from companion.web.pages import preferred_lang
+from companion.web.replay import export_record_text
 from companion.web.site import templates_dir
 
 bp = Blueprint("host", __name__, template_folder=str(templates_dir()))
@@ -70,14 +71,18 @@ def seat_qr(seat: int) -> Response:
 
 @bp.get("/host/export/<kind>.json")
 def export(kind: str) -> Response:
-    """Download the deck file (`cards.json`) or the finished game's record (`record.json`: JSON lines in the
-    replay format, a setup line then one action per line) as an attachment."""
+    """Download the deck file (`cards.json`) or a finished game's record (`record.json`, `?game=ID` for any
+    finished game, else the newest: JSON lines in the replay format, a setup line then one action per line) as
+    an attachment."""
     require_host(post=False)
     table = current_app.extensions["table"]
     if kind == "cards":
         result = table.host_command("export_cards", {})
     elif kind == "record":
-        result = table.host_command("export_record", {})
+        game = request.args.get("game")
+        if game is not None and not (game.isascii() and game.isdigit()):
+            raise ApiError("bad_game_id", f"a game is named by its number, not {game!r}"[:200])
+        result = table.host_command("export_record", {} if game is None else {"game": int(game)})
     else:
         raise ApiError("not_found", f"nothing to export called {kind!r}")
     if not isinstance(result, dict):
@@ -85,8 +90,7 @@ def export(kind: str) -> Response:
     if kind == "cards":
         body, name = json.dumps(result.get("deck", result), ensure_ascii=False, indent=1), "cards.json"
     else:
-        lines = [result["setup"], *result["actions"]]
-        body, name = "\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n", f"game-{result.get('id')}.jsonl"
+        body, name = export_record_text(result), f"game-{result.get('id')}.jsonl"
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
 

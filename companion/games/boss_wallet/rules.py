@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
 from companion.games.boss_wallet import chance, legal, roundend, turns, views
 from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS
@@ -14,7 +14,9 @@ from companion.games.boss_wallet.codes import BINDING_CODES, CODES, LOG_CODES, P
 from companion.games.boss_wallet.state import State
 from companion.games.contract import Outcome
 from companion.games.option_spec import OptionSpec, OptionType
+from companion.games.reveal import RevealLine
 from companion.games.rules import Rules
+from companion.games.boss_wallet.reveal import reveal_lines
 
 class BossWallet(Rules[State]):
     """Boss's Wallet (docs/RULES.md, Boss's Wallet)."""
@@ -75,6 +77,9 @@ class BossWallet(Rules[State]):
         totals = [(sum(c), len(c)) for c in state.chips]
         best = max(totals)
         return Outcome(frozenset(s for s, t in enumerate(totals) if t == best), Reason.CHIPS)
+
+    def _reveal(self, state: State) -> Iterable[RevealLine]:
+        return reveal_lines(state.log)
 
     _apply_setup = staticmethod(turns.apply_setup)
     _apply_draw = staticmethod(turns.apply_draw)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
 from companion.games.contract import CHANCE, Outcome
 from companion.games.gangsters_dilemma import chance, handlers
@@ -22,7 +22,9 @@ from companion.games.gangsters_dilemma.board import (
 )
 from companion.games.gangsters_dilemma.codes import BINDING_CODES, CODES, LOG_CODES, Phase, Reason
 from companion.games.option_spec import OptionSpec, OptionType
+from companion.games.reveal import RevealLine
 from companion.games.rules import Rules
+from companion.games.gangsters_dilemma.reveal import reveal_lines, winning_characters
 from companion.games.schema import ActionSpec
 
 Action = dict[str, Any]
@@ -112,6 +114,12 @@ class GangstersDilemma(Rules[State]):
 
     def _outcome(self, state: State) -> Outcome | None:
         return None if state.winners is None else Outcome(state.winners, Reason.VP)
+
+    def _reveal(self, state: State) -> Iterable[RevealLine]:
+        return reveal_lines(state.log)
+
+    def _winning_sides(self, state: State, outcome: Outcome) -> list[str]:
+        return winning_characters((p.character for p in state.players), outcome.winners)
 
     _apply_setup = staticmethod(handlers.setup)
     _apply_patrol = staticmethod(handlers.patrol)

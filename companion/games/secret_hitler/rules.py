@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from companion.games.contract import CHANCE, Outcome
+from companion.games.reveal import RevealLine
 from companion.games.rules import Rules
+from companion.games.secret_hitler.reveal import reveal_lines, winning_team
 from companion.games.secret_hitler import chance, election, legal, legislation, powers
 from companion.games.secret_hitler.actions import ACTIONS, ALLOWED_BY_ID
 from companion.games.secret_hitler.codes import CODES, LOG_CODES, Phase, Reason
@@ -118,6 +120,12 @@ class SecretHitler(Rules[State]):
 
     def _outcome(self, state: State) -> Outcome | None:
         return state.result
+
+    def _reveal(self, state: State) -> Iterable[RevealLine]:
+        return reveal_lines(state.log)
+
+    def _winning_sides(self, state: State, outcome: Outcome) -> list[str]:
+        return winning_team(state.roles, outcome.winners)
 
     # --- actions (already checked for shape, turn and phase by Rules.apply) -------------------
 

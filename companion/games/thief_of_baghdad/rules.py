@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
 from companion.games.contract import Outcome
 from companion.games.option_spec import OptionSpec, OptionType
+from companion.games.reveal import RevealLine
 from companion.games.rules import Rules
+from companion.games.thief_of_baghdad.reveal import reveal_lines
 from companion.games.schema import ActionSpec, is_int
 from companion.games.thief_of_baghdad import chance, legal, moves, turns, views
 from companion.games.thief_of_baghdad.actions import ACTIONS, ALLOWED
@@ -75,6 +77,9 @@ class ThiefOfBaghdad(Rules[State]):
 
     def _outcome(self, state: State) -> Outcome | None:
         return None if state.winner is None else Outcome(frozenset({state.winner}), Reason.CHESTS)
+
+    def _reveal(self, state: State) -> Iterable[RevealLine]:
+        return reveal_lines(state.log)
 
     def _apply_deal(self, state: State, action: dict[str, Any]) -> State:
         return turns.deal(state, action)

@@ -95,7 +95,29 @@ class ImportCards:
 
 @dataclass(frozen=True)
 class ExportRecord:
-    """The newest finished game's record (it holds every secret)."""
+    """A finished game's record (it holds every secret): that game's, else the newest game's."""
+
+    game_id: int | None = None
+
+
+@dataclass(frozen=True)
+class ListGames:
+    """Every finished game, newest first."""
+
+
+@dataclass(frozen=True)
+class ShareGame:
+    """Make a replay link for one finished game, or revoke its links."""
+
+    game_id: int
+    revoke: bool = False
+
+
+@dataclass(frozen=True)
+class SharedGame:
+    """Which game a replay link opens."""
+
+    token: str
 
 
 @dataclass(frozen=True)
@@ -112,7 +134,7 @@ class BindTerminal:
 
 
 Command = (Ping | Submit | NewGame | Undo | EndGame | Resume | EnrollMode | Enroll | ForgetCard | ExportCards
-           | ImportCards | ExportRecord | HostState | BindTerminal)
+           | ImportCards | ExportRecord | HostState | BindTerminal | ListGames | ShareGame | SharedGame)
 
 
 def _is_int(value: Any) -> bool:
@@ -168,6 +190,29 @@ def _export_cards(args: Mapping[str, Any]) -> ExportCards:
     return ExportCards(game)
 
 
+def _game_id(args: Mapping[str, Any], required: bool = True) -> int | None:
+    game = args.get("game")
+    if game is None and not required:
+        return None
+    if not _is_int(game) or game < 1:
+        raise Refusal("bad_game_id", f"a game is named by its number, not {game!r}"[:200])
+    return int(game)
+
+
+def _share_game(args: Mapping[str, Any]) -> ShareGame:
+    revoke = args.get("revoke", False)
+    if not isinstance(revoke, bool):
+        raise Refusal("bad_field", "field 'revoke' must be true or false")
+    return ShareGame(int(_game_id(args) or 0), revoke)
+
+
+def _shared_game(args: Mapping[str, Any]) -> SharedGame:
+    token = args.get("token")
+    if not isinstance(token, str) or not 0 < len(token) <= 64:
+        raise Refusal("bad_share", "that replay link is not valid")
+    return SharedGame(token)
+
+
 def _bind_terminal(args: Mapping[str, Any]) -> BindTerminal:
     terminal, seat = args.get("terminal"), args.get("seat")
     if not is_terminal_id(terminal):
@@ -190,7 +235,10 @@ PARSERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
     "forget_card": lambda args: ForgetCard(normalise_uid(args.get("uid"))),
     "export_cards": _export_cards,
     "import_cards": lambda args: ImportCards(tuple(check_deck(args.get("deck")))),
-    "export_record": lambda args: ExportRecord(),
+    "export_record": lambda args: ExportRecord(_game_id(args, required=False)),
+    "list_games": lambda args: ListGames(),
+    "share_game": _share_game,
+    "shared_game": _shared_game,
     "host_state": lambda args: HostState(),
     "bind_terminal": _bind_terminal,
 }
@@ -199,7 +247,7 @@ PARSERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
 
 def parse_command(name: str, args: Mapping[str, Any]) -> Command | Refusal:
     """The typed command for a name and JSON arguments, or a refusal with a stable code (unknown_command,
-    bad_field, bad_setup, bad_uid, bad_deck, bad_terminal, bad_seat, malformed)."""
+    bad_field, bad_setup, bad_uid, bad_deck, bad_terminal, bad_seat, bad_game_id, bad_share, malformed)."""
     parser = PARSERS.get(name)
     if parser is None:
         return Refusal("unknown_command", f"unknown command {name!r}")

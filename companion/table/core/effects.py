@@ -72,7 +72,15 @@ class DeleteCard:
     uid: str
 
 
-Row = AppendActions | StartGame | UndoActions | EndGameRow | BindTerminals | WriteCards | DeleteCard
+@dataclass(frozen=True)
+class ShareRow:
+    """A replay link for one finished game (token None: revoke every link of that game)."""
+
+    game_id: int
+    token: str | None
+
+
+Row = AppendActions | StartGame | UndoActions | EndGameRow | BindTerminals | WriteCards | DeleteCard | ShareRow
 
 # --- effects: run in order once every row is committed ---------------------------------------------------------
 

@@ -10,6 +10,7 @@ from companion.games.contract import IllegalAction
 from companion.games.log import Log
 from companion.table.cards import CardError, card_json, check_card, deck_of
 from companion.table.core import commands as c
+from companion.table.core.archive import HANDLERS as ARCHIVE_HANDLERS
 from companion.table.core.effects import (BindTerminals, DeleteCard, EndGameRow, Publish, SendTerminal, StartGame,
                                           UndoActions, WriteCards)
 from companion.table.core.outputs import game_json, publish, seat_screen
@@ -160,20 +161,6 @@ def _import_cards(state: TableState, cmd: c.ImportCards, ctx: Context) -> Step:
     return Step(state, (WriteCards(cmd.cards),), reply={"imported": len(cmd.cards)})
 
 
-def _export_record(state: TableState, cmd: c.ExportRecord, ctx: Context) -> Step:
-    """The newest game's record (setup + live actions, the replay format) once it is over: it holds every secret."""
-    history = ctx.journal.history(1)
-    record = ctx.journal.game(history[0]["id"]) if history else None
-    if record is None:
-        return Step(state, reply=Refusal("no_game", "No game has been played yet."))
-    if record.ended is None:
-        return Step(state, reply=Refusal("game_running", "The record can be exported once the game is over."))
-    return Step(state, reply={
-        "id": record.id, "setup": {"game": record.game, "seats": record.seats, "options": record.options},
-        "components": record.components, "actions": list(record.actions), "end_reason": record.end_reason,
-        "outcome": history[0]["outcome"]})
-
-
 def _host_state(state: TableState, cmd: c.HostState, ctx: Context) -> Step:
     session = state.session
     return Step(state, reply={
@@ -196,6 +183,6 @@ def _host_state(state: TableState, cmd: c.HostState, ctx: Context) -> Step:
 HANDLERS: dict[type, Any] = {
     c.Undo: _undo, c.EndGame: _end_game, c.BindTerminal: _bind_terminal, c.Resume: _resume,
     c.EnrollMode: _enroll_mode, c.Enroll: _enroll, c.ForgetCard: _forget_card, c.ExportCards: _export_cards,
-    c.ImportCards: _import_cards, c.ExportRecord: _export_record, c.HostState: _host_state,
+    c.ImportCards: _import_cards, c.HostState: _host_state, **ARCHIVE_HANDLERS,
 }
 """Command type -> handler (Ping, Submit and NewGame are dispatched in `run`); read-only."""

@@ -85,6 +85,15 @@ class JournalView(Protocol):
     def next_game_id(self) -> int:
         """The id the next new game gets."""
 
+    def finished(self, limit: int = 500) -> list[dict[str, Any]]:
+        """Every ended game, newest first."""
+
+    def outcome_of(self, game_id: int) -> dict[str, Any] | None:
+        """The journaled outcome of a game."""
+
+    def shared_game(self, token: str) -> int | None:
+        """The game a replay link opens."""
+
 
 @dataclass(frozen=True)
 class Context:

@@ -4,6 +4,7 @@ import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
 import { follow, statusPill } from "./live.js";
 import { renderBoard, startFlips, usesSample } from "./boards.js";
 import { renderLog } from "./log.js";
+import { revealList } from "./reveal.js";
 import { normalize } from "./state.js";
 
 /** How long a refusal or unknown-tag banner stays up: long enough to read from across the room. */
@@ -14,6 +15,7 @@ let current = null;
 let prevView = null;
 let appliedLang = null;
 let notice = null;  // {type, data, gameId, timer}: the banner shown now, redrawn on a language switch
+let reveal = null;  // {version, lines}: what really happened in the game that just ended (/api/reveal)
 
 function draw() {
   if (appliedLang !== i18n.lang) { i18n.apply(); appliedLang = i18n.lang; }  // static texts: once per language
@@ -58,8 +60,21 @@ function draw() {
   morphChildren(board, renderBoard(s.game, s.view, {
     i18n, prev: prevView, toAct: s.toAct, facts: s.facts, winners: s.outcome ? s.outcome.winners : null }));
   startFlips(board);
-  renderLog(byId("log"), i18n, s.view.log);
+  const revealed = Boolean(s.outcome && reveal && reveal.version === s.version);
+  // once the game is over the log's place shows what really happened (the table opens it only then)
+  setText(document.querySelector(".log-panel > h2"), i18n.t(revealed ? "replay.reveal_title" : "ui.log"));
+  if (revealed) replace(byId("log"), ...revealList(i18n, s.game, reveal.lines).children);
+  else renderLog(byId("log"), i18n, s.view.log);
   document.body.dataset.version = s.version;
+  document.body.dataset.revealed = revealed ? s.version : "";
+}
+
+/** Fetch the reveal of a game that just ended (refused while it runs: then the log stays). */
+async function fetchReveal(version) {
+  try {
+    const res = await fetchJSON("/api/reveal");
+    if (current && current.version === version) { reveal = { version, lines: res.reveal }; draw(); }
+  } catch (_) { /* the game was undone or replaced meanwhile: nothing to reveal */ }
 }
 
 /** Take the banner down (its time is up, the game ended, or another game began). */
@@ -94,6 +109,7 @@ function onState(data) {
   prevView = current && current.game === next.game ? current.view : null;
   current = next;
   draw();
+  if (next.outcome && (!reveal || reveal.version !== next.version)) fetchReveal(next.version);
 }
 
 wireLangSwitch((next) => { i18n = next; prevView = null; draw(); drawNotice(); });

@@ -1,0 +1,89 @@
+"""A finished game step by step, for the replay: the state, views and hidden parts after any number of actions.
+
+Pure: the record (game, seats, options, actions) is the game, so step k is the replay of its first k actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from companion.games.binding import get_binding
+from companion.games.registry import get_rules
+from companion.games.rules import Rules
+
+
+class StepError(ValueError):
+    """A step outside the record (a stable code and a message)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code, self.message = code, message
+        super().__init__(f"{code}: {message}")
+
+
+@dataclass(frozen=True)
+class Record:
+    """A finished game as the journal keeps it."""
+
+    game: str
+    seats: int
+    options: Mapping[str, Any]
+    actions: tuple[Mapping[str, Any], ...]
+
+    @property
+    def rules(self) -> Rules:
+        """The game's rules."""
+        return get_rules(self.game)
+
+    def state_at(self, step: int) -> Any:
+        """The state after the first `step` actions (0: the setup before any)."""
+        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(self.actions):
+            raise StepError("bad_step", f"a step is 0 to {len(self.actions)}, not {step!r}"[:200])
+        rules = self.rules
+        try:
+            state = rules.initial_state(self.seats, dict(self.options))
+            for action in self.actions[:step]:
+                state = rules.apply(state, dict(action))
+        except ValueError as exc:  # IllegalAction is one: a record these rules no longer accept
+            raise StepError("unreplayable", f"the record no longer replays: {exc}"[:300]) from None
+        return state
+
+    def step(self, step: int) -> dict[str, Any]:
+        """What the table showed after `step` actions (public view, who acts, outcome, the binding's table
+        info) and what was hidden then (each seat's own part of its view; the action just taken)."""
+        rules = self.rules
+        state = self.state_at(step)
+        public, parts = rules.views(state)
+        outcome = rules.outcome(state)
+        return {
+            "step": step, "steps": len(self.actions),
+            "action": dict(self.actions[step - 1]) if step else None,
+            "to_act": sorted(rules.to_act(state)),
+            "outcome": None if outcome is None else {"winners": sorted(outcome.winners), "reason": outcome.reason},
+            "view": public, "table_info": get_binding(self.game).info(public, self.seats),
+            "hidden": {"seats": list(parts)},
+        }
+
+    def final(self, ended: bool = True) -> tuple[Any, list[dict[str, Any]], list[str]]:
+        """The last state, its reveal lines and the winners' sides (`ended`: the journal says the game is over)."""
+        rules = self.rules
+        state = self.state_at(len(self.actions))
+        return state, rules.reveal(state, ended), rules.winning_sides(state)
+
+
+def every_step(record: Record) -> int:
+    """Build the views of every step in one pass (what a full replay costs; `companion bench` style figures)."""
+    rules = record.rules
+    binding = get_binding(record.game)
+    state = rules.initial_state(record.seats, dict(record.options))
+    rules.views(state)
+    for action in record.actions:
+        state = rules.apply(state, dict(action))
+        public, _ = rules.views(state)
+        binding.info(public, record.seats)
+    return len(record.actions) + 1
+
+
+def record_lines(setup: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A record in the `companion replay` format: the setup line, then one action per line."""
+    return [dict(setup), *(dict(a) for a in actions)]
