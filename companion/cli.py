@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "cards": "companion.commands.cards",
     "doctor": "companion.commands.doctor",
     "backup": "companion.commands.backup",
+    "games": "companion.commands.games",
 }
 """Subcommand -> module with `HELP`, `add_arguments(parser)` and `run(args) -> int`; read-only."""
 

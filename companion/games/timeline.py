@@ -5,6 +5,7 @@ Pure: the record (game, seats, options, actions) is the game, so step k is the r
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -71,6 +72,23 @@ class Record:
         return state, rules.reveal(state, ended), rules.winning_sides(state)
 
 
+def card_catalogue(record: Record) -> dict[str, Any]:
+    """Every card a view of the game ever described (`card_info`, for games whose views carry a catalogue of the
+    cards they name), so the whole timeline can word each card; {} for a game without one."""
+    rules = record.rules
+    state = rules.initial_state(record.seats, dict(record.options))
+    if "card_info" not in rules.view(record.state_at(len(record.actions)), None):
+        return {}
+    found: dict[str, Any] = {}
+    for action in (None, *record.actions):
+        if action is not None:
+            state = rules.apply(state, dict(action))
+        public, parts = rules.views(state)
+        for v in (public, *parts):
+            found.update(v.get("card_info") or {})
+    return found
+
+
 def every_step(record: Record) -> int:
     """Build the views of every step in one pass (what a full replay costs; `companion bench` style figures)."""
     rules = record.rules
@@ -84,6 +102,6 @@ def every_step(record: Record) -> int:
     return len(record.actions) + 1
 
 
-def record_lines(setup: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """A record in the `companion replay` format: the setup line, then one action per line."""
-    return [dict(setup), *(dict(a) for a in actions)]
+def record_text(setup: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]) -> str:
+    """A record in the `companion replay` format: the setup line, then one JSON action per line."""
+    return "".join(json.dumps(dict(x), ensure_ascii=False) + "\n" for x in (setup, *actions))

@@ -36,10 +36,10 @@ def seat_label(names: Sequence[str], seat: int) -> str:
     return name or f"seat {seat + 1}"
 
 
-def stats(games: Iterable[Played], seat_names: Sequence[str]) -> list[dict[str, Any]]:
+def stats(games: Iterable[Played]) -> list[dict[str, Any]]:
     """Per game (in name order): games played to their end by the rules, games abandoned (ended by the host or
     replaced), and over the played ones the average actions and minutes and the wins by side, by seat (its
-    configured name) and by reason."""
+    number from 0, which the page and the CSV name as the table does) and by reason."""
     by_game: dict[str, list[Played]] = {}
     for g in games:
         by_game.setdefault(g.game, []).append(g)
@@ -51,7 +51,7 @@ def stats(games: Iterable[Played], seat_names: Sequence[str]) -> list[dict[str, 
             "average_actions": round(sum(g.actions for g in won) / len(won), 1) if won else 0,
             "average_minutes": round(sum(g.seconds for g in won) / len(won) / 60, 1) if won else 0,
             "wins_by_side": _count(s for g in won for s in g.sides),
-            "wins_by_seat": _count(seat_label(seat_names, s) for g in won for s in g.winners),
+            "wins_by_seat": _count(str(s) for g in won for s in g.winners),
             "wins_by_reason": _count(str(g.reason) for g in won),
         })
     return out
@@ -67,8 +67,9 @@ def _count(keys: Iterable[str]) -> dict[str, int]:
 CSV_HEADER = ("game", "measure", "name", "value")
 
 
-def stats_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    """The history as CSV: one line per figure (`played`, `average_minutes`, `wins_by_seat` with a name...)."""
+def stats_csv(rows: Sequence[Mapping[str, Any]], seat_names: Sequence[str]) -> str:
+    """The history as CSV: one line per figure (`played`, `average_minutes`, `wins_by_seat` with the seat's
+    configured name...)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_HEADER)
@@ -77,6 +78,8 @@ def stats_csv(rows: Sequence[Mapping[str, Any]]) -> str:
             writer.writerow((r["game"], measure, "", r[measure]))
         for measure in ("wins_by_side", "wins_by_seat", "wins_by_reason"):
             for name, value in r[measure].items():
+                if measure == "wins_by_seat":
+                    name = seat_label(seat_names, int(name))
                 writer.writerow((r["game"], measure, _safe(name), value))
     return out.getvalue()
 

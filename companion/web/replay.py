@@ -7,13 +7,12 @@ Every record comes from the journal through the table facade; every step is comp
 
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
 from companion.errors import CompanionError
-from companion.games.timeline import Record, StepError, record_lines
+from companion.games.timeline import Record, StepError, card_catalogue, record_text
 from companion.web.api import table
 from companion.web.auth import is_host, require_host
 from companion.web.errors import ApiError
@@ -50,17 +49,20 @@ def record_of(reply: Mapping[str, Any]) -> Record:
 
 
 def finals(game_id: int, reply: Mapping[str, Any]) -> dict[str, Any]:
-    """A finished game's reveal lines and winning sides (cached per app: finished games do not change)."""
+    """A finished game's reveal lines, winning sides and card catalogue (cached per app: finished games do not
+    change)."""
     cache: dict[tuple[int, int], dict[str, Any]] = current_app.extensions.setdefault(CACHE_KEY, {})
     key = (game_id, len(reply["actions"]))
     if key not in cache:
         if len(cache) >= CACHE_LIMIT:
             cache.pop(next(iter(cache)))
+        record = record_of(reply)
         try:
-            _, lines, sides = record_of(reply).final(ended=True)
+            _, lines, sides = record.final(ended=True)
+            cards = card_catalogue(record)
         except StepError as exc:
             raise ApiError(exc.code, exc.message) from None
-        cache[key] = {"reveal": lines, "sides": sides}
+        cache[key] = {"reveal": lines, "sides": sides, "cards": cards}
     return cache[key]
 
 
@@ -86,8 +88,8 @@ def games() -> Any:
     return jsonify(ok=True, **_answer(table().host_command("list_games", {})))
 
 
-def history() -> list[dict[str, Any]]:
-    """Per game: games played, wins by side / seat / reason, average length."""
+def history() -> tuple[list[dict[str, Any]], list[str]]:
+    """Per game: games played, wins by side / seat / reason, average length; and the table's seat names."""
     listing = _answer(table().host_command("list_games", {}))
 
     def sides(row: Mapping[str, Any]) -> list[str]:
@@ -96,21 +98,22 @@ def history() -> list[dict[str, Any]]:
         except ApiError:  # a record that no longer replays still counts, by seat
             return []
 
-    return stats((played_of(r, sides) for r in listing["games"]), listing.get("table_seats") or [])
+    return stats(played_of(r, sides) for r in listing["games"]), list(listing.get("table_seats") or [])
 
 
 @bp.get("/api/host/games/stats")
 def games_stats() -> Any:
     """The history across games."""
     require_host(post=False)
-    return jsonify(ok=True, stats=history())
+    rows, names = history()
+    return jsonify(ok=True, stats=rows, table_seats=names)
 
 
 @bp.get("/host/export/history.csv")
 def history_csv() -> Response:
     """The history across games as a CSV download."""
     require_host(post=False)
-    return Response(stats_csv(history()), mimetype="text/csv",
+    return Response(stats_csv(*history()), mimetype="text/csv",
                     headers={"Content-Disposition": 'attachment; filename="history.csv"', "Cache-Control": "no-store"})
 
 
@@ -132,7 +135,7 @@ def unshare(game_id: int) -> Any:
 
 def export_record_text(reply: Mapping[str, Any]) -> str:
     """A record as the `companion replay` JSON lines."""
-    return "\n".join(json.dumps(x, ensure_ascii=False) for x in record_lines(reply["setup"], reply["actions"])) + "\n"
+    return record_text(reply["setup"], reply["actions"])
 
 
 # --- the replay ---------------------------------------------------------------------------------------------
@@ -166,7 +169,7 @@ def replay_record(game_id: int) -> Any:
                    components=reply.get("components"), started=reply.get("started"), ended=reply.get("ended"),
                    end_reason=reply.get("end_reason"), outcome=reply.get("outcome"),
                    seat_info=reply.get("seat_info") or [], actions=list(record.actions), steps=len(record.actions),
-                   reveal=done["reveal"], sides=done["sides"])
+                   reveal=done["reveal"], sides=done["sides"], card_info=done["cards"])
 
 
 @bp.get("/api/replay/<int:game_id>/step/<int:step>")

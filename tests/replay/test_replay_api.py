@@ -109,13 +109,15 @@ def test_history_counts_games_wins_and_lengths_and_exports_csv(
     for (game, _), want in zip(GAMES, played):
         s = stats[game]
         assert s["played"] == 1 and s["average_actions"] == want["actions"]
-        assert s["wins_by_seat"] == {names[w]: 1 for w in want["outcome"]["winners"]}
+        assert s["wins_by_seat"] == {str(w): 1 for w in want["outcome"]["winners"]}
         assert s["wins_by_reason"] == {want["outcome"]["reason"]: 1}
     assert sum(stats["secret_hitler"]["wins_by_side"].values()) == 1
     res = client.get("/host/export/history.csv")
     assert res.status_code == 200 and res.mimetype == "text/csv"
     lines = res.get_data(as_text=True).splitlines()
     assert lines[0] == "game,measure,name,value" and "secret_hitler,played,,1" in lines
+    sh_winners = played[0]["outcome"]["winners"]
+    assert {f"secret_hitler,wins_by_seat,{names[w]},1" for w in sh_winners} <= set(lines)
 
 
 def test_share_links_open_one_finished_game_only_and_can_be_revoked(
@@ -180,3 +182,26 @@ def test_the_table_page_reveal_opens_once_the_game_is_over(tmp_path: Path) -> No
         assert get_rules("secret_hitler").name == res["game"]
     finally:
         rt.stop()
+
+
+def test_the_command_line_lists_and_exports_finished_games(
+        table: tuple[Runtime, list[dict[str, Any]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+    rt, played = table
+    data = ["--data", str(rt.config.data_dir)]
+    assert main(["games", "list", "--json", *data]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert all(rows[p["id"]]["outcome"] == p["outcome"] for p in played)
+    assert rt.loop.session.game_id not in rows
+    assert main(["games", "list", *data]) == 0
+    assert "thief_of_baghdad" in capsys.readouterr().out
+    out = tmp_path / "sh.jsonl"
+    assert main(["games", "export", str(played[0]["id"]), "-o", str(out), *data]) == 0
+    replayed = replay_lines(out.read_text(encoding="utf-8").splitlines())
+    assert len(replayed.actions) == played[0]["actions"]
+    assert main(["games", "export", str(played[0]["id"]), "-o", str(out), *data]) == 2
+    assert "file_exists" in capsys.readouterr().err
+    assert main(["games", "export", str(rt.loop.session.game_id), "-o", str(tmp_path / "x"), *data]) == 2
+    assert "game_running" in capsys.readouterr().err and not (tmp_path / "x").exists()
+    assert main(["games", "export", "9999", "-o", "-", *data]) == 2
+    assert "unknown_game" in capsys.readouterr().err

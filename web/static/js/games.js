@@ -59,7 +59,7 @@ function historyTable() {
       h("td", {}, String(s.abandoned)),
       h("td", {}, i18n.t("replay.length", { moves: s.average_actions, minutes: s.average_minutes })),
       h("td", {}, counts(s.wins_by_side, (k) => i18n.t(`games.${s.game}.values.${k}`, {}, k))),
-      h("td", {}, counts(s.wins_by_seat, (k) => k)),
+      h("td", {}, counts(s.wins_by_seat, (k) => seatName(listing.table_seats, Number(k)))),
       h("td", {}, counts(s.wins_by_reason, (k) => i18n.t(`games.${s.game}.outcomes.${k}`, {}, k)))))));
 }
 

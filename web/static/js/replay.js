@@ -65,6 +65,7 @@ function draw() {
   }
   const s = normalize(step.snapshot);
   i18n.setView(s.game, s.view);
+  i18n.cards = { ...(record.card_info || {}), ...(i18n.cards || {}) };  // the timeline names cards of every step
   i18n.seats = s.seatInfo;
   i18n.facts = s.facts;
   const title = i18n.t(`games.${s.game}.title`, {}, s.game);
