@@ -14,6 +14,10 @@ from companion.games.registry import get_rules
 from companion.games.rules import Rules
 
 
+CHECKPOINT_EVERY = 64
+"""A replay keeps the state after every this many actions, so any step is at most this many applies away."""
+
+
 class StepError(ValueError):
     """A step outside the record (a stable code and a message)."""
 
@@ -36,24 +40,33 @@ class Record:
         """The game's rules."""
         return get_rules(self.game)
 
-    def state_at(self, step: int) -> Any:
-        """The state after the first `step` actions (0: the setup before any)."""
+    def state_at(self, step: int, marks: tuple[Any, ...] = ()) -> Any:
+        """The state after the first `step` actions (0: the setup before any), from the nearest of `marks` (the
+        states `checkpoints` kept) when given."""
         if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(self.actions):
             raise StepError("bad_step", f"a step is 0 to {len(self.actions)}, not {step!r}"[:200])
         rules = self.rules
+        start = min(step // CHECKPOINT_EVERY, len(marks) - 1) if marks else -1
         try:
-            state = rules.initial_state(self.seats, dict(self.options))
-            for action in self.actions[:step]:
+            state = marks[start] if start >= 0 else rules.initial_state(self.seats, dict(self.options))
+            for action in self.actions[max(start, 0) * CHECKPOINT_EVERY:step]:
                 state = rules.apply(state, dict(action))
         except ValueError as exc:  # IllegalAction is one: a record these rules no longer accept
             raise StepError("unreplayable", f"the record no longer replays: {exc}"[:300]) from None
         return state
 
-    def step(self, step: int) -> dict[str, Any]:
+    def checkpoints(self) -> tuple[Any, ...]:
+        """The states after 0, CHECKPOINT_EVERY, 2 * CHECKPOINT_EVERY... actions (states are immutable)."""
+        marks = [self.state_at(0)]
+        for k in range(CHECKPOINT_EVERY, len(self.actions) + 1, CHECKPOINT_EVERY):
+            marks.append(self.state_at(k, tuple(marks)))
+        return tuple(marks)
+
+    def step(self, step: int, marks: tuple[Any, ...] = ()) -> dict[str, Any]:
         """What the table showed after `step` actions (public view, who acts, outcome, the binding's table
         info) and what was hidden then (each seat's own part of its view; the action just taken)."""
         rules = self.rules
-        state = self.state_at(step)
+        state = self.state_at(step, marks)
         public, parts = rules.views(state)
         outcome = rules.outcome(state)
         return {

@@ -26,6 +26,9 @@ CACHE_KEY = "replay_finals"
 CACHE_LIMIT = 1024
 """Finished games' reveal lines and winning sides, by (game id, action count): a game reopened by an undo has
 another count, so it is never answered from the cache."""
+MARKS_KEY = "replay_marks"
+MARKS_LIMIT = 8
+"""The checkpoint states of the games being replayed now (a few: they hold whole states)."""
 
 
 def _answer(result: Any) -> dict[str, Any]:
@@ -63,6 +66,17 @@ def finals(game_id: int, reply: Mapping[str, Any]) -> dict[str, Any]:
         except StepError as exc:
             raise ApiError(exc.code, exc.message) from None
         cache[key] = {"reveal": lines, "sides": sides, "cards": cards}
+    return cache[key]
+
+
+def marks(game_id: int, record: Record) -> tuple[Any, ...]:
+    """The checkpoint states of a game being replayed, so a step costs at most CHECKPOINT_EVERY applies."""
+    cache: dict[tuple[int, int], tuple[Any, ...]] = current_app.extensions.setdefault(MARKS_KEY, {})
+    key = (game_id, len(record.actions))
+    if key not in cache:
+        if len(cache) >= MARKS_LIMIT:
+            cache.pop(next(iter(cache)))
+        cache[key] = record.checkpoints()
     return cache[key]
 
 
@@ -177,8 +191,9 @@ def replay_step(game_id: int, step: int) -> Any:
     """The table after `step` actions: a public snapshot (as the table page draws it) and what was hidden."""
     allow(game_id)
     reply = finished_record(game_id)
+    record = record_of(reply)
     try:
-        at = record_of(reply).step(step)
+        at = record.step(step, marks(game_id, record))
     except StepError as exc:
         raise ApiError(exc.code, exc.message) from None
     game = {"id": game_id, "name": reply["setup"]["game"], "seats": reply["setup"]["seats"],

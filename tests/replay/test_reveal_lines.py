@@ -9,7 +9,7 @@ import pytest
 
 from companion.games import game_names, get_rules
 from companion.games.playout import random_playout
-from companion.games.timeline import Record, StepError, card_catalogue, every_step
+from companion.games.timeline import CHECKPOINT_EVERY, Record, StepError, card_catalogue, every_step
 from companion.web import texts
 from companion.web.history import Played, stats, stats_csv
 
@@ -60,6 +60,13 @@ def test_a_step_outside_the_record_or_a_record_that_no_longer_replays_is_a_refus
     assert info.value.code == "unreplayable"
     assert every_step(record) == len(result.actions) + 1
     assert card_catalogue(record) == {}
+    long = random_playout(get_rules("secret_hitler"), 8, random.Random(2))
+    assert len(long.actions) > 2 * CHECKPOINT_EVERY
+    record = Record("secret_hitler", 8, {}, long.actions)
+    marks = record.checkpoints()
+    assert len(marks) == len(long.actions) // CHECKPOINT_EVERY + 1
+    for k in (0, 1, CHECKPOINT_EVERY - 1, CHECKPOINT_EVERY, 2 * CHECKPOINT_EVERY + 3, len(long.actions)):
+        assert record.step(k, marks) == record.step(k)
 
 
 def test_boss_wallet_catalogue_names_every_card_the_timeline_shows() -> None:
