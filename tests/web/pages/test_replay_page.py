@@ -5,16 +5,16 @@ reveal at game over; screenshots at 1920x1080 and 390x844."""
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from companion.table.runtime import Runtime
 from tests.replay.helpers import GAMES, play_game
 from tests.table.helpers import host_call
-from tests.web.pages.browser import chromium, csp_errors, serve, shot
+from tests.web.pages.browser import csp_errors, shot
 from tests.web.pages.test_host_page import host_page
-from tests.web.pages.test_visible_text import WORDS, open_page, switch
+from tests.web.pages.test_visible_text import WORDS, base_url, browser, open_page, switch  # noqa: F401 - fixtures
 from tests.web.pages.visible import identifiers, problems
 
 pytestmark = pytest.mark.browser
@@ -31,18 +31,6 @@ def finished(runtime: Runtime) -> dict[str, dict[str, Any]]:
         played["token"] = host_call(runtime.loop, "share_game", game=played["id"])["token"]
         out[game] = played
     return out
-
-
-@pytest.fixture(scope="module")
-def base_url(runtime: Runtime) -> Iterator[str]:
-    with serve(runtime.app(SSE_HEARTBEAT_S=1.0)) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def raw_of(page: Any, game: dict[str, Any], step: int) -> set[str]:
