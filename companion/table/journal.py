@@ -283,8 +283,3 @@ class Journal:
         """The game a replay link opens, or None for an unknown or revoked one."""
         row = self.conn.execute("SELECT game_id FROM shares WHERE token = ?", (token,)).fetchone()
         return int(row[0]) if row else None
-
-    def shares_of(self, game_id: int) -> list[str]:
-        """The live replay links of a game, oldest first."""
-        return [t for (t,) in self.conn.execute("SELECT token FROM shares WHERE game_id = ? ORDER BY created",
-                                                (game_id,))]
