@@ -106,7 +106,12 @@ def history() -> tuple[list[dict[str, Any]], list[str]]:
     """Per game: games played, wins by side / seat / reason, average length; and the table's seat names."""
     listing = _answer(table().host_command("list_games", {}))
 
+    cache: dict[tuple[int, int], dict[str, Any]] = current_app.extensions.setdefault(CACHE_KEY, {})
+
     def sides(row: Mapping[str, Any]) -> list[str]:
+        known = cache.get((int(row["id"]), int(row["actions"])))
+        if known is not None:  # no trip to the table for a game already counted
+            return list(known["sides"])
         try:
             return list(finals(int(row["id"]), finished_record(int(row["id"])))["sides"])
         except ApiError:  # a record that no longer replays still counts, by seat

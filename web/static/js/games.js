@@ -100,8 +100,14 @@ byId("games-panel").addEventListener("click", (ev) => {
   if (ev.target.closest("#games-refresh")) refresh();
 });
 wireLangSwitch((next) => { i18n = next; draw(); });
-// a game that ends or starts changes the console's summary line: the list may have grown
+// The list may have grown when another game began (the console's summary line says another game) or when the
+// host scrolls back to the panel; never on every redraw of the console, which comes with every tap.
 let timer = null;
-new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(refresh, 300); })
-  .observe(byId("game-summary"), { childList: true, characterData: true, subtree: true });
+let summary = byId("game-summary").textContent;
+const later = () => { clearTimeout(timer); timer = setTimeout(refresh, 300); };
+new MutationObserver(() => {
+  const now = byId("game-summary").textContent;
+  if (now !== summary) { summary = now; later(); }
+}).observe(byId("game-summary"), { childList: true, characterData: true, subtree: true });
+new IntersectionObserver((seen) => { if (seen.some((e) => e.isIntersecting)) later(); }).observe(byId("games-panel"));
 refresh();
