@@ -52,21 +52,29 @@ def record_of(reply: Mapping[str, Any]) -> Record:
 
 
 def finals(game_id: int, reply: Mapping[str, Any]) -> dict[str, Any]:
-    """A finished game's reveal lines, winning sides and card catalogue (cached per app: finished games do not
-    change)."""
+    """A finished game's reveal lines and winning sides (cached per app: finished games do not change)."""
     cache: dict[tuple[int, int], dict[str, Any]] = current_app.extensions.setdefault(CACHE_KEY, {})
     key = (game_id, len(reply["actions"]))
     if key not in cache:
         if len(cache) >= CACHE_LIMIT:
             cache.pop(next(iter(cache)))
-        record = record_of(reply)
         try:
-            _, lines, sides = record.final(ended=True)
-            cards = card_catalogue(record)
+            _, lines, sides = record_of(reply).final(ended=True)
         except StepError as exc:
             raise ApiError(exc.code, exc.message) from None
-        cache[key] = {"reveal": lines, "sides": sides, "cards": cards}
+        cache[key] = {"reveal": lines, "sides": sides}
     return cache[key]
+
+
+def cards_of(game_id: int, reply: Mapping[str, Any]) -> dict[str, Any]:
+    """The card catalogue of a finished game's whole timeline (only the replay needs it: the history does not)."""
+    done = finals(game_id, reply)
+    if "cards" not in done:
+        try:
+            done["cards"] = card_catalogue(record_of(reply))
+        except StepError as exc:
+            raise ApiError(exc.code, exc.message) from None
+    return dict(done["cards"])
 
 
 def marks(game_id: int, record: Record) -> tuple[Any, ...]:
@@ -188,7 +196,7 @@ def replay_record(game_id: int) -> Any:
                    components=reply.get("components"), started=reply.get("started"), ended=reply.get("ended"),
                    end_reason=reply.get("end_reason"), outcome=reply.get("outcome"),
                    seat_info=reply.get("seat_info") or [], actions=list(record.actions), steps=len(record.actions),
-                   reveal=done["reveal"], sides=done["sides"], card_info=done["cards"])
+                   reveal=done["reveal"], sides=done["sides"], card_info=cards_of(game_id, reply))
 
 
 @bp.get("/api/replay/<int:game_id>/step/<int:step>")
