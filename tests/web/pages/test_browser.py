@@ -64,6 +64,24 @@ def host_new_game(page: Any, game: str, seats: int) -> list[str]:
     return page.eval_on_selector_all("a.seat-link", "els => els.map(e => e.href)")
 
 
+def test_pin_form_waits_for_its_script(context: Any, base_url: str) -> None:
+    """Before the page's script has wired the PIN form (a slow Pi, a fast thumb) the form cannot be sent: its
+    button is disabled and Enter does nothing, so the PIN never lands in the address bar or the server's log."""
+    page = context.new_page()
+    page.route("**/assets/js/**", lambda route: route.abort())
+    for path in ("/host", "/sim"):
+        page.goto(f"{base_url}{path}")
+        assert page.is_disabled("#login-form button[type=submit]"), path
+        page.fill("#pin", PIN)
+        page.press("#pin", "Enter")
+        page.wait_for_timeout(300)  # a native submission would have navigated by now
+        assert "pin" not in page.url and page.url.endswith(path), page.url
+    page.unroute("**/assets/js/**")
+    page.goto(f"{base_url}/host")
+    page.wait_for_selector("#login-form button[type=submit]:not([disabled])")
+    page.close()
+
+
 def test_language_switch(context: Any, base_url: str) -> None:
     page = context.new_page()
     errors = csp_errors(page)
