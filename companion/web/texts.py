@@ -14,9 +14,9 @@ from companion.games.binding import get_binding
 from companion.games.contract import BINDING_CODES, COMMON_CODES
 from companion.games.playout import choose_action
 from companion.games.registry import game_names, get_rules
+from companion.web.hangul import PLACEHOLDER
 from companion.web.site import LANGS, i18n_dir
 
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 MISSING = object()
 NOT_SECRETS = frozenset({"log", "seat", "card_info"})
 """Seat-view keys the secret panel leaves out (web/static/js/seat.js NOT_SECRETS): the page's own seat, the
@@ -129,7 +129,7 @@ def placeholder_problems(texts: Mapping[str, Mapping[str, Any]]) -> list[str]:
             flat = flatten(tree)
             for code, params in get_rules(game).log_codes.items():
                 text = flat.get(f"games.{game}.log.{code}")
-                for name in sorted(set(PLACEHOLDER.findall(text or "")) - set(params)):
+                for name in sorted({name for name, _ in PLACEHOLDER.findall(text or "")} - set(params)):
                     problems.append(f"{lang}: games.{game}.log.{code} names {{{name}}}, which its entries never carry")
     return problems
 
@@ -185,7 +185,7 @@ def missing(texts: Mapping[str, Mapping[str, Any]], needed: Iterable[str]) -> li
         problems += [f"{lang}: {key} (only in another language)" for key in sorted(every - set(f))]
     langs = list(flat)
     for key in sorted(set.intersection(*(set(f) for f in flat.values()))):
-        shapes = {lang: set(PLACEHOLDER.findall(str(flat[lang][key]))) for lang in langs}
+        shapes = {lang: {name for name, _ in PLACEHOLDER.findall(str(flat[lang][key]))} for lang in langs}
         if len({frozenset(s) for s in shapes.values()}) > 1:
             problems.append(f"{key}: placeholders differ {shapes}")
     return problems

@@ -1,9 +1,12 @@
 // Korean and English: the browser's language picks the first one, a switch changes it; texts come from
-// /i18n/<lang>.json and are looked up by dotted keys ("games.secret_hitler.actions.vote").
+// /i18n/<lang>.json and are looked up by dotted keys ("games.secret_hitler.actions.vote"). A placeholder may
+// carry a Korean particle, "{seat:이}", chosen by how the filled-in word ends (web/i18n/README.md).
+import { PARTICLES, withParticle } from "./hangul.js";
 
 const LANGS = ["ko", "en"];
 const NO_FIELDS = new Set();
 const ZONE_FIELDS = new Set(["zone", "zones"]);
+const PLACEHOLDER = /\{(\w+)(?::([^{}\s]+))?\}/g;
 
 /** The language to start with: the saved choice, else the browser's first supported language. */
 export function initialLang() {
@@ -68,8 +71,12 @@ export class I18n {
     return this.fill(text, params);
   }
 
+  /** A template with its {name} and {name:particle} placeholders filled in words. */
   fill(text, params) {
-    return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? this.value(name, params[name]) : m));
+    return text.replace(PLACEHOLDER, (m, name, marker) => {
+      if (!(name in params) || (marker !== undefined && !(marker in PARTICLES))) return m;
+      return withParticle(this.value(name, params[name]), marker);
+    });
   }
 
   /** A seat's name: the configured one as written (a proper name), else "Seat N" (1-based) in this language. */
