@@ -202,3 +202,31 @@ def all_required(seeds: Iterable[int] = range(4)) -> set[str]:
 def all_texts() -> dict[str, dict[str, Any]]:
     """Both languages."""
     return {lang: load(lang) for lang in LANGS}
+
+
+def log_samples(game: str, seeds: Iterable[int] = range(1), per_code: int = 12) -> list[dict[str, Any]]:
+    """Log entries seen in random playouts at every seat count, at most `per_code` of each code (public and
+    private lines), as the page gets them: {seats, card_info, entries}, one per seat count."""
+    rules = get_rules(game)
+    samples = []
+    for seats in range(rules.min_seats, rules.max_seats + 1):
+        kept: dict[str, list[Any]] = {}
+        cards: dict[str, Any] = {}
+        for seed in seeds:
+            rng = random.Random(seed)
+            state = rules.initial_state(seats)
+            step = 0
+            while rules.to_act(state) and step < MAX_STEPS:
+                state = rules.apply(state, choose_action(rules, state, rng))
+                step += 1
+                if step % SEAT_VIEW_EVERY and rules.to_act(state):
+                    continue  # a view keeps a dozen lines or more: every few steps sees every line
+                for viewer in (None, *range(seats)):
+                    view = rules.view(state, viewer)
+                    cards.update(view.get("card_info") or {})
+                    for entry in view.get("log", []):
+                        same = kept.setdefault(entry["code"], [])
+                        if len(same) < per_code and entry not in same:
+                            same.append(entry)
+        samples.append({"seats": seats, "card_info": cards, "entries": [e for es in kept.values() for e in es]})
+    return samples
