@@ -8,12 +8,13 @@ import random
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from companion.games.binding import get_binding
 from companion.games.contract import BINDING_CODES, COMMON_CODES
 from companion.games.playout import choose_action
 from companion.games.registry import game_names, get_rules
+from companion.games.rules import Rules
 from companion.web.hangul import PLACEHOLDER
 from companion.web.site import LANGS, i18n_dir
 
@@ -64,12 +65,8 @@ def _observed(game: str, seeds: tuple[int, ...]) -> dict[str, frozenset[str]]:
         for n, seed in enumerate(seeds):
             if n and played >= ACTIONS_PER_SEAT_COUNT:
                 break  # long games (thousands of actions) need fewer seeds to show every code
-            rng = random.Random(seed)
-            state = rules.initial_state(seats)
-            step = 0
-            while rules.to_act(state) and step < MAX_STEPS:
-                state = rules.apply(state, choose_action(rules, state, rng))
-                step += 1
+            step, state = 0, rules.initial_state(seats)
+            for step, state in playout_states(rules, seats, seed):
                 # every seat's view every few steps: views keep at least a round or a dozen lines of log
                 over = not rules.to_act(state)
                 public = rules.view(state, None)
@@ -87,6 +84,17 @@ def _observed(game: str, seeds: tuple[int, ...]) -> dict[str, frozenset[str]]:
             if outcome is not None:
                 seen["outcomes"].add(outcome.reason)
     return {k: frozenset(v) for k, v in seen.items()}
+
+
+def playout_states(rules: Rules, seats: int, seed: int) -> Iterator[tuple[int, Any]]:
+    """A random game's states after each of its actions (numbered from 1), until it ends or MAX_STEPS."""
+    rng = random.Random(seed)
+    state = rules.initial_state(seats)
+    step = 0
+    while rules.to_act(state) and step < MAX_STEPS:
+        state = rules.apply(state, choose_action(rules, state, rng))
+        step += 1
+        yield step, state
 
 
 def required_keys(game: str, seeds: Iterable[int] = range(4)) -> set[str]:
@@ -213,12 +221,7 @@ def log_samples(game: str, seeds: Iterable[int] = range(1), per_code: int = 12) 
         kept: dict[str, list[Any]] = {}
         cards: dict[str, Any] = {}
         for seed in seeds:
-            rng = random.Random(seed)
-            state = rules.initial_state(seats)
-            step = 0
-            while rules.to_act(state) and step < MAX_STEPS:
-                state = rules.apply(state, choose_action(rules, state, rng))
-                step += 1
+            for step, state in playout_states(rules, seats, seed):
                 if step % SEAT_VIEW_EVERY and rules.to_act(state):
                     continue  # a view keeps a dozen lines or more: every few steps sees every line
                 for viewer in (None, *range(seats)):

@@ -341,3 +341,39 @@ def test_the_line_check_names_the_template_and_the_fault() -> None:
     assert "games.secret_hitler.log.traded" in problems and "number stands before" in problems
     assert "English words or ids ['red250a']" in problems
     assert "the page put '을' after 'red250a', Python's rule says '를'" in problems
+
+
+def test_the_page_words_counts_cards_and_moves_as_korean_players_say_them(page: Any) -> None:
+    from companion.games.binding import get_binding
+
+    facts = {game: get_binding(game).facts(5) for game in ("gangsters_dilemma", "boss_wallet", "secret_hitler")}
+    got = page.evaluate("""async ([ko, en, facts]) => {
+        const { I18n } = await import("/static/js/i18n.js");
+        const i = new I18n("ko", ko, en);
+        const out = {};
+        i.facts = facts.gangsters_dilemma;
+        i.setView("gangsters_dilemma", { phase: "respond" });
+        out.respond_pass = i.action({ type: "pass", seat: 0 });
+        out.answer = i.t("games.gangsters_dilemma.log.response", { seat: 0, response: "pass" });
+        i.setView("gangsters_dilemma", { phase: "fulfil" });
+        out.fulfil_pass = i.action({ type: "pass", seat: 0 });
+        out.needs = i.value("needs", { crate: 2, jewel: 1, art: 0 });
+        out.vp = i.t("games.gangsters_dilemma.log.game_over", { why: "21_vp", winners: [1], vp: [3, 21] });
+        i.facts = facts.boss_wallet;
+        i.setView("boss_wallet", { phase: "turns", card_info: {
+            red250a: { type: "bill", value: 250, currency: "red" },
+            extra_john_smith: { type: "id", person: "john_smith" } } });
+        out.buy = i.action({ type: "buy_id", seat: 0, paid: ["red250a"], id_card: "extra_john_smith" });
+        out.verdict = i.t("games.boss_wallet.log.investigation", { seat: 0, target: 1, guilty: true });
+        i.facts = facts.secret_hitler;
+        i.setView("secret_hitler", { phase: "vote" });
+        out.votes = i.t("games.secret_hitler.log.votes", { votes: ["ja", "nein"], passed: false, election_tracker: 1 });
+        return out;
+    }""", [texts.load("ko"), texts.load("en"), facts])
+    assert got["respond_pass"] == "체포당하기" and got["fulfil_pass"] == "요구 달성 안 함"
+    assert got["answer"] == "1번 자리는 체포당하기를 골랐습니다."
+    assert got["needs"] == "상자 2개, 보석 1개"
+    assert got["vp"].endswith("승자는 2번 자리입니다 (승점: 1번 자리 3점, 2번 자리 21점).")
+    assert got["buy"] == "추가 신분증 구매: 빨강 지폐 250 · 존 스미스 신분증"
+    assert got["verdict"] == "1번 자리가 2번 자리를 조사했습니다 (판정: 유죄)."
+    assert got["votes"] == "투표를 공개했습니다: 1번 자리 찬성, 2번 자리 반대. 부결되었습니다 (선거 트랙 1칸)."
