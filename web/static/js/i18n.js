@@ -1,6 +1,6 @@
 // Korean and English: the browser's language picks the first one, a switch changes it; texts come from
 // /i18n/<lang>.json and are looked up by dotted keys ("games.secret_hitler.actions.vote"). A placeholder may
-// carry a Korean particle, "{seat:이}", chosen by how the filled-in word ends (web/i18n/README.md).
+// carry a Korean particle, "{seat:이}", chosen by how the filled-in word ends (docs/TERMS.md).
 import { PARTICLES, withParticle } from "./hangul.js";
 
 const LANGS = ["ko", "en"];
