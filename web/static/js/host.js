@@ -228,11 +228,11 @@ function terminalsTable(st) {
 function drawState() {
   const st = hostState || {};
   const game = st.game || {};
-  i18n.game = game.name || null;
+  i18n.setView(game.name || null, ((publicState || {}).game || {}).view);  // the undo line names cards in words
   i18n.seats = tableSeats(st, publicState);
   i18n.facts = ((publicState || {}).game || {}).table_info ? publicState.game.table_info.facts : {};
   byId("game-summary").textContent = game.name
-    ? `${i18n.t(`games.${game.name}.title`, {}, game.name)} · ${seatsOf(st).length || game.seats || "?"} ${i18n.t("ui.seats")}`
+    ? `${i18n.t(`games.${game.name}.title`, {}, game.name)} · ${i18n.t("host.seats_n", { n: seatsOf(st).length || game.seats || "?" })}`
     : i18n.t("host.no_game");
   replace(byId("seats"), seatsOf(st).map((s) => h("div", { class: "seat seat-qr", dataset: { seat: s.seat } },
     h("div", { class: "name" }, seatChip(i18n, s.seat), " ", i18n.seat(s.seat)),

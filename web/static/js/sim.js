@@ -97,7 +97,7 @@ async function refresh() {
     drawLeds(await fetchJSON("/api/sim/leds"));
     const state = await fetchJSON("/api/state");
     const s = normalize(state);
-    i18n.game = s.game;
+    i18n.setView(s.game, s.view);
     i18n.seats = s.seatInfo;
     i18n.facts = s.facts;
     seatCount = s.running ? s.seats : null;
@@ -176,6 +176,7 @@ if (!document.body.dataset.loggedIn) {
   });
   wireLangSwitch((next) => {
     next.game = i18n.game; next.seats = i18n.seats; next.facts = i18n.facts;  // the new language names the same table
+    next.cards = i18n.cards; next.phaseNow = i18n.phaseNow;
     i18n = next; i18n.apply(); drawZones(true); drawButtons(); drawTerminals();
   });
   i18n.apply();
