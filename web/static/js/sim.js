@@ -179,9 +179,13 @@ if (!document.body.dataset.loggedIn) {
     i18n = next; i18n.apply(); drawZones(true); drawButtons(); drawTerminals();
   });
   i18n.apply();
+  // Follow the stream before the first reads, and read the cards again each time it (re)opens: a card enrolled
+  // before the server subscribed this page comes with no event, so only a read after the subscription sees it.
+  const pill = statusPill(byId("status"), () => i18n);
+  follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(),
+    onEvent: (type) => (type === "card_enrolled" ? loadKnownCards().then(refresh) : refresh()),
+    onStatus: (up) => { pill(up); if (up) loadKnownCards(); } });
   await loadKnownCards();
   await loadButtons();
   await refresh();
-  follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(),
-    onEvent: (type) => (type === "card_enrolled" ? loadKnownCards().then(refresh) : refresh()), onStatus: statusPill(byId("status"), () => i18n) });
 }
