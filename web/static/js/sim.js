@@ -17,6 +17,7 @@ let buttons = [];  // the configured buttons [{seat, key}]
 let seatCount = null;  // the running game's seats (null between games: every configured seat)
 let plugged = new Set();
 const servesSeat = new Map();  // terminal -> seat it serves (host state), when known
+let lastTapped = null;  // the UID this page last tapped (the "tap again" buttons tap it once more)
 let seq = Date.now() % 1e9;
 const nextSeq = () => ++seq;
 
@@ -28,6 +29,17 @@ function fail(err) {
 
 async function act(url, body) {
   try { await postJSON(url, body); fail(null); } catch (err) { fail(err); }
+  await refresh();
+}
+
+/** Tap a tag on a reader (put it down and take it off): a new tag's when `uid` is null, so enrolling a whole
+ * deck needs no typing; the page remembers it for "tap again". */
+async function tapTag(reader, uid) {
+  try {
+    const res = await postJSON("/api/sim/tap", uid ? { reader, uid } : { reader });
+    lastTapped = res.uid;
+    fail(null);
+  } catch (err) { fail(err); }
   await refresh();
 }
 
@@ -61,7 +73,10 @@ function drawZones(rebuild = false) {
         h("div", { class: "muted" }, `${i18n.t("sim.on_reader")}: `, h("span", { class: "uid" }, "—")),
         h("form", { class: "row", onsubmit: (ev) => { ev.preventDefault(); act("/api/sim/place", { reader: id, uid: input.value.trim() }); } },
           input, h("button", { type: "submit", class: "primary" }, i18n.t("sim.place"))),
-        h("button", { type: "button", class: "remove", onclick: () => act("/api/sim/remove", { reader: id }) }, i18n.t("sim.remove")));
+        h("div", { class: "row" },
+          h("button", { type: "button", class: "remove", onclick: () => act("/api/sim/remove", { reader: id }) }, i18n.t("sim.remove")),
+          h("button", { type: "button", class: "tap-new", onclick: () => tapTag(id, null) }, i18n.t("sim.tap_new")),
+          h("button", { type: "button", class: "tap-again", onclick: () => (lastTapped ? tapTag(id, lastTapped) : null) }, i18n.t("sim.tap_again"))));
     }));
   }
   readers.forEach((r, i) => {
