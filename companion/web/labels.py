@@ -154,7 +154,7 @@ def labels(game: str, seats: int) -> Response:
         raise ApiError("bad_field", f"page is 1 to {pages}")
     n = int(page)
     chunk = labels_all[(n - 1) * paper.per_page:n * paper.per_page]
-    title = f"{get_rules(game).title} · {seats}"
+    title = f"{get_rules(game).title} · {seats} seats / {seats}인"
     body = sheet_svg(title, chunk, paper, n, pages)
     return Response(body, mimetype="image/svg+xml", headers={"Cache-Control": "no-store", "X-Pages": str(pages)})
 

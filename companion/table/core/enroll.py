@@ -82,11 +82,13 @@ def guide_tap(state: TableState, guide: g.Guide, uid: str, zone: str, ctx: Conte
     """A tag placed while a guide runs: enroll it, name it or tick it off; the reader's zone flashes the result."""
     guide, card = g.tap(guide, uid, zone, ctx.cards.get(uid))
     result = guide.last.result if guide.last is not None else g.TapResult.DONE
-    effects: list[Effect] = [Flash(zone, g.CONFIRM[result]), _event(guide)]
+    effects: list[Effect] = [Flash(zone, g.CONFIRM[result])]
     rows: tuple[Row, ...] = ()
-    if card is not None:
+    if card is not None:  # one event per tap: pages that follow enrollment refetch on either
         rows = (WriteCards((card,)),)
-        effects.append(Publish("card_enrolled", {"uid": card.uid}))
+        effects.append(Publish("card_enrolled", {"uid": card.uid, "guide": True}))
+    else:
+        effects.append(_event(guide))
     return Step(replace(state, guide=guide), rows, tuple(effects), _reply(guide), fault_zone=zone)
 
 

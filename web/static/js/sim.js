@@ -39,8 +39,8 @@ async function tapTag(reader, uid) {
     const res = await postJSON("/api/sim/tap", uid ? { reader, uid } : { reader });
     lastTapped = res.uid;
     fail(null);
-  } catch (err) { fail(err); }
-  await refresh();
+  } catch (err) { fail(err); await refresh(); }
+  // the tag is off the reader again: nothing here changed unless the table says so (its events redraw)
 }
 
 function colour(c) {
@@ -106,7 +106,19 @@ async function drawTerminals() {
   replace(byId("terminals"), boxes);
 }
 
+let refreshing = null;  // the refresh under way, and whether another was asked for meanwhile
+let refreshAgain = false;
+
+/** Redraw from the table; calls while one runs fold into a single next one (a tap brings several events). */
 async function refresh() {
+  if (refreshing) { refreshAgain = true; return refreshing; }
+  refreshing = (async () => {
+    do { refreshAgain = false; await readAndDraw(); } while (refreshAgain);
+  })();
+  try { await refreshing; } finally { refreshing = null; }
+}
+
+async function readAndDraw() {
   try {
     readers = (await fetchJSON("/api/sim/readers")).readers || [];
     drawLeds(await fetchJSON("/api/sim/leds"));
@@ -198,7 +210,8 @@ if (!document.body.dataset.loggedIn) {
   // before the server subscribed this page comes with no event, so only a read after the subscription sees it.
   const pill = statusPill(byId("status"), () => i18n);
   follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(),
-    onEvent: (type) => (type === "card_enrolled" ? loadKnownCards().then(refresh) : refresh()),
+    // a card enrolled changes only the suggestions; the guide's progress is the host console's
+    onEvent: (type) => (type === "card_enrolled" ? loadKnownCards() : type === "guide" ? null : refresh()),
     onStatus: (up) => { pill(up); if (up) loadKnownCards(); } });
   await loadKnownCards();
   await loadButtons();
