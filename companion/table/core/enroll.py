@@ -4,6 +4,7 @@ the reader's confirmation is a coloured flash, and the host page hears a `guide`
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from companion.table.core import commands as c
 from companion.table.core import guide as g
@@ -22,7 +23,7 @@ def _event(guide: g.Guide | None) -> Publish:
                              "total": len(guide.slots)})
 
 
-def _reply(guide: g.Guide) -> dict[str, object]:
+def _reply(guide: g.Guide) -> dict[str, Any]:
     return {"guide": g.guide_json(guide)}
 
 
@@ -92,6 +93,6 @@ def guide_tap(state: TableState, guide: g.Guide, uid: str, zone: str, ctx: Conte
     return Step(replace(state, guide=guide), rows, tuple(effects), _reply(guide), fault_zone=zone)
 
 
-HANDLERS = {c.GuideStart: guide_start, c.GuideSetMode: guide_mode, c.GuideSkip: guide_skip,
+HANDLERS: dict[type, Any] = {c.GuideStart: guide_start, c.GuideSetMode: guide_mode, c.GuideSkip: guide_skip,
             c.GuideUndo: guide_undo, c.GuideStop: guide_stop}
 """Guide command type -> handler; read-only."""
