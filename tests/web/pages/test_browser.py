@@ -38,8 +38,11 @@ def context(browser: Any) -> Iterator[Any]:
 def host_login(page: Any, base_url: str) -> None:
     page.goto(f"{base_url}/host")
     page.fill("#pin", PIN)
-    page.click("#login-form button[type=submit]")
-    page.wait_for_selector("#console:not([hidden])")
+    with page.expect_response(lambda r: r.url.endswith("/api/host/login"), timeout=60000) as answer:
+        page.click("#login-form button[type=submit]")
+    assert answer.value.ok, (answer.value.status, answer.value.text())
+    # the page reloads itself once logged in; under a loaded CI machine that can take a while
+    page.wait_for_selector("#console:not([hidden])", timeout=60000)
     page.wait_for_function("() => document.getElementById('ng-game').options.length > 0")
 
 
