@@ -22,6 +22,8 @@ function fail(err) {
   const el = byId("host-error");
   el.textContent = `${i18n.t("ui.refused")}: ${err.code ? i18n.code(err.code, err.message) : err.message}`;
   if (err.code && !i18n.has(`codes.${err.code}`) && err.message) el.textContent += ` (${err.message})`;
+  const missing = err.body && err.body.params && err.body.params.missing;  // what a refusal names, in words
+  if (missing) el.textContent += `: ${missing[i18n.lang] || missing.en}`;
   el.hidden = false;
 }
 
@@ -309,6 +311,7 @@ async function refresh() {
     [hostState, publicState] = await Promise.all([fetchJSON("/api/host/state"), fetchJSON("/api/state")]);
     health = publicState.health || {};
     drawState();
+    document.dispatchEvent(new CustomEvent("host-state", { detail: hostState }));  // the guided enrollment panel
   } catch (err) {
     if (err.status === 401) { byId("console").hidden = true; byId("login").hidden = false; } else fail(err);
   }
