@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
 def _export(journal: Any, args: argparse.Namespace) -> int:
     record = journal.game(args.id)
     if record is None:
-        print(f"error: unknown_game: there is no game {args.id}", file=sys.stderr)
+        print(f"error: no_such_game: there is no game {args.id}", file=sys.stderr)
         return 2
     if record.ended is None:
         print(f"error: game_running: game {args.id} is still being played; its record opens once it is over",

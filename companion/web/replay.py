@@ -168,7 +168,7 @@ def export_record_text(reply: Mapping[str, Any]) -> str:
 # --- the replay ---------------------------------------------------------------------------------------------
 
 ERROR_PAGES = {"unauthorised": ("replay.login", 401), "bad_share": ("replay.bad_link", 403),
-               "unknown_game": ("replay.unknown", 404), "game_running": ("replay.running", 409)}
+               "no_such_game": ("replay.unknown", 404), "game_running": ("replay.running", 409)}
 """Refusal code -> (the words of the error page, its HTTP status)."""
 
 

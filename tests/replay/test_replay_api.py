@@ -152,7 +152,7 @@ def test_nothing_of_a_running_game_is_reachable_and_no_route_answers_500(
     csrf = host(client)
     for path, code in ((f"/api/replay/{running}", "game_running"), (f"/api/replay/{running}/step/1", "game_running"),
                        (f"/host/export/record.json?game={running}", "game_running"),
-                       ("/api/replay/99999", "unknown_game"), ("/host/export/record.json?game=abc", "bad_game_id"),
+                       ("/api/replay/99999", "no_such_game"), ("/host/export/record.json?game=abc", "bad_game_id"),
                        ("/api/reveal", "game_running")):
         res = client.get(path)
         assert res.get_json()["code"] == code and 400 <= res.status_code < 500, (path, res.get_json())
@@ -204,4 +204,4 @@ def test_the_command_line_lists_and_exports_finished_games(
     assert main(["games", "export", str(rt.loop.session.game_id), "-o", str(tmp_path / "x"), *data]) == 2
     assert "game_running" in capsys.readouterr().err and not (tmp_path / "x").exists()
     assert main(["games", "export", "9999", "-o", "-", *data]) == 2
-    assert "unknown_game" in capsys.readouterr().err
+    assert "no_such_game" in capsys.readouterr().err

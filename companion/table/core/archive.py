@@ -22,7 +22,7 @@ def _finished_record(game_id: int | None, ctx: Context) -> Any:
         game_id = history[0]["id"] if history else None
     record = ctx.journal.game(game_id) if game_id is not None else None
     if record is None:
-        return Refusal("no_game" if game_id is None else "unknown_game",
+        return Refusal("no_game" if game_id is None else "no_such_game",
                        "No game has been played yet." if game_id is None else f"There is no game {game_id}.")
     if record.ended is None:
         return Refusal("game_running", "The record can be exported once the game is over.")
