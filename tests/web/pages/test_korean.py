@@ -81,7 +81,7 @@ def test_every_particle_marker_is_known() -> None:
 
 ROOT = Path(__file__).resolve().parents[3]
 TERMS = ROOT / "docs/TERMS.md"
-NAMES = frozenset({"Goat", "Wolf", "Cabbage", "BY-NC-SA", "CU", "PIN", "QR", "UID", "JSON", "LED"})
+NAMES = frozenset({"Goat", "Wolf", "Cabbage", "BY-NC-SA", "CU", "PIN", "QR", "UID", "JSON", "CSV", "LED"})
 """Latin words a Korean text may hold: proper names, the game's currency (CU) and technical names players see
 on devices."""
 NAMES_IN = {"lang": {"ko"}, "codes.bad_terminal": {"ID"},
