@@ -28,9 +28,14 @@ Writer = Callable[[bytes], bool]
 holds too much unsent (it is then cut off)."""
 
 
+ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+"""The events' JSON encoder (no state of its own); the data is a tree of fresh dicts and lists, never a cycle,
+so the circular-reference bookkeeping is skipped."""
+
+
 def sse_frame(event: Event) -> bytes:
     """One event in text/event-stream framing, with its `id:` line, as UTF-8 bytes."""
-    data = json.dumps(event.data, ensure_ascii=False, separators=(",", ":"))
+    data = ENCODER.encode(event.data)
     return f"id: {event.id}\nevent: {event.type}\ndata: {data}\n\n".encode()
 
 

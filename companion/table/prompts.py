@@ -36,12 +36,14 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list
     for key, value in action.items():
         if key in SKIP_FIELDS:
             continue
-        if key == "target" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        if type(value) is str:  # the common case first: most fields are names
+            word = value
+        elif key == "target" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             name = seat_name(value, seat_names)
             parts.append(name)
             ascii_parts.append(name if name.isascii() else f"Seat {value + 1}")
             continue
-        if isinstance(value, list):
+        elif isinstance(value, list):
             word = " ".join(str(v) for v in value)
         elif isinstance(value, bool):
             word = f"{key} {'yes' if value else 'no'}"
