@@ -17,9 +17,11 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/companion run $(if $(DATA),--data $(DATA)) $(if $(PORT),--port $(PORT)) $(if $(HOST),--host $(HOST))
 
+# The suite runs in TEST_JOBS processes, a test file per process at a time (a file's tests share one table).
+TEST_JOBS ?= 2
 test: $(STAMP)
 	@bash scripts/install-test-deps.sh
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS) --dist loadfile
 
 soak: $(STAMP)
 	@bash scripts/install-test-deps.sh

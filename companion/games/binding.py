@@ -99,6 +99,25 @@ TableInput = Union[Placed, Removed, Pressed, Chosen]
 
 
 @dataclass(frozen=True)
+class DeckItem:
+    """`count` components of one kind and value that the table reads, named in English and Korean (`seat`: the
+    seat whose set it belongs to; `sample`: our invented stand-in for an unpublished card list)."""
+
+    kind: str
+    value: str
+    count: int
+    en: str
+    ko: str
+    seat: int | None = None
+    sample: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        """The item as the host page and the label sheet read it."""
+        return {"kind": self.kind, "value": self.value, "count": self.count, "label": {"en": self.en, "ko": self.ko},
+                "seat": self.seat, "sample": self.sample}
+
+
+@dataclass(frozen=True)
 class Light:
     """What one zone's LEDs show: a colour, an effect, and optionally a level (filled of total pixels) or an
     explicit pixel pattern (`pixels`, painted from the zone's first LED, the rest off; the effect applies)."""
@@ -157,6 +176,15 @@ class Binding:
     """Fields holding one value per seat, in seat order."""
     location_fields: tuple[str, ...] = ()
     """Fields holding a location number (drawn by the location's name)."""
+    kind_words: Mapping[str, tuple[str, str]] = MappingProxyType({})
+    """Card kind -> its name in English and Korean (enrollment progress, the physical start check)."""
+    needed_kinds: tuple[str, ...] = ()
+    """Card kinds a physical game reads and cannot start without (see `deck_list`)."""
+
+    def deck_list(self, seats: int) -> tuple[DeckItem, ...]:
+        """Every component the table reads at this seat count, in the order a builder enrolls them."""
+        return ()
+
     @property
     def codes(self) -> Mapping[str, str]:
         """Every refusal code the binding itself may raise, with English text (its engine's `binding_codes`)."""

@@ -47,7 +47,7 @@ class LedRenderer:
         self.strip = strip
         self.zones = {z.zone: (z.start, z.count) for z in layout.zones}
         self._scene: dict[str, Light] = {}
-        self._flashes: dict[str, float] = {}
+        self._flashes: dict[str, tuple[float, RGB]] = {}
         self._cond = threading.Condition()
         self._dirty = True
         self._stop = False
@@ -78,10 +78,10 @@ class LedRenderer:
             self.scene_version += 1
             self._cond.notify_all()
 
-    def flash(self, zone: str, until: float | None = None) -> None:
-        """Flash a zone red for a moment (a refused input)."""
+    def flash(self, zone: str, until: float | None = None, colour: RGB = RED) -> None:
+        """Flash a zone for a moment: red for a refused input (a guided enrollment confirms in other colours)."""
         with self._cond:
-            self._flashes[zone] = until if until is not None else time.monotonic() + FLASH_S
+            self._flashes[zone] = (until if until is not None else time.monotonic() + FLASH_S, colour)
             self._dirty = True
             self._cond.notify()
 
@@ -96,16 +96,16 @@ class LedRenderer:
         animating = False
         with self._cond:
             scene = dict(self._scene)
-            flashes = {z: t for z, t in self._flashes.items() if t > now}
+            flashes = {z: f for z, f in self._flashes.items() if f[0] > now}
             self._flashes = flashes
         for zone, light in scene.items():
             if zone in flashes:
-                light = Light(RED, "blink")
+                light = Light(flashes[zone][1], "blink")
             self._paint(pixels, zone, light, now)
             animating = animating or light.effect in ("pulse", "blink")
-        for zone in flashes:
+        for zone, (_, colour) in flashes.items():
             if zone not in scene:
-                self._paint(pixels, zone, Light(RED, "blink"), now)
+                self._paint(pixels, zone, Light(colour, "blink"), now)
             animating = True
         return tuple(pixels), animating
 

@@ -262,6 +262,6 @@ class TableLoop:
             if not sent and effect.terminal in self.hw.terminals.connected():
                 self.bus.publish("terminal", {"terminal": effect.terminal, "problem": "not_sent"})
         elif isinstance(effect, Flash):
-            self.renderer.flash(effect.zone)
+            self.renderer.flash(effect.zone, colour=effect.colour)
         else:
             raise TypeError(f"not an effect: {effect!r}")

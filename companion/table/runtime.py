@@ -94,21 +94,10 @@ class Runtime:
         server, self._server = self._server, None
         if server is None:
             return
+        from companion.web.listener import close_server
+
         self.loop.bus.close_all()
-        # the workers finish first: a worker ending a stream pulls the trigger, which must still be open
-        server.task_dispatcher.shutdown(timeout=2)
-
-        def close_everything() -> None:  # runs on waitress' own loop thread, so no socket is closed mid-select
-            for dispatcher in list(server._map.values()):
-                try:
-                    dispatcher.close()
-                except OSError:
-                    pass
-
-        try:
-            server.trigger.pull_trigger(close_everything)
-        except OSError:  # the server never ran: close directly
-            close_everything()
+        close_server(server)
 
     def stop(self) -> None:
         """Stop everything and close the database."""

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from flask import Flask, Response, jsonify, request
 
-from companion.web import api, errors, host, host_api, pages, seat, sim, sim_api
+from companion.web import api, errors, host, host_api, labels, pages, seat, sim, sim_api
 from companion.web.auth import HostSessions, PinGuard
 from companion.web.facade import TableFacade
 from companion.web.streams import StreamSlots
@@ -65,7 +65,7 @@ def create_app(config: Mapping[str, Any] | None, table: TableFacade) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(host_api.bp)
     app.register_blueprint(sim_api.bp)
-    for page in (pages, seat, host, sim):  # the page itself (web/ templates and assets)
+    for page in (pages, seat, host, sim, labels):  # the page itself (web/ templates and assets)
         page.register(app)
 
     @app.get("/healthz")

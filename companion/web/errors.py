@@ -13,7 +13,8 @@ from companion.errors import CompanionError, RefusedError
 STATUS_BY_CODE: dict[str, int] = {
     "bad_json": 400, "malformed": 400, "bad_field": 400, "unknown_reader": 400, "unknown_button": 400,
     "unknown_terminal": 400, "bad_request": 400, "unknown_command": 400, "bad_deck": 400, "bad_uid": 400,
-    "bad_card": 400, "bad_choice": 400, "bad_terminal": 400, "bad_seat": 400,
+    "bad_card": 400, "bad_choice": 400, "bad_terminal": 400, "bad_seat": 400, "unknown_game": 400,
+    "bad_seat_count": 400, "no_deck_list": 404,
     "journal_full": 409, "journal_locked": 409, "journal_readonly": 409, "journal_io": 409, "journal_error": 409,
     "unauthorised": 401, "bad_pin": 401, "pin_locked": 429,
     "csrf": 403, "not_your_seat": 403, "forbidden": 403,
@@ -41,7 +42,8 @@ def status_of(code: str) -> int:
 
 def refusal_response(refusal: CompanionError) -> tuple[Response, int]:
     """Any refusal of the error root (from the table, the rules, a card check) as an HTTP error."""
-    return jsonify(ok=False, code=refusal.code, message=refusal.message), status_of(refusal.code)
+    extra = {"params": refusal.params} if refusal.params else {}  # words a refusal names, in each language
+    return jsonify(ok=False, code=refusal.code, message=refusal.message, **extra), status_of(refusal.code)
 
 
 def reply(result: Any) -> Any:

@@ -65,3 +65,22 @@ class ServerPlan:
                 # lets waitress keep reading a connection while its request runs, so it sees a stream's client
                 # hang up (waitress.client_disconnected) instead of finding out at a failed write much later
                 "channel_request_lookahead": 1, "ident": "companion"}
+
+
+def close_server(server: Any) -> None:
+    """Stop a waitress server whose loop runs in another thread: the workers first, then every connection and the
+    listening socket closed on the loop's own thread, which then ends (no socket is closed under a running select)."""
+    # the workers finish first: a worker ending a stream pulls the trigger, which must still be open
+    server.task_dispatcher.shutdown(timeout=2)
+
+    def close_everything() -> None:
+        for dispatcher in list(server._map.values()):
+            try:
+                dispatcher.close()
+            except OSError:
+                pass
+
+    try:
+        server.trigger.pull_trigger(close_everything)
+    except OSError:  # the server never ran: close directly
+        close_everything()

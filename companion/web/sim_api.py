@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import Blueprint, jsonify, request
@@ -59,6 +60,20 @@ def remove() -> Any:
     """Body {reader}."""
     body = json_body({"reader": str})
     return done(sim().remove(body["reader"]))
+
+
+@bp.post("/api/sim/tap")
+def tap() -> Any:
+    """Body {reader, uid?}: put a tag on a reader and take it off again (a tap); without a uid, a new tag's
+    (a fresh 7-byte UID), so a whole deck can be enrolled without typing one. Answers the UID tapped."""
+    body = json_body({"reader": str})
+    uid = body.get("uid")
+    if uid is None:
+        uid = "04" + secrets.token_hex(6).upper()
+    elif not isinstance(uid, str):
+        raise ApiError("bad_field", "field 'uid' must be a str")
+    result = sim().place(body["reader"], uid) or sim().remove(body["reader"])
+    return refusal_response(result) if result else jsonify(ok=True, uid=uid.replace(":", "").upper())
 
 
 @bp.get("/api/sim/buttons")

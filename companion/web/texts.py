@@ -8,15 +8,16 @@ import random
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from companion.games.binding import get_binding
 from companion.games.contract import BINDING_CODES, COMMON_CODES
 from companion.games.playout import choose_action
 from companion.games.registry import game_names, get_rules
+from companion.games.rules import Rules
+from companion.web.hangul import PLACEHOLDER
 from companion.web.site import LANGS, i18n_dir
 
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 MISSING = object()
 NOT_SECRETS = frozenset({"log", "seat", "card_info"})
 """Seat-view keys the secret panel leaves out (web/static/js/seat.js NOT_SECRETS): the page's own seat, the
@@ -64,12 +65,8 @@ def _observed(game: str, seeds: tuple[int, ...]) -> dict[str, frozenset[str]]:
         for n, seed in enumerate(seeds):
             if n and played >= ACTIONS_PER_SEAT_COUNT:
                 break  # long games (thousands of actions) need fewer seeds to show every code
-            rng = random.Random(seed)
-            state = rules.initial_state(seats)
-            step = 0
-            while rules.to_act(state) and step < MAX_STEPS:
-                state = rules.apply(state, choose_action(rules, state, rng))
-                step += 1
+            step, state = 0, rules.initial_state(seats)
+            for step, state in playout_states(rules, seats, seed):
                 # every seat's view every few steps: views keep at least a round or a dozen lines of log
                 over = not rules.to_act(state)
                 public = rules.view(state, None)
@@ -87,6 +84,17 @@ def _observed(game: str, seeds: tuple[int, ...]) -> dict[str, frozenset[str]]:
             if outcome is not None:
                 seen["outcomes"].add(outcome.reason)
     return {k: frozenset(v) for k, v in seen.items()}
+
+
+def playout_states(rules: Rules, seats: int, seed: int) -> Iterator[tuple[int, Any]]:
+    """A random game's states after each of its actions (numbered from 1), until it ends or MAX_STEPS."""
+    rng = random.Random(seed)
+    state = rules.initial_state(seats)
+    step = 0
+    while rules.to_act(state) and step < MAX_STEPS:
+        state = rules.apply(state, choose_action(rules, state, rng))
+        step += 1
+        yield step, state
 
 
 def required_keys(game: str, seeds: Iterable[int] = range(4)) -> set[str]:
@@ -129,7 +137,7 @@ def placeholder_problems(texts: Mapping[str, Mapping[str, Any]]) -> list[str]:
             flat = flatten(tree)
             for code, params in get_rules(game).log_codes.items():
                 text = flat.get(f"games.{game}.log.{code}")
-                for name in sorted(set(PLACEHOLDER.findall(text or "")) - set(params)):
+                for name in sorted({name for name, _ in PLACEHOLDER.findall(text or "")} - set(params)):
                     problems.append(f"{lang}: games.{game}.log.{code} names {{{name}}}, which its entries never carry")
     return problems
 
@@ -185,7 +193,7 @@ def missing(texts: Mapping[str, Mapping[str, Any]], needed: Iterable[str]) -> li
         problems += [f"{lang}: {key} (only in another language)" for key in sorted(every - set(f))]
     langs = list(flat)
     for key in sorted(set.intersection(*(set(f) for f in flat.values()))):
-        shapes = {lang: set(PLACEHOLDER.findall(str(flat[lang][key]))) for lang in langs}
+        shapes = {lang: {name for name, _ in PLACEHOLDER.findall(str(flat[lang][key]))} for lang in langs}
         if len({frozenset(s) for s in shapes.values()}) > 1:
             problems.append(f"{key}: placeholders differ {shapes}")
     return problems
@@ -202,3 +210,26 @@ def all_required(seeds: Iterable[int] = range(4)) -> set[str]:
 def all_texts() -> dict[str, dict[str, Any]]:
     """Both languages."""
     return {lang: load(lang) for lang in LANGS}
+
+
+def log_samples(game: str, seeds: Iterable[int] = range(1), per_code: int = 12) -> list[dict[str, Any]]:
+    """Log entries seen in random playouts at every seat count, at most `per_code` of each code (public and
+    private lines), as the page gets them: {seats, card_info, entries}, one per seat count."""
+    rules = get_rules(game)
+    samples = []
+    for seats in range(rules.min_seats, rules.max_seats + 1):
+        kept: dict[str, list[Any]] = {}
+        cards: dict[str, Any] = {}
+        for seed in seeds:
+            for step, state in playout_states(rules, seats, seed):
+                if step % SEAT_VIEW_EVERY and rules.to_act(state):
+                    continue  # a view keeps a dozen lines or more: every few steps sees every line
+                for viewer in (None, *range(seats)):
+                    view = rules.view(state, viewer)
+                    cards.update(view.get("card_info") or {})
+                    for entry in view.get("log", []):
+                        same = kept.setdefault(entry["code"], [])
+                        if len(same) < per_code and entry not in same:
+                            same.append(entry)
+        samples.append({"seats": seats, "card_info": cards, "entries": [e for es in kept.values() for e in es]})
+    return samples

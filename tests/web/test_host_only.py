@@ -80,6 +80,7 @@ def test_pin_lockout_is_per_client_and_never_refuses_the_right_pin_to_another(ap
 
 
 def test_pin_lockout_backs_off(app: Flask) -> None:
+    step_s = 4.0  # the test's clock moves this much per try: fine enough to tell 30 s from 60 s
     now = [1000.0]
     guard = app.extensions["pin_guard"]
     guard.clock = lambda: now[0]
@@ -94,11 +95,11 @@ def test_pin_lockout_backs_off(app: Flask) -> None:
         assert wrong() == "pin_locked"
         start = now[0]
         while wrong() == "pin_locked":  # each wait ends, then one more wrong PIN starts a longer one
-            now[0] += 1.0
+            now[0] += step_s
         waits.append(now[0] - start)
-    assert waits[0] == pytest.approx(FIRST_LOCK_S, abs=1.5)
-    assert waits[1] == pytest.approx(2 * FIRST_LOCK_S, abs=1.5)
-    assert max(waits) == pytest.approx(MAX_LOCK_S, abs=1.5) and waits == sorted(waits)
+    assert waits[0] == pytest.approx(FIRST_LOCK_S, abs=step_s + 0.5)
+    assert waits[1] == pytest.approx(2 * FIRST_LOCK_S, abs=step_s + 0.5)
+    assert max(waits) == pytest.approx(MAX_LOCK_S, abs=step_s + 0.5) and waits == sorted(waits)
     now[0] += MAX_LOCK_S + 1
     assert client.post("/api/host/login", json={"pin": PIN}).status_code == 200  # and the right PIN resets it
     assert wrong() == "bad_pin"

@@ -17,11 +17,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
-                                     Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput, ValuePattern,
+                                     DeckItem, Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput, ValuePattern,
                                      seat_of)
-from companion.games.boss_wallet.cards import PERSONS, Kind
+from companion.games.boss_wallet.cards import MIN_SEATS, PERSONS, SAMPLE_CARDS, Kind
+from companion.games.boss_wallet.cards import Card as PlayCard
 from companion.games.boss_wallet.codes import BINDING_CODES as OWN_CODES
-from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS
+from companion.games.boss_wallet.config import COINS, HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.state import Phase, State
 from companion.games.contract import CHANCE
 
@@ -40,6 +41,35 @@ CARD_KINDS: Mapping[str, tuple[str, ...]] = {
 }
 """Enrollment: kind -> value forms. VALUE is whole CU, MARK the printed player-count mark (min seats, default
 2), PERSON one of the five identities; a coin's value is its cents; a special card's label is its name."""
+
+WORDS: Mapping[str, tuple[str, str]] = {
+    "red": ("Red", "빨강"), "green": ("Green", "초록"), "blue": ("Blue", "파랑"), "yellow": ("Yellow", "노랑"),
+    "john_smith": ("John Smith", "존 스미스"), "police": ("Police officer", "경찰관"),
+    "model": ("Fashion model", "패션 모델"),
+    "millionaire": ("Millionaire", "백만장자"), "secret_agent": ("Secret agent", "비밀요원"),
+}
+"""Currencies and identities in English and Korean (card labels)."""
+
+
+def deck_item(card: PlayCard) -> tuple[str, str, str, str]:
+    """A sample play card as enrolled: (kind, value, English label, Korean label); the mark shows as "3+"."""
+    mark = f":{card.min_seats}" if card.min_seats != MIN_SEATS else ""
+    shown = f" ({card.min_seats}+)" if mark else ""
+    if card.kind is Kind.BILL:
+        en, ko = WORDS.get(card.currency or "", (card.currency, card.currency))
+        return ("bill", f"{card.value}:{card.currency}{mark}", f"{en} bill {card.value}{shown}",
+                f"{ko} 지폐 {card.value}{shown}")
+    if card.kind is Kind.JEWEL:
+        return "jewel", f"{card.value}{mark}", f"Jewellery {card.value}{shown}", f"귀금속 {card.value}{shown}"
+    if card.kind is Kind.ID:
+        en, ko = WORDS[card.person or ""]
+        if card.extra:
+            return "id", f"{card.person}:extra", f"Extra ID card: {en}", f"추가 신분증: {ko}"
+        return "id", f"{card.person}{mark}", f"ID card: {en}{shown}", f"신분증: {ko}{shown}"
+    if card.kind is Kind.BADGE:
+        return "badge", str(card.min_seats), f"Police badge{shown}", f"경찰관 배지{shown}"
+    return "credit", str(card.min_seats), f"Credit card{shown}", f"신용카드{shown}"
+
 
 KEYS = ("draw", "put", "flip", "ok", "clear")
 """Buttons: the three turn actions, confirm (a scan, or a credit draw that ran out of wallet), clear taps."""
@@ -112,6 +142,23 @@ class BossWalletBinding(Binding):
     seat_fields = ("start_seat", "confiscated_by")
     per_seat_fields = ("chip_values", "coins")
     card_kinds = CARD_KINDS
+    kind_words = {"coin": ("coins", "동전"), "bill": ("bills", "지폐"), "jewel": ("jewellery", "귀금속"),
+                  "id": ("ID cards", "신분증"), "credit": ("credit cards", "신용카드"),
+                  "badge": ("police badges", "경찰관 배지"),
+                  "special": ("special cards", "특수 카드")}
+    needed_kinds = ("coin", "bill", "id")
+
+    def deck_list(self, seats: int) -> tuple[DeckItem, ...]:
+        """The coins, then the play cards marked for this seat count and the extra IDs (our labelled sample:
+        the real card list is unpublished)."""
+        items = [DeckItem("coin", str(c), 1, f"Coin {c}", f"동전 {c}") for c in COINS]
+        counts: dict[tuple[str, str, str, str], int] = {}
+        for card in SAMPLE_CARDS:
+            if card.min_seats <= seats:
+                key = deck_item(card)
+                counts[key] = counts.get(key, 0) + 1
+        items += [DeckItem(kind, value, n, en, ko, sample=True) for (kind, value, en, ko), n in counts.items()]
+        return tuple(items)
 
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, `center` (a shared reader reads nothing in this game: it stays itself, so a card put

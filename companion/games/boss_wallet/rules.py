@@ -31,6 +31,9 @@ class BossWallet(Rules[State]):
     own_binding_codes = BINDING_CODES
     option_defaults = OPTION_DEFAULTS
     option_specs: ClassVar[Mapping[str, OptionSpec]] = {"credit_card_limit": OptionSpec(OptionType.INT, 0)}
+    quick_playout_seeds: ClassVar[int] = 40
+    """Random games run long (every hand is bought, paid and judged): the default suite plays 40 seeds per seat
+    count, `make soak` all 100."""
     reasons = REASONS
     """Verdict reason codes with English text (the page explains every judgement with them)."""
 

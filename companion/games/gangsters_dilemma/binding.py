@@ -18,9 +18,10 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
-                                     Chosen, Effect, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
+                                     Chosen, DeckItem, Effect, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
                                      TableInput, ValuePattern, seat_of)
 from companion.games.gangsters_dilemma.board import LOOT, TRADES
+from companion.games.gangsters_dilemma.options import sample_deck
 from companion.games.gangsters_dilemma.codes import BINDING_CODES as OWN_CODES
 
 CARD_KINDS: Mapping[str, tuple[str, ...]] = {
@@ -29,6 +30,11 @@ CARD_KINDS: Mapping[str, tuple[str, ...]] = {
     "demand": ValuePattern("[1-9][0-9]?:[0-9]{1,2},[0-9]{1,2},[0-9]{1,2},[0-9]{1,2}", "VP:CRATE,ART,JEWEL,LIQUOR"),
 }
 """Enrollment: kind -> value forms."""
+
+PLACES = (("Hideout", "은닉처"), ("Art gallery", "미술관"), ("Jeweller", "보석점"), ("Smugglers' den", "밀수꾼 소굴"),
+          ("Black market", "암시장"), ("Speakeasy", "주류 밀매점"))
+"""Location 1..6 in English and Korean (card labels)."""
+LOOT_WORDS = (("crate", "상자"), ("art", "미술품"), ("jewel", "보석"), ("gin", "술병"))
 
 KEYS = ("inform", "silence", "bribe", "pass")
 MONEY_LEVEL = 10
@@ -67,6 +73,25 @@ class GangstersDilemmaBinding(Binding):
     per_seat_fields = ("choices", "vp")
     location_fields = ("location", "choice", "patrol", "peek", "patrols")
     card_kinds = CARD_KINDS
+    kind_words = {"gangster": ("gangster cards", "갱스터 카드"), "police": ("police cards", "경찰 카드"),
+                  "demand": ("boss demand cards", "보스의 요구 카드")}
+    needed_kinds = ("demand",)
+
+    def deck_list(self, seats: int) -> tuple[DeckItem, ...]:
+        """Each seat's gangster cards, the police cards, then the demand deck (our labelled sample: the real one
+        is unpublished)."""
+        places = range(1, (5 if seats <= 5 else 6) + 1)
+        items = [DeckItem("gangster", f"{seat}:{n}", 1, f"Seat {seat + 1} gangster: {n} {PLACES[n - 1][0]}",
+                          f"{seat + 1}번 자리 갱스터 카드: {n} {PLACES[n - 1][1]}", seat=seat)
+                 for seat in range(seats) for n in places]
+        items += [DeckItem("police", str(n), 1, f"Police card: {n} {PLACES[n - 1][0]}",
+                           f"경찰 카드: {n} {PLACES[n - 1][1]}") for n in places]
+        for demand in sample_deck():
+            needs = [words for words, k in zip(LOOT_WORDS, demand.needs) for _ in range(k)]
+            items.append(DeckItem("demand", f"{demand.vp}:{','.join(map(str, demand.needs))}", 1,
+                                  f"Boss demand {demand.vp} VP: {', '.join(w[0] for w in needs)}",
+                                  f"보스의 요구 {demand.vp}점: {', '.join(w[1] for w in needs)}", sample=True))
+        return tuple(items)
 
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, the centre reader and one LED segment per location."""

@@ -12,10 +12,11 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
-                                     Binding, Chosen, Effect, Light, Placed, Pressed, Removed, RGB, Scene, TableInput,
+                                     Binding, Chosen, DeckItem, Effect, Light, Placed, Pressed, Removed, RGB, Scene, TableInput,
                                      seat_of)
 from companion.games.contract import IllegalAction
-from companion.games.secret_hitler.state import CHAOS_AT, FASCIST_WIN, LIBERAL_WIN, POWERS, VETO_AT
+from companion.games.secret_hitler.state import (CHAOS_AT, DECK_F, DECK_L, FASCIST_WIN, LIBERAL_WIN, POWERS,
+                                                VETO_AT)
 
 PHYSICAL_CHANCE = ("draw", "peek")
 """Chance actions read from tiles in physical mode; the deal is always digital (roles are secret)."""
@@ -34,6 +35,16 @@ class SecretHitlerBinding(Binding):
     seat_fields = ("president", "chancellor", "first_president")
     per_seat_fields = ("votes", "roles")
     card_kinds = MappingProxyType({"policy": ("L", "F"), "ballot": ("ja", "nein")})
+    kind_words = MappingProxyType({"policy": ("policy tiles", "정책 타일"),
+                                   "ballot": ("ballot cards", "투표 카드")})
+    needed_kinds = ("policy",)
+
+    def deck_list(self, seats: int) -> tuple[DeckItem, ...]:
+        """The 17 policy tiles, then a Ja! and a Nein ballot card per seat (votes may also come by button)."""
+        return (DeckItem("policy", "L", DECK_L, "Liberal policy", "자유 정책"),
+                DeckItem("policy", "F", DECK_F, "Fascist policy", "파시즘 정책"),
+                DeckItem("ballot", "ja", seats, "Ja! ballot", "찬성 투표 카드"),
+                DeckItem("ballot", "nein", seats, "Nein ballot", "반대 투표 카드"))
 
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, the board reader and the LED-only tracks."""

@@ -19,9 +19,11 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, Light, Placed, Pressed,
+from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem, Light,
+                                     Placed, Pressed,
                                      refuse, Removed, RGB, Scene, TableInput, seat_of)
 from companion.games.contract import CHANCE
+from companion.games.thief_of_baghdad.board import CARDS_PER_COLOUR, DANCERS
 from companion.games.thief_of_baghdad.board import COLORS as COLOURS
 from companion.games.thief_of_baghdad.board import THIEF_MOVES_PER_TURN as MOVES
 
@@ -38,6 +40,11 @@ PALACE_CSS: Mapping[str, str] = {
     "red": "#d2473f", "blue": "#3a8fd6", "green": "#3fb96b", "yellow": "#f2d133", "purple": "#9a5bd6", "white": "#e8e8e8",
 }
 """How the page paints each palace."""
+COLOUR_WORDS: Mapping[str, tuple[str, str]] = {
+    "red": ("Red", "빨강"), "blue": ("Blue", "파랑"), "green": ("Green", "초록"), "yellow": ("Yellow", "노랑"),
+    "purple": ("Purple", "보라"), "white": ("White", "하양"),
+}
+"""Each palace colour in English and Korean (card labels)."""
 SEAT_RGB: tuple[RGB, ...] = ((230, 25, 75), (60, 180, 75), (255, 225, 25), (67, 99, 216))
 """Guard and thief colours per seat when the table gives no seat colours (the demo table's first four)."""
 NEUTRAL_RGB = (60, 60, 60)
@@ -84,6 +91,14 @@ class ThiefOfBaghdadBinding(Binding):
     game = "thief_of_baghdad"
     per_seat_fields = ("hand_sizes",)
     card_kinds = CARD_KINDS
+    kind_words = {"palace": ("palace cards", "궁전 카드"), "dancer": ("dancers", "무용수")}
+    needed_kinds = ("palace", "dancer")
+
+    def deck_list(self, seats: int) -> tuple[DeckItem, ...]:
+        """17 palace cards of each colour, then the 8 dancers."""
+        palaces = tuple(DeckItem("palace", c, CARDS_PER_COLOUR, f"{COLOUR_WORDS[c][0]} palace card",
+                                 f"{COLOUR_WORDS[c][1]} 궁전 카드") for c in COLOURS)
+        return palaces + (DeckItem("dancer", "dancer", DANCERS, "Dancer", "무용수"),)
 
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, the centre, a segment per palace and the thief-moves track."""

@@ -9,6 +9,7 @@ from companion.games.binding import Card
 from companion.games.contract import IllegalAction
 from companion.hal.terminal_protocol import is_terminal_id
 from companion.table.cards import CardError, check_deck, normalise_uid
+from companion.table.core.guide import GuideMode
 from companion.table.refusal import Refusal
 from companion.table.session import Components
 
@@ -37,6 +38,9 @@ class NewGame:
     options: Mapping[str, Any] = field(default_factory=dict)
     components: Components | None = None
     replace: bool = False
+    check_deck: bool = True
+    """A physical game needs the kinds it reads enrolled (off for the config's game at boot, started before
+    anyone could enroll: the host checks the deck before play)."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,37 @@ class HostState:
 
 
 @dataclass(frozen=True)
+class GuideStart:
+    """Start guided enrollment of a game's deck list at a seat count (validated by the core)."""
+
+    game: Any
+    seats: Any
+    mode: GuideMode = GuideMode.ENROLL
+
+
+@dataclass(frozen=True)
+class GuideSetMode:
+    """Switch the running guide to enrolling, checking tags, or verifying the deck."""
+
+    mode: GuideMode
+
+
+@dataclass(frozen=True)
+class GuideSkip:
+    """Leave the next component of the list out."""
+
+
+@dataclass(frozen=True)
+class GuideUndo:
+    """Take back the last enrollment or skip of the guide."""
+
+
+@dataclass(frozen=True)
+class GuideStop:
+    """End guided enrollment (and enrollment mode)."""
+
+
+@dataclass(frozen=True)
 class BindTerminal:
     """Bind a terminal to a seat (None unbinds it)."""
 
@@ -112,7 +147,8 @@ class BindTerminal:
 
 
 Command = (Ping | Submit | NewGame | Undo | EndGame | Resume | EnrollMode | Enroll | ForgetCard | ExportCards
-           | ImportCards | ExportRecord | HostState | BindTerminal)
+           | ImportCards | ExportRecord | HostState | BindTerminal | GuideStart | GuideSetMode | GuideSkip | GuideUndo
+           | GuideStop)
 
 
 def _is_int(value: Any) -> bool:
@@ -161,6 +197,17 @@ def _enroll(args: Mapping[str, Any]) -> Enroll:
     return Enroll(normalise_uid(args.get("uid")), args.get("kind"), args.get("value"), args.get("label", ""), game)
 
 
+def _guide_mode(value: Any) -> GuideMode:
+    try:
+        return GuideMode(value)
+    except ValueError:
+        raise Refusal("bad_field", "field 'mode' must be enroll, check or verify") from None
+
+
+def _guide_start(args: Mapping[str, Any]) -> GuideStart:
+    return GuideStart(args.get("game"), args.get("seats"), _guide_mode(args.get("mode", "enroll")))
+
+
 def _export_cards(args: Mapping[str, Any]) -> ExportCards:
     game = args.get("game")
     if game is not None and not isinstance(game, str):
@@ -193,6 +240,11 @@ PARSERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
     "export_record": lambda args: ExportRecord(),
     "host_state": lambda args: HostState(),
     "bind_terminal": _bind_terminal,
+    "guide_start": _guide_start,
+    "guide_mode": lambda args: GuideSetMode(_guide_mode(args.get("mode"))),
+    "guide_skip": lambda args: GuideSkip(),
+    "guide_undo": lambda args: GuideUndo(),
+    "guide_stop": lambda args: GuideStop(),
 }
 """Command name (as the web and the CLI say it) -> parser; read-only."""
 

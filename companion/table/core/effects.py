@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from companion.games.binding import Card, Light
+from companion.games.binding import RED, RGB, Card, Light
 
 # --- journal rows: each is one transaction; the shell commits them before running any effect ---------------
 
@@ -86,9 +86,10 @@ class SetScene:
 
 @dataclass(frozen=True)
 class Flash:
-    """Flash a zone red for a moment (a refused input)."""
+    """Flash a zone for a moment: red for a refused input; a guided enrollment's tap confirms in its colour."""
 
     zone: str
+    colour: RGB = RED
 
 
 @dataclass(frozen=True)

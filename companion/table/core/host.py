@@ -10,6 +10,8 @@ from companion.games.contract import IllegalAction
 from companion.games.log import Log
 from companion.table.cards import CardError, card_json, check_card, deck_of
 from companion.table.core import commands as c
+from companion.table.core import enroll
+from companion.table.core.guide import guide_json, start_check
 from companion.table.core.effects import (BindTerminals, DeleteCard, EndGameRow, Publish, SendTerminal, StartGame,
                                           UndoActions, WriteCards)
 from companion.table.core.outputs import game_json, publish, seat_screen
@@ -48,7 +50,7 @@ def _submit(state: TableState, cmd: c.Submit, ctx: Context) -> Step:
 def default_game(ctx: Context) -> c.NewGame:
     """The config's game."""
     game = ctx.config.game
-    return c.NewGame(game.name, game.seats, {}, Components(game.components))
+    return c.NewGame(game.name, game.seats, {}, Components(game.components), check_deck=False)
 
 
 def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
@@ -65,6 +67,10 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
                           components, tokens, Log(), game_state)
     except IllegalAction as exc:
         return Step(state, reply=Refusal(exc.code, exc.message))
+    if components == Components.PHYSICAL and cmd.check_deck:
+        gap = start_check(rules.name, seats, ctx.cards.all())
+        if gap is not None:
+            return Step(state, reply=gap)
     running = state.session
     if running is not None and running.ended is None and not cmd.replace:  # after the setup check: a bad
         # setup is said first, before the host is asked to end the running game for it; before the deal's draws
@@ -134,7 +140,7 @@ def _resume(state: TableState, cmd: c.Resume, ctx: Context) -> Step:
 
 
 def _enroll_mode(state: TableState, cmd: c.EnrollMode, ctx: Context) -> Step:
-    state, effects = publish(replace(state, enrolling=cmd.on), ctx)
+    state, effects = publish(replace(state, enrolling=cmd.on, guide=state.guide if cmd.on else None), ctx)
     return Step(state, effects=tuple(effects), reply={"enrolling": cmd.on})
 
 
@@ -179,6 +185,7 @@ def _host_state(state: TableState, cmd: c.HostState, ctx: Context) -> Step:
     return Step(state, reply={
         "status": str(state.status),
         "enrolling": state.enrolling,
+        "guide": None if state.guide is None else guide_json(state.guide),
         "game": None if session is None else {
             **game_json(session), "options": session.options, "ended": session.ended,
             "seat_tokens": [{"seat": i, "token": t, "path": f"/seat/{t}"} for i, t in enumerate(session.tokens)],
@@ -196,6 +203,6 @@ def _host_state(state: TableState, cmd: c.HostState, ctx: Context) -> Step:
 HANDLERS: dict[type, Any] = {
     c.Undo: _undo, c.EndGame: _end_game, c.BindTerminal: _bind_terminal, c.Resume: _resume,
     c.EnrollMode: _enroll_mode, c.Enroll: _enroll, c.ForgetCard: _forget_card, c.ExportCards: _export_cards,
-    c.ImportCards: _import_cards, c.ExportRecord: _export_record, c.HostState: _host_state,
+    c.ImportCards: _import_cards, c.ExportRecord: _export_record, c.HostState: _host_state, **enroll.HANDLERS,
 }
 """Command type -> handler (Ping, Submit and NewGame are dispatched in `run`); read-only."""

@@ -9,6 +9,7 @@ from typing import Any, Callable, Mapping, Protocol
 
 from companion.config import TableConfig
 from companion.games.binding import Card
+from companion.table.core.guide import Guide
 from companion.table.journal import GameRecord
 from companion.table.session import Session
 from companion.table.terminals import TerminalBook
@@ -53,6 +54,8 @@ class TableState:
     status: TableStatus = TableStatus.STARTING
     session: Session | None = None
     enrolling: bool = False
+    guide: Guide | None = None
+    """Guided enrollment, while it runs (enrolling is then on)."""
     scan: tuple[dict[str, Any], ...] = ()
     """Expected vs seen: the zones that differ from what the game expects, with both lists."""
     prompts: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)

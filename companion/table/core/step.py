@@ -10,6 +10,7 @@ from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemo
                                   TerminalHello)
 from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.core import host
+from companion.table.core.enroll import guide_tap
 from companion.table.core.effects import Effect, EndGameRow, Flash, Publish, Row, SendTerminal
 from companion.table.core.inputs import Boot, BootFailed, Input
 from companion.table.core.outputs import publish, rescan, zone_of
@@ -112,6 +113,8 @@ def _tag(state: TableState, reader: str, uid: str, placed: bool, ctx: Context) -
     if state.enrolling:
         if not placed:
             return Step(state)
+        if state.guide is not None:
+            return guide_tap(state, state.guide, uid, zone, ctx)
         return Step(state, effects=(Publish("enroll_seen", {"reader": reader, "zone": zone, "uid": uid,
                                                             "known": card is not None}),))
     if state.status == TableStatus.RESUME_CHECK:

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 from waitress.server import create_server
 
-from companion.web.listener import ServerPlan
+from companion.web.listener import ServerPlan, close_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -29,8 +29,8 @@ def serve(app: Any, threads: int = 32) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
         app.extensions["table"].loop.bus.close_all()  # the streams end before the server's trigger closes
-        server.task_dispatcher.shutdown(timeout=2)
-        server.close()
+        close_server(server)
+        thread.join(timeout=5)
 
 
 @contextmanager

@@ -38,8 +38,11 @@ def context(browser: Any) -> Iterator[Any]:
 def host_login(page: Any, base_url: str) -> None:
     page.goto(f"{base_url}/host")
     page.fill("#pin", PIN)
-    page.click("#login-form button[type=submit]")
-    page.wait_for_selector("#console:not([hidden])")
+    with page.expect_response(lambda r: r.url.endswith("/api/host/login"), timeout=60000) as answer:
+        page.click("#login-form button[type=submit]")
+    assert answer.value.ok, (answer.value.status, answer.value.text())
+    # the page reloads itself once logged in; under a loaded CI machine that can take a while
+    page.wait_for_selector("#console:not([hidden])", timeout=60000)
     page.wait_for_function("() => document.getElementById('ng-game').options.length > 0")
 
 
@@ -59,6 +62,24 @@ def host_new_game(page: Any, game: str, seats: int) -> list[str]:
     page.click("#ng-start")
     page.wait_for_function(f"() => document.querySelectorAll('a.seat-link').length === {seats}")
     return page.eval_on_selector_all("a.seat-link", "els => els.map(e => e.href)")
+
+
+def test_pin_form_waits_for_its_script(context: Any, base_url: str) -> None:
+    """Before the page's script has wired the PIN form (a slow Pi, a fast thumb) the form cannot be sent: its
+    button is disabled and Enter does nothing, so the PIN never lands in the address bar or the server's log."""
+    page = context.new_page()
+    page.route("**/assets/js/**", lambda route: route.abort())
+    for path in ("/host", "/sim"):
+        page.goto(f"{base_url}{path}")
+        assert page.is_disabled("#login-form button[type=submit]"), path
+        page.fill("#pin", PIN)
+        page.press("#pin", "Enter")
+        page.wait_for_timeout(300)  # a native submission would have navigated by now
+        assert "pin" not in page.url and page.url.endswith(path), page.url
+    page.unroute("**/assets/js/**")
+    page.goto(f"{base_url}/host")
+    page.wait_for_selector("#login-form button[type=submit]:not([disabled])")
+    page.close()
 
 
 def test_language_switch(context: Any, base_url: str) -> None:

@@ -143,8 +143,6 @@ def test_host_and_sim_pages_name_seats_and_the_sim_suggests_this_games_cards(bro
     assert cards == [["04AA0001", "ballot ja"], ["04AA0002", "policy F"]]
     assert isinstance(host_call(named_table.loop, "enroll", uid="04AA0003", game="secret_hitler", kind="ballot",
                                             value="nein", label=""), dict)
-    # the live refresh on `card_enrolled` did not arrive in the merged tree (see the closing note): reload
-    sim.reload()
     sim.wait_for_function("() => document.querySelectorAll('#known-cards option').length === 3")
     assert sim.inner_text("#known-cards option[value='04AA0003']") == "ballot nein"  # no label: what it is
     for i in range(5):

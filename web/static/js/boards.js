@@ -142,7 +142,7 @@ function gangsters(view, ctx) {
   const locs = (view.locations || []).map((l) => h("div", {
     class: `location ${l.closed ? "closed" : ""} ${view.resolving === l.id ? "acting" : ""}`, dataset: { location: l.id } },
     h("div", { class: "name" }, `${l.id}. `, l.name ? i18n.word(l.name) : i18n.t(`games.gangsters_dilemma.locations.${l.id}`, {}, String(l.id))),
-    h("div", { class: "big" }, `$${l.money}`),
+    h("div", { class: "big" }, i18n.t("games.gangsters_dilemma.board.dollars", { n: l.money ?? 0 })),
     l.closed ? h("span", { class: "badge dead" }, i18n.word("closed")) : null,
     l.patrolled ? h("span", { class: "badge president" }, i18n.t("games.gangsters_dilemma.board.patrolled")) : null,
     h("div", {}, (l.visitors || []).map((s) => seatChip(i18n, s)))));
@@ -151,18 +151,20 @@ function gangsters(view, ctx) {
       toAct.has(s) ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null, chosenBadge(i18n, chosen, s),
       winnerBadge(i18n, ctx.winners, s)),
     h("td", {}, p.character ? i18n.word(p.character) : "—"),
-    h("td", {}, `$${p.money}`),
+    h("td", {}, i18n.t("games.gangsters_dilemma.board.dollars", { n: p.money ?? 0 })),
     loot.map((k) => h("td", {}, String(p[k] ?? 0))),
     h("td", { class: "big" }, String(p.vp ?? 0)),
     h("td", {}, (p.demands || []).join(", "))));
   const cards = view.demand_cards || {};
   const demands = (view.demands || []).map((id) => {
     const c = cards[id] || {};
-    return h("li", { dataset: { demand: id } }, `${id}: ${c.vp ?? "?"} ${i18n.t("ui.vp")} — `, i18n.value("needs", c.needs || {}));
+    return h("li", { dataset: { demand: id } },
+      i18n.t("games.gangsters_dilemma.board.demand", { id, vp: c.vp ?? "?", needs: c.needs || {} }));
   });
   const bank = bankInstructions(prev, view, loot).map((b) => h("li", {},
     b.seat !== undefined ? i18n.seat(b.seat) : i18n.t(`games.gangsters_dilemma.locations.${b.location}`, {}, String(b.location)),
-    ": ", Object.entries(b.delta).map(([k, d]) => k === "money" ? `${signed(d)} $` : `${signed(d)} ${i18n.word(k)}`).join(", ")));
+    ": ", Object.entries(b.delta).map(([k, d]) => k === "money" ? i18n.t("games.gangsters_dilemma.board.money_delta", { n: signed(d) })
+      : i18n.t("games.gangsters_dilemma.board.loot_delta", { n: signed(d), item: i18n.word(k) })).join(", ")));
   return board("gd", [
     kv(i18n, [["ui.round", String(view.round ?? "—")], ["games.gangsters_dilemma.board.deck", String(view.deck ?? "—")]]),
     panel("games.gangsters_dilemma.board.locations", i18n, h("div", { class: "locations", dataset: { count: locs.length } }, locs)),
@@ -218,18 +220,8 @@ function reasonsCell(i18n, p) {
     i18n.t(`games.boss_wallet.reasons.${r}`, {}, r)))));
 }
 
-/** A shown card in words from the view's `card_info` catalogue entry (else its id). */
-function cardName(i18n, info, id) {
-  const e = info && info[id];
-  if (!e) return i18n.word(String(id));
-  if (e.type === "bill") return `${e.value} ${i18n.word(e.currency)}`;
-  if (e.type === "jewel") return `${i18n.word("jewel")} ${e.value}`;
-  if (e.type === "id" && e.person) return `${i18n.word("id")}: ${i18n.word(e.person)}`;
-  return i18n.word(e.type);
-}
-
 function handCell(i18n, p, info) {
-  return h("td", {}, Array.isArray(p.hand) ? p.hand.map((c) => cardName(i18n, info, c)).join(", ") : "—");
+  return h("td", {}, Array.isArray(p.hand) ? p.hand.map((c) => i18n.card(String(c), info)).join(", ") : "—");
 }
 
 /** The latest judged round as it was shown (`last_round`): kept on the board through the next round, since

@@ -22,6 +22,8 @@ function fail(err) {
   const el = byId("host-error");
   el.textContent = `${i18n.t("ui.refused")}: ${err.code ? i18n.code(err.code, err.message) : err.message}`;
   if (err.code && !i18n.has(`codes.${err.code}`) && err.message) el.textContent += ` (${err.message})`;
+  const missing = err.body && err.body.params && err.body.params.missing;  // what a refusal names, in words
+  if (missing) el.textContent += `: ${missing[i18n.lang] || missing.en}`;
   el.hidden = false;
 }
 
@@ -228,11 +230,11 @@ function terminalsTable(st) {
 function drawState() {
   const st = hostState || {};
   const game = st.game || {};
-  i18n.game = game.name || null;
+  i18n.setView(game.name || null, ((publicState || {}).game || {}).view);  // the undo line names cards in words
   i18n.seats = tableSeats(st, publicState);
   i18n.facts = ((publicState || {}).game || {}).table_info ? publicState.game.table_info.facts : {};
   byId("game-summary").textContent = game.name
-    ? `${i18n.t(`games.${game.name}.title`, {}, game.name)} · ${seatsOf(st).length || game.seats || "?"} ${i18n.t("ui.seats")}`
+    ? `${i18n.t(`games.${game.name}.title`, {}, game.name)} · ${i18n.t("host.seats_n", { n: seatsOf(st).length || game.seats || "?" })}`
     : i18n.t("host.no_game");
   replace(byId("seats"), seatsOf(st).map((s) => h("div", { class: "seat seat-qr", dataset: { seat: s.seat } },
     h("div", { class: "name" }, seatChip(i18n, s.seat), " ", i18n.seat(s.seat)),
@@ -309,6 +311,7 @@ async function refresh() {
     [hostState, publicState] = await Promise.all([fetchJSON("/api/host/state"), fetchJSON("/api/state")]);
     health = publicState.health || {};
     drawState();
+    document.dispatchEvent(new CustomEvent("host-state", { detail: hostState }));  // the guided enrollment panel
   } catch (err) {
     if (err.status === 401) { byId("console").hidden = true; byId("login").hidden = false; } else fail(err);
   }

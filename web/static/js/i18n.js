@@ -1,9 +1,12 @@
 // Korean and English: the browser's language picks the first one, a switch changes it; texts come from
-// /i18n/<lang>.json and are looked up by dotted keys ("games.secret_hitler.actions.vote").
+// /i18n/<lang>.json and are looked up by dotted keys ("games.secret_hitler.actions.vote"). A placeholder may
+// carry a Korean particle, "{seat:이}", chosen by how the filled-in word ends (docs/TERMS.md).
+import { PARTICLES, withParticle } from "./hangul.js";
 
 const LANGS = ["ko", "en"];
 const NO_FIELDS = new Set();
 const ZONE_FIELDS = new Set(["zone", "zones"]);
+const PLACEHOLDER = /\{(\w+)(?::([^{}\s]+))?\}/g;
 
 /** The language to start with: the saved choice, else the browser's first supported language. */
 export function initialLang() {
@@ -32,6 +35,8 @@ export class I18n {
   setView(game, view) {
     this.game = game;
     this.cards = view && view.card_info && typeof view.card_info === "object" ? view.card_info : null;
+    // one English word may name two moves ("pass": accept arrest, or fulfil no demand): the phase picks
+    this.phaseNow = view && typeof view.phase === "string" ? view.phase : null;
   }
 
   /** Which fields hold seats or locations, as the game's binding exports them (snapshot game.table_info.facts). */
@@ -68,8 +73,12 @@ export class I18n {
     return this.fill(text, params);
   }
 
+  /** A template with its {name} and {name:particle} placeholders filled in words. */
   fill(text, params) {
-    return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? this.value(name, params[name]) : m));
+    return text.replace(PLACEHOLDER, (m, name, marker) => {
+      if (!(name in params) || (marker !== undefined && !(marker in PARTICLES))) return m;
+      return withParticle(this.value(name, params[name]), marker);
+    });
   }
 
   /** A seat's name: the configured one as written (a proper name), else "Seat N" (1-based) in this language. */
@@ -90,14 +99,18 @@ export class I18n {
     if (v === null || v === undefined) return "—";
     if (ZONE_FIELDS.has(field) && typeof v === "string") return this.zone(v);
     if (Array.isArray(v)) {
+      if (!v.length) return "—";
       if ((this.fields.seatList || NO_FIELDS).has(field)) return v.map((s) => this.seat(s)).join(", ");
       if ((this.fields.perSeat || NO_FIELDS).has(field)) {
-        return v.map((x, s) => (x === null ? null : `${this.seat(s)} ${this.value(field.replace(/s$/, ""), x)}`))
+        return v.map((x, s) => (x === null ? null : `${this.seat(s)} ${this.unit(field, this.value(field.replace(/s$/, ""), x))}`))
           .filter(Boolean).join(", ");
       }
-      return v.map((x) => this.value(field.replace(/s$/, ""), x)).join(", ");
+      return v.map((x) => this.unit(field, this.value(field.replace(/s$/, ""), x))).join(", ");
     }
-    if (typeof v === "boolean") return this.t(v ? "ui.yes" : "ui.no");
+    if (typeof v === "boolean") {
+      const named = this.game ? this.raw(`games.${this.game}.values.${field}_${v}`) : undefined;
+      return named ?? this.t(v ? "ui.yes" : "ui.no");
+    }
     if (typeof v === "number") {
       if ((this.fields.seat || NO_FIELDS).has(field) && Number.isInteger(v)) return this.seat(v);
       if ((this.fields.location || NO_FIELDS).has(field)) return this.word(String(v));
@@ -106,15 +119,24 @@ export class I18n {
     }
     if (typeof v === "object") {
       return Object.entries(v).filter(([, x]) => x !== 0 && x !== null)
-        .map(([k, x]) => `${this.value(k, x)} ${this.word(k)}`).join(", ");
+        .map(([k, x]) => this.count(this.word(k), x)).join(", ");
     }
     return this.card(String(v));
   }
 
-  /** A card id in words, from the view's card catalogue (a bill's amount and colour, an ID's person), else
-   * the id as a game word. */
-  card(id) {
-    const e = this.cards && this.cards[id];
+  /** A count of a thing in this language's order ("2 crates", "상자 2개"). */
+  count(item, n) { return this.t("ui.count", { item, n: Number(n) }); }
+
+  /** One number of a list field with its unit where the game names one (`games.<game>.units.vp`: "{n}점"). */
+  unit(field, text) {
+    const u = this.game ? this.raw(`games.${this.game}.units.${field}`) : undefined;
+    return u === undefined ? text : u.replace("{n}", text);
+  }
+
+  /** A card id in words, from a card catalogue (the view's unless given: a bill's amount and colour, an ID's
+   * person), else the id as a game word. */
+  card(id, cards = this.cards) {
+    const e = cards && cards[id];
     if (!e || typeof e !== "object") return this.word(id);
     if (e.type === "bill") return this.t("ui.card_bill", { value: e.value, currency: this.word(String(e.currency)) });
     if (e.type === "jewel") return this.t("ui.card_jewel", { name: this.word("jewel"), value: e.value });
@@ -164,6 +186,8 @@ export class I18n {
 
   /** A kind of action in words (a button that opens that kind's choices): never a template's placeholders. */
   kind(type) {
+    const phased = this.phased(type);
+    if (phased !== undefined) return phased;
     const named = this.raw(`games.${this.game}.kinds.${type}`);
     if (named !== undefined) return named;
     const text = this.raw(`games.${this.game}.actions.${type}`);
@@ -174,12 +198,18 @@ export class I18n {
   action(action) {
     const key = `games.${this.game}.actions.${action.type}`;
     const params = Object.fromEntries(Object.entries(action).filter(([k]) => k !== "type" && k !== "seat"));
-    const text = this.raw(key);
+    const text = this.phased(action.type) ?? this.raw(key);
     if (text !== undefined && text.includes("{")) return this.fill(text, params);
     const label = text ?? action.type;
     const parts = Object.entries(params).map(([k, v]) =>
       typeof v === "boolean" ? `${this.field(k)}: ${this.value(k, v)}` : this.value(k, v));
     return parts.length ? `${label}: ${parts.join(" · ")}` : label;
+  }
+
+  /** The label of an action type in the current phase, where it differs from the type's own
+   * (`games.<game>.phase_actions.<phase>.<type>`). */
+  phased(type) {
+    return this.phaseNow ? this.raw(`games.${this.game}.phase_actions.${this.phaseNow}.${type}`) : undefined;
   }
 
   /** Fill every [data-i18n] element's text and [data-i18n-attr] attributes in the document. */

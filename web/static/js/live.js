@@ -15,7 +15,7 @@ export function follow(url, { onState, onEvent, onStatus, extra = [] }) {
     else if (onEvent) onEvent(type, data, e.lastEventId);
   };
   es.onmessage = handle("message");
-  for (const type of ["state", "card_enrolled", "health", "enroll_seen", "unknown_tag", "rejected", "expected_vs_seen", ...extra]) {
+  for (const type of ["state", "card_enrolled", "health", "enroll_seen", "unknown_tag", "rejected", "expected_vs_seen", "guide", ...extra]) {
     es.addEventListener(type, handle(type));
   }
   es.onopen = () => onStatus && onStatus(true);

@@ -4,7 +4,8 @@ import { byId, postJSON } from "./dom.js";
 
 /** Wire #login-form; a refusal is shown in `errorId`, in the words of `texts()` (the current language). */
 export function wirePinLogin(errorId, texts) {
-  byId("login-form").addEventListener("submit", async (ev) => {
+  const form = byId("login-form");
+  form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
       await postJSON("/api/host/login", { pin: byId("pin").value });
@@ -15,4 +16,5 @@ export function wirePinLogin(errorId, texts) {
       el.hidden = false;
     }
   });
+  form.querySelector("button[type=submit]").disabled = false;
 }

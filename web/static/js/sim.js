@@ -17,6 +17,7 @@ let buttons = [];  // the configured buttons [{seat, key}]
 let seatCount = null;  // the running game's seats (null between games: every configured seat)
 let plugged = new Set();
 const servesSeat = new Map();  // terminal -> seat it serves (host state), when known
+let lastTapped = null;  // the UID this page last tapped (the "tap again" buttons tap it once more)
 let seq = Date.now() % 1e9;
 const nextSeq = () => ++seq;
 
@@ -29,6 +30,17 @@ function fail(err) {
 async function act(url, body) {
   try { await postJSON(url, body); fail(null); } catch (err) { fail(err); }
   await refresh();
+}
+
+/** Tap a tag on a reader (put it down and take it off): a new tag's when `uid` is null, so enrolling a whole
+ * deck needs no typing; the page remembers it for "tap again". */
+async function tapTag(reader, uid) {
+  try {
+    const res = await postJSON("/api/sim/tap", uid ? { reader, uid } : { reader });
+    lastTapped = res.uid;
+    fail(null);
+  } catch (err) { fail(err); await refresh(); }
+  // the tag is off the reader again: nothing here changed unless the table says so (its events redraw)
 }
 
 function colour(c) {
@@ -61,7 +73,10 @@ function drawZones(rebuild = false) {
         h("div", { class: "muted" }, `${i18n.t("sim.on_reader")}: `, h("span", { class: "uid" }, "—")),
         h("form", { class: "row", onsubmit: (ev) => { ev.preventDefault(); act("/api/sim/place", { reader: id, uid: input.value.trim() }); } },
           input, h("button", { type: "submit", class: "primary" }, i18n.t("sim.place"))),
-        h("button", { type: "button", class: "remove", onclick: () => act("/api/sim/remove", { reader: id }) }, i18n.t("sim.remove")));
+        h("div", { class: "row" },
+          h("button", { type: "button", class: "remove", onclick: () => act("/api/sim/remove", { reader: id }) }, i18n.t("sim.remove")),
+          h("button", { type: "button", class: "tap-new", onclick: () => tapTag(id, null) }, i18n.t("sim.tap_new")),
+          h("button", { type: "button", class: "tap-again", onclick: () => (lastTapped ? tapTag(id, lastTapped) : null) }, i18n.t("sim.tap_again"))));
     }));
   }
   readers.forEach((r, i) => {
@@ -91,13 +106,25 @@ async function drawTerminals() {
   replace(byId("terminals"), boxes);
 }
 
+let refreshing = null;  // the refresh under way, and whether another was asked for meanwhile
+let refreshAgain = false;
+
+/** Redraw from the table; calls while one runs fold into a single next one (a tap brings several events). */
 async function refresh() {
+  if (refreshing) { refreshAgain = true; return refreshing; }
+  refreshing = (async () => {
+    do { refreshAgain = false; await readAndDraw(); } while (refreshAgain);
+  })();
+  try { await refreshing; } finally { refreshing = null; }
+}
+
+async function readAndDraw() {
   try {
     readers = (await fetchJSON("/api/sim/readers")).readers || [];
     drawLeds(await fetchJSON("/api/sim/leds"));
     const state = await fetchJSON("/api/state");
     const s = normalize(state);
-    i18n.game = s.game;
+    i18n.setView(s.game, s.view);
     i18n.seats = s.seatInfo;
     i18n.facts = s.facts;
     seatCount = s.running ? s.seats : null;
@@ -176,12 +203,18 @@ if (!document.body.dataset.loggedIn) {
   });
   wireLangSwitch((next) => {
     next.game = i18n.game; next.seats = i18n.seats; next.facts = i18n.facts;  // the new language names the same table
+    next.cards = i18n.cards; next.phaseNow = i18n.phaseNow;
     i18n = next; i18n.apply(); drawZones(true); drawButtons(); drawTerminals();
   });
   i18n.apply();
+  // Follow the stream before the first reads, and read the cards again each time it (re)opens: a card enrolled
+  // before the server subscribed this page comes with no event, so only a read after the subscription sees it.
+  const pill = statusPill(byId("status"), () => i18n);
+  follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(),
+    // a card enrolled changes only the suggestions; the guide's progress is the host console's
+    onEvent: (type) => (type === "card_enrolled" ? loadKnownCards() : type === "guide" ? null : refresh()),
+    onStatus: (up) => { pill(up); if (up) loadKnownCards(); } });
   await loadKnownCards();
   await loadButtons();
   await refresh();
-  follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(),
-    onEvent: (type) => (type === "card_enrolled" ? loadKnownCards().then(refresh) : refresh()), onStatus: statusPill(byId("status"), () => i18n) });
 }
