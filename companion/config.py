@@ -7,6 +7,7 @@ import ipaddress
 import re
 import tomllib
 from dataclasses import MISSING, dataclass, field, fields, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Mapping
 from urllib.parse import urlsplit
@@ -47,7 +48,7 @@ class SeatConfig:
     colour: str = "#ffffff"
     terminal: str | None = None
 
-    @property
+    @cached_property  # every publish paints every seat: parsed once per seat config
     def rgb(self) -> tuple[int, int, int]:
         """The colour as (r, g, b) for the LEDs."""
         return (int(self.colour[1:3], 16), int(self.colour[3:5], 16), int(self.colour[5:7], 16))

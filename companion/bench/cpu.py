@@ -24,7 +24,6 @@ def _per_tap_ms(taps: int, data_dir: str, clients: int, seed: int) -> dict[str, 
     readers = [SseClient(table.port) for _ in range(clients)]
     samples: list[float] = []
     raw: list[float] = []
-    samples: list[float] = []
     try:
         connect(readers)
         idle0, t0 = table.table_cpu_ns(), time.monotonic()

@@ -1,9 +1,11 @@
 """Public event fan-out for SSE: numbered events, each encoded once into its wire bytes, kept in one shared ring.
 
-A client is only a cursor into the ring: publishing appends one encoded frame and wakes the readers, and each
-client's stream writes the bytes after its cursor. Nothing is copied or encoded per client, so a publish costs
-the same with 0 or 64 clients (bar the wake-ups); a client that falls a whole ring behind is cut off and
-resyncs on reconnect (Last-Event-ID too old -> a fresh snapshot)."""
+A client is a cursor into the ring: publishing appends one encoded frame and wakes the readers, and each
+client's stream writes the bytes after its cursor. A client that has caught up may instead be pushed to: the
+publish hands the one encoded frame to its writer, which queues the bytes on the client's connection without
+blocking, so an event costs one write per client and no thread wakes up for it. Nothing is encoded per
+client; a client that falls a whole ring behind (or, pushed to, whose connection holds too much unsent) is cut
+off and resyncs on reconnect (Last-Event-ID too old -> a fresh snapshot)."""
 
 from __future__ import annotations
 
@@ -21,10 +23,25 @@ BUFFER = 512
 """Events kept for Last-Event-ID resumes and for clients that are behind; further behind is cut off."""
 
 
+Writer = Callable[[bytes], bool]
+"""Queues one HTTP/1.1 chunk on a client's connection without blocking; False when the client is gone or
+holds too much unsent (it is then cut off)."""
+
+
+ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+"""The events' JSON encoder (no state of its own); the data is a tree of fresh dicts and lists, never a cycle,
+so the circular-reference bookkeeping is skipped."""
+
+
 def sse_frame(event: Event) -> bytes:
     """One event in text/event-stream framing, with its `id:` line, as UTF-8 bytes."""
-    data = json.dumps(event.data, ensure_ascii=False, separators=(",", ":"))
+    data = ENCODER.encode(event.data)
     return f"id: {event.id}\nevent: {event.type}\ndata: {data}\n\n".encode()
+
+
+def chunk(data: bytes) -> bytes:
+    """Bytes as one HTTP/1.1 chunk (`Transfer-Encoding: chunked`), as a streamed response puts them on the wire."""
+    return b"%X\r\n%b\r\n" % (len(data), data)
 
 
 @dataclass(frozen=True)
@@ -42,6 +59,16 @@ class Subscriber:
         self.cursor = cursor
         self._first = first
         self.closed = False
+        self._ended = threading.Event()
+
+    def push(self, writer: Writer) -> bool:
+        """From now on every event is handed to `writer` as it is published (True), once the client has
+        caught up; False while it still has events to take with `frames` first."""
+        return self._bus._push(self, writer)
+
+    def wait_closed(self, timeout: float) -> bool:
+        """Wait up to `timeout` for the stream to be closed or cut off; whether it was."""
+        return self._ended.wait(timeout)
 
     def get(self, timeout: float) -> Event | None:
         """The next event, or None after timeout."""
@@ -66,6 +93,7 @@ class EventBus:
         self._n = 0
         self._ring: collections.deque[_Entry] = collections.deque(maxlen=BUFFER)
         self._subs: set[Subscriber] = set()
+        self._pushed: dict[Subscriber, Writer] = {}
         self._changed = threading.Condition(threading.Lock())
         self._snapshot = snapshot
         self._snapshot_entry: _Entry | None = None
@@ -75,9 +103,38 @@ class EventBus:
         with self._changed:
             self._n += 1
             event = Event(f"{self.boot}-{self._n}", type_, data)
-            self._ring.append(_Entry(self._n, event, sse_frame(event)))
+            frame = sse_frame(event)
+            self._ring.append(_Entry(self._n, event, frame))
+            if self._pushed:
+                self._write_pushed(chunk(frame))
             self._changed.notify_all()
         return event
+
+    def _write_pushed(self, wire: bytes) -> None:
+        """Hand one event's wire bytes to every pushed client; one that cannot take them is cut off."""
+        for sub, writer in list(self._pushed.items()):
+            try:
+                taken = writer(wire)
+            except Exception:  # a broken connection must not stop the publish (nor the table loop)
+                taken = False
+            if taken:
+                sub.cursor = self._n
+            else:
+                self._drop(sub)
+
+    def _push(self, sub: Subscriber, writer: Writer) -> bool:
+        with self._changed:
+            if sub.closed or sub._first or sub.cursor != self._n:
+                return False
+            self._pushed[sub] = writer
+            return True
+
+    def _drop(self, sub: Subscriber) -> None:
+        """Forget a client (the bus lock held) and wake whatever waits for it."""
+        sub.closed = True
+        self._subs.discard(sub)
+        self._pushed.pop(sub, None)
+        sub._ended.set()
 
     def subscribe(self, last_event_id: str | None) -> Subscriber:
         """A new client: the events after `last_event_id` if still buffered, else a fresh state snapshot."""
@@ -98,16 +155,14 @@ class EventBus:
     def unsubscribe(self, sub: Subscriber) -> None:
         """Forget a client (wakes it if it is waiting)."""
         with self._changed:
-            sub.closed = True
-            self._subs.discard(sub)
+            self._drop(sub)
             self._changed.notify_all()
 
     def close_all(self) -> None:
         """End every client's stream (shutdown)."""
         with self._changed:
-            for sub in self._subs:
-                sub.closed = True
-            self._subs.clear()
+            for sub in list(self._subs):
+                self._drop(sub)
             self._changed.notify_all()
 
     def clients(self) -> int:
@@ -140,8 +195,7 @@ class EventBus:
     def _take(self, sub: Subscriber, most: int) -> list[_Entry]:
         oldest = self._ring[0].n if self._ring else self._n + 1
         if sub.cursor + 1 < oldest:  # fell a whole ring behind: cut off, it resyncs on reconnect
-            sub.closed = True
-            self._subs.discard(sub)
+            self._drop(sub)
             return []
         start = sub.cursor + 1 - oldest
         out = [self._ring[i] for i in range(start, min(len(self._ring), start + most))]

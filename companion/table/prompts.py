@@ -24,37 +24,46 @@ def kind(action: Mapping[str, Any]) -> str:
 
 def label(action: Mapping[str, Any], seat_names: Sequence[str], ascii_only: bool = False) -> str:
     """A short English label: the type, then its fields (seat targets by their configured names)."""
-    parts = [kind(action)]
-    parts += _details(action, seat_names, ascii_only)
-    return " ".join(parts)
+    words, ascii_words = _details(action, seat_names)
+    return " ".join([kind(action), *(ascii_words if ascii_only else words)])
 
 
-def _details(action: Mapping[str, Any], seat_names: Sequence[str], ascii_only: bool) -> list[str]:
-    """An action's fields as words (a seat by its name; on a terminal "Seat N" when its name is not ASCII)."""
+def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list[str], list[str]]:
+    """An action's fields as words (a seat by its name), and as a terminal shows them (a seat whose name is
+    not ASCII as "Seat N"); one pass for both."""
     parts: list[str] = []
+    ascii_parts: list[str] = []
     for key, value in action.items():
         if key in SKIP_FIELDS:
             continue
-        if key == "target" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        if type(value) is str:  # the common case first: most fields are names
+            word = value
+        elif key == "target" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             name = seat_name(value, seat_names)
-            parts.append(name if name.isascii() or not ascii_only else f"Seat {value + 1}")
+            parts.append(name)
+            ascii_parts.append(name if name.isascii() else f"Seat {value + 1}")
+            continue
         elif isinstance(value, list):
-            parts.append(" ".join(str(v) for v in value))
+            word = " ".join(str(v) for v in value)
         elif isinstance(value, bool):
-            parts.append(f"{key} {'yes' if value else 'no'}")
+            word = f"{key} {'yes' if value else 'no'}"
         else:
-            parts.append(str(value))
-    return parts
+            word = str(value)
+        parts.append(word)
+        ascii_parts.append(word)
+    return parts, ascii_parts
 
 
 def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
     """One prompt option: the label the page shows, and for a terminal its kind and short ASCII labels."""
-    details = " ".join(_details(action, seat_names, True))
-    return {"value": value, "label": label(action, seat_names), "action": action, "group": kind(action),
-            "short": label(action, seat_names, True), "item": details or kind(action)}
+    group = kind(action)
+    words, ascii_words = _details(action, seat_names)
+    details = " ".join(ascii_words)
+    return {"value": value, "label": " ".join([group, *words]), "action": action, "group": group,
+            "short": " ".join([group, *ascii_words]), "item": details or group}
 
 
-def prompt(ballot: str, legal: list[dict[str, Any]], seat_names: Sequence[str],
+def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence[str],
            private: Mapping[str, Any]) -> dict[str, Any]:
     """The protocol message asking a seat to choose (or `idle` when it has nothing to do)."""
     if not legal:
@@ -64,7 +73,9 @@ def prompt(ballot: str, legal: list[dict[str, Any]], seat_names: Sequence[str],
             "info": dict(private)}
 
 
-def prompt_info(part: Mapping[str, Any]) -> dict[str, Any]:
+def prompt_info(part: Mapping[str, Any]) -> Mapping[str, Any]:
     """What a prompt carries of a seat's part of its view: not the log nor the card catalogue (`card_info`:
     what the page needs to name cards, no secret and more than a terminal can show)."""
+    if NOT_INFO.isdisjoint(part):  # the part itself (a prompt copies what it keeps)
+        return part
     return {k: v for k, v in part.items() if k not in NOT_INFO}

@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from companion.web.auth import is_host, require_host, seat_from_token
 from companion.web.errors import ApiError, json_body, reply
 from companion.web.facade import TableFacade
+from companion.web.streams import connection_writer, event_stream
 
 bp = Blueprint("api", __name__)
 
@@ -35,6 +36,7 @@ def events() -> Response:
     heartbeat = float(config["SSE_HEARTBEAT_S"])
     limit = config.get("SSE_MAX_MESSAGES")  # tests end the stream after N chunks + heartbeats
     gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
+    writer = connection_writer(request.environ)
     try:
         sub = table().subscribe(last_id)
     except BaseException:
@@ -46,12 +48,8 @@ def events() -> Response:
         slot.release()
 
     def stream() -> Iterator[bytes]:
-        sent = 0
         try:
-            yield b"retry: 2000\n\n"
-            while (limit is None or sent < limit) and not sub.closed and not gone():
-                sent += 1
-                yield sub.frames(heartbeat) or b": heartbeat\n\n"
+            yield from event_stream(sub, heartbeat, gone, limit, writer)
         finally:
             end()
 

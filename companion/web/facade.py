@@ -8,7 +8,7 @@ own refusal type is one), never raised.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from companion.errors import CompanionError
 
@@ -32,6 +32,13 @@ class Subscription(Protocol):
     def frames(self, timeout: float) -> bytes | None:
         """Every pending event already encoded as text/event-stream bytes (encoded once for all clients), or
         None after `timeout` seconds with nothing."""
+
+    def push(self, writer: Callable[[bytes], bool]) -> bool:
+        """Once caught up (True), every event is handed to `writer` as one HTTP/1.1 chunk as it is published,
+        from the publishing thread; `writer` must not block and says False when the client cannot take it."""
+
+    def wait_closed(self, timeout: float) -> bool:
+        """Wait up to `timeout` for the feed to be closed or cut off; whether it was."""
 
     def close(self) -> None:
         """Stop receiving."""

@@ -1,10 +1,69 @@
-"""The live-update stream cap: each open `/api/events` stream holds a slot (and a server thread) until it ends."""
+"""Live-update streams: the cap (each open `/api/events` stream holds a slot and a server thread until it
+ends) and the stream's bytes, pushed by the publish itself onto the connection once the client has caught up."""
 
 from __future__ import annotations
 
 import threading
+from typing import Any, Callable, Iterator, Mapping
 
 from companion.web.errors import ApiError
+from companion.web.facade import Subscription
+
+UNSENT_MAX = 512 * 1024
+"""Bytes a pushed client may hold unsent (waitress keeps them in memory below 1 MiB) before it is cut off:
+a phone that stopped reading resyncs on reconnect instead of growing the table's memory."""
+HEARTBEAT = b": heartbeat\n\n"
+
+
+def connection_writer(environ: Mapping[str, Any]) -> Callable[[bytes], bool] | None:
+    """A non-blocking writer of HTTP/1.1 chunks onto this request's waitress connection, or None where the
+    server is not waitress or the response is not chunked (HTTP/1.0). Bytes go straight to the socket when
+    nothing is queued before them; what the socket does not take now is queued on the channel, and waitress's
+    own loop sends it."""
+    channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
+    if environ.get("SERVER_PROTOCOL") != "HTTP/1.1" or not all(
+            hasattr(channel, name) for name in ("write_soon", "total_outbufs_len", "connected", "outbuf_lock",
+                                                "socket")):
+        return None
+    sock = channel.socket
+
+    def write(wire: bytes) -> bool:
+        with channel.outbuf_lock:  # the lock waitress's threads hold while they touch the queued bytes
+            if not channel.connected or channel.total_outbufs_len > UNSENT_MAX:
+                return False
+            if not channel.total_outbufs_len:
+                try:
+                    sent = sock.send(wire)
+                except BlockingIOError:
+                    sent = 0
+                except OSError:
+                    return False
+                if sent == len(wire):
+                    return True
+                wire = wire[sent:]
+            channel.write_soon(wire)  # never blocks below waitress's high watermark (16 MiB), far above UNSENT_MAX
+        return True
+
+    return write
+
+
+def event_stream(sub: Subscription, heartbeat: float, gone: Callable[[], bool], limit: int | None = None,
+                 writer: Callable[[bytes], bool] | None = None) -> Iterator[bytes]:
+    """An SSE response body: what the client must catch up on, then (with `writer`, no `limit`) events pushed
+    by the publish while this thread only wakes for heartbeats; without a writer every pending event is
+    yielded here. `limit` ends the stream after that many chunks and heartbeats (tests)."""
+    sent = 0
+    pushed = False
+    yield b"retry: 2000\n\n"
+    while (limit is None or sent < limit) and not sub.closed and not gone():
+        sent += 1
+        if not pushed and writer is not None and limit is None:
+            pushed = sub.push(writer)
+        if pushed:
+            if not sub.wait_closed(heartbeat):
+                yield HEARTBEAT
+        else:
+            yield sub.frames(heartbeat) or HEARTBEAT
 
 
 class Slot:

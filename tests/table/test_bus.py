@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from companion.table.bus import BUFFER, EventBus, sse_frame
+from companion.table.bus import BUFFER, EventBus, chunk, sse_frame
 
 
 def _bus() -> EventBus:
@@ -63,3 +63,47 @@ def test_a_client_a_whole_ring_behind_is_cut_off_and_closing_wakes_a_waiter() ->
     waiter.start()
     fast.close()
     assert woke.wait(2) and bus.clients() == 0
+
+
+def test_a_caught_up_client_is_pushed_every_event_as_one_chunk_and_a_lagging_one_only_after_catching_up() -> None:
+    bus = _bus()
+    pushed, behind = bus.subscribe(None), bus.subscribe(None)
+    got: list[bytes] = []
+    assert not pushed.push(got.append), "the snapshot is still to be taken with frames()"
+    assert pushed.frames(0.1) is not None
+    assert pushed.push(lambda wire: got.append(wire) is None)
+    events = [bus.publish("state", {"n": i}) for i in range(3)]
+    assert got == [chunk(sse_frame(e)) for e in events]
+    assert chunk(b"abc") == b"3\r\nabc\r\n"
+    assert pushed.frames(0.01) is None, "a pushed client's cursor moves with the pushes"
+    assert not behind.push(got.append)  # snapshot and three events not taken yet
+    assert behind.frames(0.1) is not None and not behind.push(lambda wire: True)  # the snapshot only
+    assert behind.frames(0.1) == b"".join(sse_frame(e) for e in events)
+    assert behind.push(lambda wire: True)
+    bus.publish("state", {"n": 3})
+    assert len(got) == 4 and bus.clients() == 2
+
+
+def test_a_pushed_client_that_cannot_take_an_event_is_cut_off_and_its_stream_wakes() -> None:
+    bus = _bus()
+    refusing, broken, fine = (bus.subscribe(None) for _ in range(3))
+    for sub in (refusing, broken, fine):
+        sub.frames(0.1)
+
+    def raises(wire: bytes) -> bool:
+        raise OSError("connection reset")
+
+    taken: list[bytes] = []
+    assert refusing.push(lambda wire: False) and broken.push(raises)
+    assert fine.push(lambda wire: taken.append(wire) is None)
+    woke = threading.Event()
+    waiter = threading.Thread(target=lambda: refusing.wait_closed(10) and woke.set())
+    waiter.start()
+    bus.publish("state", {"n": 1})
+    assert woke.wait(2) and refusing.closed and broken.closed and not fine.closed
+    assert bus.clients() == 1 and len(taken) == 1
+    assert not fine.wait_closed(0.01)
+    fine.close()
+    assert fine.wait_closed(0.01) and bus.clients() == 0
+    bus.publish("state", {"n": 2})
+    assert len(taken) == 1, "a closed client is never written to again"

@@ -44,7 +44,7 @@ class Card:
     person: str | None = None
     extra: bool = False
     min_seats: int = MIN_SEATS
-    _entry: tuple[tuple[str, Any], ...] = field(init=False, repr=False, compare=False)
+    _entry: Mapping[str, Any] = field(init=False, repr=False, compare=False)
 
     @property
     def payable(self) -> bool:
@@ -52,8 +52,8 @@ class Card:
         return self.kind in (Kind.BILL, Kind.JEWEL)
 
     def __post_init__(self) -> None:
-        # The catalogue entry is fixed for the card's life: built once here, as immutable pairs, since
-        # every view draws it again.
+        # The catalogue entry is fixed for the card's life: built once here and shared by every view that
+        # names the card (every publish draws dozens of them), so nothing may mutate it.
         out: list[tuple[str, Any]] = [("type", self.kind.value)]
         if self.kind in (Kind.BILL, Kind.JEWEL):
             out.append(("value", self.value))
@@ -63,11 +63,11 @@ class Card:
             out += [("person", self.person), ("extra", self.extra)]
         if self.min_seats != MIN_SEATS:
             out.append(("min_seats", self.min_seats))
-        object.__setattr__(self, "_entry", tuple(out))
+        object.__setattr__(self, "_entry", dict(out))
 
     def entry(self) -> dict[str, Any]:
-        """The JSON catalogue entry (as the `cards` option spells it)."""
-        return dict(self._entry)
+        """The JSON catalogue entry (as the `cards` option spells it); one shared dict, read-only by convention."""
+        return self._entry  # type: ignore[return-value]
 
 
 def _sample() -> tuple[Card, ...]:

@@ -107,12 +107,20 @@ def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
 
 
 def _card_ids(params: Any) -> list[str]:
-    """The strings in a log entry's params (the catalogue keeps those that are card ids)."""
+    """The strings in a log entry's params (the catalogue keeps those that are card ids), in order."""
     if isinstance(params, str):
         return [params]
     if isinstance(params, dict):
-        params = list(params.values())
-    return [c for p in params for c in _card_ids(p)] if isinstance(params, (list, tuple)) else []
+        params = params.values()
+    elif not isinstance(params, (list, tuple)):
+        return []
+    out: list[str] = []
+    for p in params:
+        if type(p) is str:  # most params are flat: a card id or a list of them
+            out.append(p)
+        elif type(p) is not int and p is not None:
+            out += _card_ids(p)
+    return out
 
 
 def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, Any]:

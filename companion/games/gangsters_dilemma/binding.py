@@ -14,6 +14,7 @@ UIDs) and the card that replaces a fulfilled one is tapped at the centre reader.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
@@ -56,6 +57,11 @@ class PoliceTaps:
 
     def __len__(self) -> int:
         return len(self.locations)
+
+
+SEAT_LIGHTS: Mapping[str, Light] = MappingProxyType({
+    "to_act": Light(GOLD), "chosen": Light(WHITE), "police": Light(BLUE), "waiting": Light(DIM)})
+"""A seat's light in each state, built once (every publish paints every seat)."""
 
 
 class GangstersDilemmaBinding(Binding):
@@ -187,15 +193,16 @@ class GangstersDilemmaBinding(Binding):
         to_act = set(view.get("to_act") or ())
         chosen = view.get("chosen") or [False] * seats
         scene: Scene = {}
+        planning, police = view.get("phase") == "plan", view.get("police")
         for i in range(seats):
             if i in to_act:
-                light = Light(GOLD)
-            elif view.get("phase") == "plan" and i < len(chosen) and chosen[i]:
-                light = Light(WHITE)
-            elif view.get("police") == i:
-                light = Light(BLUE)
+                light = SEAT_LIGHTS["to_act"]
+            elif planning and i < len(chosen) and chosen[i]:
+                light = SEAT_LIGHTS["chosen"]
+            elif police == i:
+                light = SEAT_LIGHTS["police"]
             else:
-                light = Light(DIM)
+                light = SEAT_LIGHTS["waiting"]
             scene[f"seat:{i}"] = light
         arrests = {e["params"].get("location") for e in view.get("log") or () if e.get("code") == "arrested"}
         patrols = set(view.get("patrols") or ())

@@ -22,6 +22,12 @@ PHYSICAL_CHANCE = ("draw", "peek")
 """Chance actions read from tiles in physical mode; the deal is always digital (roles are secret)."""
 
 
+SEAT_LIGHTS: Mapping[str, Light] = MappingProxyType({
+    "dead": Light(OFF, Effect.OFF), "ja": Light(GREEN), "nein": Light(RED), "voted": Light(WHITE),
+    "president": Light(GOLD), "chancellor": Light(BLUE), "waiting": Light(DIM)})
+"""A seat's light in each state, built once (every publish paints every seat)."""
+
+
 class SecretHitlerBinding(Binding):
     """Inputs -> actions and the LED scene for Secret Hitler."""
 
@@ -105,19 +111,20 @@ class SecretHitlerBinding(Binding):
         voted = view.get("voted") or [False] * seats
         votes = view.get("votes") or [None] * seats
         scene: Scene = {}
+        president, chancellor = view.get("president"), view.get("chancellor")
         for i in range(seats):
             if not alive[i]:
-                light = Light(OFF, Effect.OFF)
+                light = SEAT_LIGHTS["dead"]
             elif votes[i] is not None:
-                light = Light(GREEN if votes[i] == "ja" else RED)
+                light = SEAT_LIGHTS["ja" if votes[i] == "ja" else "nein"]
             elif voted[i]:
-                light = Light(WHITE)
-            elif view.get("president") == i:
-                light = Light(GOLD)
-            elif view.get("chancellor") == i:
-                light = Light(BLUE)
+                light = SEAT_LIGHTS["voted"]
+            elif president == i:
+                light = SEAT_LIGHTS["president"]
+            elif chancellor == i:
+                light = SEAT_LIGHTS["chancellor"]
             else:
-                light = Light(DIM)
+                light = SEAT_LIGHTS["waiting"]
             scene[f"seat:{i}"] = light
         scene["track:liberal"] = Light(BLUE, level=(int(view.get("liberal_policies", 0)), LIBERAL_WIN))
         scene["track:fascist"] = Light(RED, level=(int(view.get("fascist_policies", 0)), FASCIST_WIN))

@@ -80,6 +80,11 @@ class Taps:
         return replace(self, taps=tuple(t for t in self.taps if t[0] != seat))
 
 
+TURN_LIGHT = Light(GOLD)
+WAIT_LIGHT = Light(DIM)
+"""The seats' lights (whose turn, the others), built once: every publish paints every seat."""
+
+
 class ThiefOfBaghdadBinding(Binding):
     """Inputs -> actions and the LED scene for Thief of Baghdad."""
 
@@ -205,7 +210,8 @@ class ThiefOfBaghdadBinding(Binding):
         this turn."""
         view = public_view
         own = tuple(seat_colours) if seat_colours and len(seat_colours) >= seats else SEAT_RGB
-        scene: Scene = {f"seat:{i}": Light(GOLD if view.get("turn") == i else DIM) for i in range(seats)}
+        turn = view.get("turn")
+        scene: Scene = {f"seat:{i}": TURN_LIGHT if turn == i else WAIT_LIGHT for i in range(seats)}
         for palace in view.get("palaces") or ():
             guards = [NEUTRAL_RGB if g == "neutral" else own[int(g) % len(own)]
                       for g in palace.get("guards") or ()][:GUARD_SPACES]

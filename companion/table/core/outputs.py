@@ -97,35 +97,53 @@ def send_prompts(state: TableState, ctx: Context,
     if parts is None:
         parts = session.rules.views(session.state)[1]
     names = [s.name for s in ctx.config.seats]
-    prompts = dict(state.prompts)
+    was = state.prompts
+    prompts = dict(was)
     ballots = state.ballots
     sends: list[Effect] = []
+    changed = False
     for seat in range(len(ctx.config.seats)):
+        old = was.get(seat)
         # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
         if seat < session.seats:
-            message, ballots = prompt_for(seat, session, prompt_info(parts[seat]), names, running, prompts.get(seat), ballots)
+            message, ballots = prompt_for(seat, session, prompt_info(parts[seat]), names, running, old, ballots)
         else:
-            message = dict(IDLE)
+            message = old if old == IDLE else dict(IDLE)
+        if message is old:  # unchanged: nothing to send, nothing to store
+            continue
         terminal = state.terminals.terminal_of(seat)
-        if terminal and prompts.get(seat) != message:
+        if terminal and old != message:
             sends.append(SendTerminal(terminal, message))
         prompts[seat] = message
+        changed = True
+    if not changed and ballots == state.ballots:
+        return state, sends
     return replace(state, prompts=prompts, ballots=ballots), sends
 
 
 def prompt_for(seat: int, session: Session, private: Mapping[str, Any], names: list[str], running: bool,
                old: Mapping[str, Any] | None, ballots: int) -> tuple[Mapping[str, Any], int]:
     """A seat's prompt (`private`: what its view adds to the public one) and the ballot counter after it; the
-    ballot id stays the same while its choices do."""
+    ballot id stays the same while its choices do, and an unchanged prompt is `old` itself."""
     legal = session.rules.legal_actions(session.state, seat) if running else []
     if running:
         legal += session.binding.choices(session.state, seat, session.components)
-    if old and old.get("type") == "prompt" and [o["action"] for o in old["options"]] == legal:
+    if old is not None and same_choices(old, legal):
         if old["info"] == private:  # nothing changed for this seat: the same message, labels not rebuilt
             return old, ballots
         return {**old, "info": dict(private)}, ballots
+    if not legal:
+        return prompt(None, legal, names, private), ballots
     ballots += 1
     return prompt(f"{session.game_id}.{ballots}", legal, names, private), ballots
+
+
+def same_choices(message: Mapping[str, Any], legal: list[dict[str, Any]]) -> bool:
+    """Whether a prompt message offers exactly these actions, in this order (idle: none)."""
+    if message.get("type") != "prompt":
+        return not legal and message.get("type") == "idle"
+    options = message["options"]
+    return len(options) == len(legal) and all(o["action"] == a for o, a in zip(options, legal))
 
 
 def seat_screen(state: TableState, seat: int | None) -> dict[str, Any]:
