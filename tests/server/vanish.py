@@ -20,7 +20,7 @@ def main(gone_s: float) -> None:
     directory = Path(tempfile.mkdtemp())
     table = Table(write_config(directory), directory / "data")
     try:
-        table.stream()
+        conn, resp = table.stream()  # held open to the end: a dropped connection would close (FIN) by itself
         deadline = time.monotonic() + 5
         while table.call("GET", "/api/state")[1]["health"]["sse_clients"] != 1 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -30,6 +30,8 @@ def main(gone_s: float) -> None:
         subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
         after = table.call("GET", "/api/state")[1]["health"]["sse_clients"]
         print(json.dumps({"before": before, "after": after}))
+        resp.close()
+        conn.close()
     finally:
         table.stop()
 
