@@ -36,11 +36,11 @@ function row(game, names) {
     h("td", {}, String(game.seats)),
     h("td", {}, result(game, names)),
     h("td", {}, String(game.actions)),
-    h("td", { class: "row" },
+    h("td", { class: "game-actions" }, h("div", { class: "row" },
       h("a", { class: "button", href: `/replay/${game.id}` }, i18n.t("replay.open")),
       h("a", { class: "button", href: `/host/export/record.json?game=${game.id}`, download: "" }, i18n.t("replay.download")),
       h("button", { type: "button", dataset: { share: game.id } }, i18n.t("replay.share")),
-      h("button", { type: "button", dataset: { unshare: game.id } }, i18n.t("replay.unshare"))));
+      h("button", { type: "button", dataset: { unshare: game.id } }, i18n.t("replay.unshare")))));
 }
 
 function counts(obj, name) {
