@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from companion.errors import CompanionError
 from companion.games.binding import get_binding
 from companion.games.registry import get_rules
 from companion.games.rules import Rules
@@ -18,12 +19,10 @@ CHECKPOINT_EVERY = 64
 """A replay keeps the state after every this many actions, so any step is at most this many applies away."""
 
 
-class StepError(ValueError):
-    """A step outside the record (a stable code and a message)."""
+class StepError(CompanionError, ValueError):
+    """A step outside the record, or a record that no longer replays (a stable code and a message)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        self.code, self.message = code, message
-        super().__init__(f"{code}: {message}")
+    code = "bad_step"
 
 
 @dataclass(frozen=True)
