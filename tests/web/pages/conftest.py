@@ -15,6 +15,7 @@ from companion.config import GameConfig, PollingConfig, demo_config
 from companion.games import registry
 from companion.table.runtime import Runtime
 from tests.table.helpers import host_call
+from tests.web.pages.browser import chromium, serve
 
 PIN = "246813"
 
@@ -41,6 +42,20 @@ def runtime(tmp_path_factory: pytest.TempPathFactory, tiny_game: None) -> Iterat
     rt = start_table(tmp_path_factory.mktemp("table"))
     yield rt
     rt.stop()
+
+
+@pytest.fixture(scope="module")
+def base_url(runtime: Runtime) -> Iterator[str]:
+    """The module's table served by waitress as `companion run` serves it (heartbeats every second)."""
+    with serve(runtime.app(SSE_HEARTBEAT_S=1.0)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for a test module."""
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture(autouse=True)

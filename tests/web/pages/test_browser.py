@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Iterator
 
 import pytest
 
 from companion.games import game_names, get_rules
 from companion.table.runtime import Runtime
-from tests.web.pages.browser import chromium, csp_errors, serve, shot
+from tests.web.pages.browser import csp_errors, serve, shot
 from tests.table.helpers import host_call, live_rows
 from tests.web.pages.conftest import PIN
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def base_url(runtime: Runtime) -> Iterator[str]:
-    with serve(runtime.app(SSE_HEARTBEAT_S=1.0)) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture()

@@ -5,30 +5,18 @@ terminals; screenshots of the host page and a phone's seat page in both language
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from companion.table.runtime import Runtime
 from tests.table.helpers import host_call
-from tests.web.pages.browser import chromium, csp_errors, serve, shot
+from tests.web.pages.browser import csp_errors, shot
 from tests.web.pages.conftest import PIN
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def base_url(runtime: Runtime) -> Iterator[str]:
-    with serve(runtime.app(SSE_HEARTBEAT_S=1.0)) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def host_page(browser: Any, base_url: str, lang: str = "en") -> Any:

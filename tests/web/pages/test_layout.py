@@ -17,7 +17,7 @@ from companion.config import GameConfig, PollingConfig, demo_config
 from companion.games import game_names, get_rules
 from companion.table.runtime import Runtime
 from tests.table.helpers import host_call, hw
-from tests.web.pages.browser import ARTIFACTS, chromium, csp_errors, serve, shot
+from tests.web.pages.browser import ARTIFACTS, csp_errors, serve, shot
 from tests.web.pages.conftest import PIN
 
 pytestmark = pytest.mark.browser
@@ -152,12 +152,6 @@ def table() -> Iterator[Runtime]:
 def base_url(table: Runtime) -> Iterator[str]:
     with serve(table.app(SSE_HEARTBEAT_S=1.0)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def open_page(browser: Any, url: str, width: int, height: int, lang: str, phone: bool = False,

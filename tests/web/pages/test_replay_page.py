@@ -14,7 +14,7 @@ from tests.replay.helpers import GAMES, play_game
 from tests.table.helpers import host_call
 from tests.web.pages.browser import csp_errors, shot
 from tests.web.pages.test_host_page import host_page
-from tests.web.pages.test_visible_text import WORDS, base_url, browser, open_page, switch  # noqa: F401 - fixtures
+from tests.web.pages.test_visible_text import WORDS, open_page, switch
 from tests.web.pages.visible import identifiers, problems
 
 pytestmark = pytest.mark.browser

@@ -14,7 +14,7 @@ import pytest
 from companion.config import GameConfig, PollingConfig, SeatConfig, demo_config
 from companion.table.runtime import Runtime
 from tests.table.helpers import host_call
-from tests.web.pages.browser import ARTIFACTS, chromium, csp_errors, serve, shot
+from tests.web.pages.browser import ARTIFACTS, csp_errors, serve, shot
 from tests.web.pages.conftest import PIN
 
 pytestmark = pytest.mark.browser
@@ -53,12 +53,6 @@ def url(named_table: Runtime) -> Iterator[str]:
         deadline = time.monotonic() + 5
         while named_table.loop.bus.clients() and time.monotonic() < deadline:
             time.sleep(0.05)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def shown(i: int, lang: str = "en") -> str:

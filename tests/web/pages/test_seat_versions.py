@@ -4,13 +4,13 @@ phone whose game was replaced forgets that game at once (its secrets too)."""
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from companion.table.runtime import Runtime
 from tests.table.helpers import host_call
-from tests.web.pages.browser import chromium, csp_errors, serve, shot
+from tests.web.pages.browser import csp_errors, shot
 
 pytestmark = pytest.mark.browser
 
@@ -25,18 +25,6 @@ WATCH_OLD_CHOICES = """(old) => {
     if (shown) window.__oldChoices += 1;
   }).observe(document.getElementById('prompt'), {childList: true, subtree: true});
 }"""
-
-
-@pytest.fixture(scope="module")
-def base_url(runtime: Runtime) -> Iterator[str]:
-    with serve(runtime.app(SSE_HEARTBEAT_S=1.0)) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def fresh_game(runtime: Runtime) -> list[str]:

@@ -3,9 +3,8 @@ table page and every seat page (document.body.innerText) after each action."""
 
 from __future__ import annotations
 
-import json
 import random
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -15,7 +14,6 @@ from companion.table.handle import MockSim
 from companion.table.runtime import Runtime
 from tests.table.helpers import host_call
 from companion.web import texts
-from tests.web.pages.browser import chromium, serve
 from tests.web.pages.visible import Problem, identifiers, problems
 
 pytestmark = pytest.mark.browser
@@ -45,18 +43,6 @@ HAS_CHOICE = """(want) => {
   if (kind) { kind.click(); }
   return '';
 }"""
-
-
-@pytest.fixture(scope="module")
-def base_url(runtime: Runtime) -> Iterator[str]:
-    with serve(runtime.app(SSE_HEARTBEAT_S=1.0)) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def open_page(browser: Any, url: str, lang: str) -> Any:
