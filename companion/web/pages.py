@@ -15,6 +15,17 @@ def preferred_lang() -> str:
     return request.accept_languages.best_match(LANGS) or "en"
 
 
+def error_page(key: str, status: int) -> tuple[str, int]:
+    """The error page in the browser's language: the words of `key` are in the HTML as served, so a page whose
+    script has not run yet (or never runs) never shows another language's text under its own `lang`."""
+    from companion.web import texts
+
+    lang = preferred_lang()
+    words = texts.flatten(texts.load(lang))
+    message = words.get(key) or texts.flatten(texts.load("en"))[key]
+    return render_template("error.html", lang=lang, csrf_token="", key=key, message=message), status
+
+
 def create_blueprint() -> Blueprint:
     """The `pages` blueprint."""
     bp = Blueprint("pages", __name__, template_folder=str(templates_dir()))

@@ -17,7 +17,7 @@ from companion.web.api import table
 from companion.web.auth import is_host, require_host
 from companion.web.errors import ApiError
 from companion.web.history import played_of, stats, stats_csv
-from companion.web.pages import preferred_lang
+from companion.web.pages import error_page, preferred_lang
 from companion.web.site import templates_dir
 
 bp = Blueprint("replay", __name__, template_folder=str(templates_dir()))
@@ -180,8 +180,7 @@ def replay_page(game_id: int) -> tuple[str, int] | str:
         finished_record(game_id)
     except ApiError as exc:
         key, status = ERROR_PAGES.get(exc.code, ("ui.error", exc.status))
-        return render_template("error.html", lang=preferred_lang(), csrf_token="", key=key,
-                               message=exc.message), status
+        return error_page(key, status)
     return render_template("replay.html", lang=preferred_lang(), csrf_token="", game_id=game_id)
 
 
