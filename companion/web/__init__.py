@@ -17,6 +17,7 @@ from flask import Flask, Response, jsonify, request
 from companion.web import api, errors, host, host_api, labels, pages, replay, seat, sim, sim_api
 from companion.web.auth import HostSessions, PinGuard
 from companion.web.facade import TableFacade
+from companion.web.lan import LanAddress
 from companion.web.streams import StreamSlots
 
 DEFAULTS: dict[str, Any] = {
@@ -34,8 +35,8 @@ DEFAULTS: dict[str, Any] = {
 TCP_USER_TIMEOUT), and a stream checks at each one that its client is still connected; SSE_MAX_STREAMS:
 streams open at once (the server has that many threads beyond the ordinary ones). PUBLIC_URL: the config's
 `[web] public_url` (seat QR codes use it); LAN_IPV4: a callable finding this machine's LAN address (None:
-companion.web.lan.lan_ipv4; tests inject one); BIND_HOST: the address the server listens on (the host page
-warns when phones cannot reach it; None: not known)."""
+companion.web.lan.lan_ipv4, asked at most every 5 s; tests inject one, asked every time); BIND_HOST: the
+address the server listens on (the host page warns when phones cannot reach it; None: not known)."""
 
 
 PRIVATE_PREFIXES = ("/api/seat/", "/seat/", "/api/host/", "/host", "/api/sim/", "/sim", "/api/action", "/replay/",
@@ -61,6 +62,7 @@ def create_app(config: Mapping[str, Any] | None, table: TableFacade) -> Flask:
     app.extensions["pin_guard"] = PinGuard()
     app.extensions["host_sessions"] = HostSessions()
     app.extensions["stream_slots"] = StreamSlots(int(app.config["SSE_MAX_STREAMS"]))
+    app.extensions["lan_address"] = LanAddress()
     errors.install(app)
     app.after_request(no_store)
     app.register_blueprint(api.bp)

@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, jsonify
 from companion.web.api import table
 from companion.web.auth import client_address, login_host, logout_host, require_host
 from companion.web.errors import ApiError, json_body, reply
-from companion.web.lan import join_check, seat_url
+from companion.web.lan import join_check, seat_base_url, seat_url
 
 bp = Blueprint("host_api", __name__)
 
@@ -40,12 +40,13 @@ def host_state() -> Any:
     enrollment status."""
     require_host(post=False)
     state = table().host_state()
+    base = seat_base_url()  # once per request: finding the LAN address asks the kernel for a route
     game = state.get("game")
     if isinstance(game, dict) and isinstance(game.get("seat_tokens"), list):
         state = {**state, "game": {**game, "seat_tokens": [
-            {**e, "url": seat_url(e["token"])} if isinstance(e, dict) and isinstance(e.get("token"), str) else e
-            for e in game["seat_tokens"]]}}
-    return jsonify({**state, "join": join_check()})
+            {**e, "url": seat_url(e["token"], base)} if isinstance(e, dict) and isinstance(e.get("token"), str)
+            else e for e in game["seat_tokens"]]}}
+    return jsonify({**state, "join": join_check(base)})
 
 
 @bp.get("/api/host/cards")

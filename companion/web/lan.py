@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import threading
+import time
 from typing import Callable
 from urllib.parse import urlsplit
 
@@ -33,6 +35,27 @@ def lan_ipv4() -> str | None:
     except ValueError:
         return None
     return None if ip.is_loopback or ip.is_unspecified else address
+
+
+class LanAddress:
+    """`lan_ipv4` asked at most once per `ttl` seconds: the host page asks for its state on every change at the
+    table, and each probe is a socket and a route lookup; an address that changes shows within `ttl`."""
+
+    def __init__(self, find: Callable[[], str | None] = lan_ipv4, ttl: float = 5.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._find = find
+        self._ttl = ttl
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._found: tuple[float, str | None] | None = None
+
+    def __call__(self) -> str | None:
+        """The address, found again once the last finding is `ttl` old."""
+        now = self._clock()
+        with self._lock:
+            if self._found is None or now - self._found[0] >= self._ttl:
+                self._found = (now, self._find())
+            return self._found[1]
 
 
 def is_loopback(host: str | None) -> bool:
@@ -69,12 +92,14 @@ def choose_base_url(public_url: str | None, request_url: str, server_port: str |
 def seat_base_url() -> str:
     """The base URL seat links start with, for the request being served."""
     return choose_base_url(current_app.config.get("PUBLIC_URL"), request.host_url,
-                           request.environ.get("SERVER_PORT"), current_app.config.get("LAN_IPV4") or lan_ipv4)
+                           request.environ.get("SERVER_PORT"),
+                           current_app.config.get("LAN_IPV4") or current_app.extensions["lan_address"])
 
 
-def seat_url(token: str) -> str:
-    """The link a seat's QR code carries, for the request being served."""
-    return f"{seat_base_url()}seat/{token}"
+def seat_url(token: str, base: str | None = None) -> str:
+    """The link a seat's QR code carries, for the request being served (`base`: its `seat_base_url`, when
+    already found)."""
+    return f"{base or seat_base_url()}seat/{token}"
 
 
 def join_problem(bind_host: str | None, base_url: str) -> str | None:
@@ -98,8 +123,9 @@ def join_problem(bind_host: str | None, base_url: str) -> str | None:
     return None if linked == bound else "not_served"
 
 
-def join_check() -> dict[str, str | None]:
-    """Where the table listens, the base of the seat links, and the join problem (None when phones can join)."""
+def join_check(base: str | None = None) -> dict[str, str | None]:
+    """Where the table listens, the base of the seat links (`base`, when already found), and the join problem
+    (None when phones can join)."""
     bind_host = current_app.config.get("BIND_HOST")
-    base = seat_base_url()
+    base = base or seat_base_url()
     return {"listening": bind_host, "seat_base_url": base, "problem": join_problem(bind_host, base)}

@@ -166,3 +166,19 @@ def test_host_state_says_when_phones_cannot_join(runtime: Runtime) -> None:
     finally:
         del runtime.app
     assert made and made[-1]["BIND_HOST"] == "127.0.0.1"
+
+
+def test_the_lan_address_is_asked_again_only_once_it_is_old() -> None:
+    asked: list[float] = []
+    now = [100.0]
+
+    def find() -> str | None:
+        asked.append(now[0])
+        return f"192.168.1.{len(asked)}"
+
+    address = lan.LanAddress(find, ttl=5.0, clock=lambda: now[0])
+    assert address() == "192.168.1.1" and address() == "192.168.1.1" and asked == [100.0]
+    now[0] = 104.9
+    assert address() == "192.168.1.1"
+    now[0] = 105.0  # a changed address shows within the ttl
+    assert address() == "192.168.1.2" and asked == [100.0, 105.0]

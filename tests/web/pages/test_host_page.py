@@ -167,3 +167,34 @@ def test_phone_seat_page_pictures(browser: Any, base_url: str, runtime: Runtime,
     page.wait_for_selector("#private [data-secret=role]")
     shot(page, f"seat-phone-{lang}")
     ctx.close()
+
+
+def test_each_change_at_the_table_costs_the_host_page_one_request_at_most(browser: Any, base_url: str,
+                                                                          runtime: Runtime) -> None:
+    """The public state comes with the live update; only the host's own state is fetched, once per change (and
+    a burst of changes while a request is out is one more request, not one each)."""
+    import random
+
+    from companion.table.core.commands import Submit
+    host_call(runtime.loop, "end_game")
+    assert host_call(runtime.loop, "new_game", game="secret_hitler", seats=5, components="digital").get("game_id")
+    page = host_page(browser, base_url)
+    page.wait_for_timeout(500)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url.split("?")[0].removeprefix(base_url)))
+    rng = random.Random(3)
+    changes = 0
+    for burst in (1, 1, 1, 4):
+        for _ in range(burst):
+            session = runtime.loop.session
+            seat = sorted(session.rules.to_act(session.state))[0]
+            action = rng.choice(session.rules.legal_actions(session.state, seat))
+            assert "accepted" in runtime.loop.call(Submit(seat, action, "test"))
+            changes += 1
+        page.wait_for_timeout(600)
+    assert "/api/state" not in asked, asked
+    fetched = asked.count("/api/host/state")
+    assert 4 <= fetched <= changes, asked  # each pause sees its change; the burst of four is coalesced
+    summary = page.inner_text("#game-summary")
+    assert "Secret Hitler" in summary and "5" in summary
+    page.context.close()

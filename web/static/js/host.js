@@ -306,15 +306,31 @@ function heard(name, o) {
 }
 let publicState = null;
 
-async function refresh() {
+/** Fetch the host's state (and, with `withPublic`, the public one: later it comes with each live update)
+ * and redraw. */
+async function refresh(withPublic = true) {
   try {
-    [hostState, publicState] = await Promise.all([fetchJSON("/api/host/state"), fetchJSON("/api/state")]);
-    health = publicState.health || {};
+    const [host, pub] = await Promise.all([fetchJSON("/api/host/state"), withPublic ? fetchJSON("/api/state") : null]);
+    hostState = host;
+    if (pub) publicState = pub;
+    health = hostState.health || {};
     drawState();
     document.dispatchEvent(new CustomEvent("host-state", { detail: hostState }));  // the guided enrollment panel
   } catch (err) {
     if (err.status === 401) { byId("console").hidden = true; byId("login").hidden = false; } else fail(err);
   }
+}
+
+// Every change at the table asks for the host's state once: a burst of events while one request is out makes
+// one more request after it, not one each (each is a request the Pi serves).
+let refreshing = null;
+let again = false;
+function refreshSoon() {
+  if (refreshing) { again = true; return; }
+  refreshing = refresh(false).finally(() => {
+    refreshing = null;
+    if (again) { again = false; refreshSoon(); }
+  });
 }
 
 function draw() {
@@ -417,13 +433,13 @@ if (document.body.dataset.loggedIn) {
   await refresh();
   follow(document.body.dataset.events, {
     extra: ["terminal"],
-    onState: () => refresh(),
+    onState: (data) => { publicState = data; refreshSoon(); },
     onEvent: (type, data) => {
       if (type === "enroll_seen") {
         byId("last-uid").textContent = data.uid;
         byId("last-known").textContent = `${i18n.zone(data.zone)} · ${data.known ? i18n.t("host.saved") : i18n.t("host.unknown_tag")}`;
       }
-      refresh();
+      refreshSoon();
     },
     onStatus: statusPill(byId("status"), () => i18n),
   });
