@@ -67,10 +67,16 @@ def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence
            private: Mapping[str, Any]) -> dict[str, Any]:
     """The protocol message asking a seat to choose (or `idle` when it has nothing to do)."""
     if not legal:
-        return {"v": 1, "type": "idle", "ballot": None, "info": dict(private)}
+        return {"v": 1, "type": "idle", "ballot": None, "info": info_of(private)}
     return {"v": 1, "type": "prompt", "ballot": ballot,
             "options": [option(i, a, seat_names) for i, a in enumerate(legal)],
-            "info": dict(private)}
+            "info": info_of(private)}
+
+
+def info_of(private: Mapping[str, Any]) -> dict[str, Any]:
+    """A prompt's `info`: the seat's part itself when it is a dict (views are never mutated, and a prompt
+    holding the very part lets the next publish see it unchanged at a glance), else a dict copy."""
+    return private if type(private) is dict else dict(private)
 
 
 def prompt_info(part: Mapping[str, Any]) -> Mapping[str, Any]:

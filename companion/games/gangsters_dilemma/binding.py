@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
-                                     Chosen, DeckItem, Effect, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
+                                     Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
                                      TableInput, ValuePattern, seat_of)
 from companion.games.gangsters_dilemma.board import LOOT, TRADES
 from companion.games.gangsters_dilemma.options import sample_deck
@@ -62,6 +62,12 @@ class PoliceTaps:
 SEAT_LIGHTS: Mapping[str, Light] = MappingProxyType({
     "to_act": Light(GOLD), "chosen": Light(WHITE), "police": Light(BLUE), "waiting": Light(DIM)})
 """A seat's light in each state, built once (every publish paints every seat)."""
+LOCATION_LIGHTS: Mapping[str, LevelLights] = MappingProxyType({
+    "arrest": LevelLights(RED, MONEY_LEVEL, Effect.BLINK), "patrol": LevelLights(BLUE, MONEY_LEVEL),
+    "visited": LevelLights(GREEN, MONEY_LEVEL), "closed": LevelLights(PURPLE, MONEY_LEVEL),
+    "money": LevelLights(GOLD, MONEY_LEVEL)})
+"""A location's light in each state at every money level, built once."""
+EMPTY_LOCATION = Light(OFF, Effect.OFF)
 
 
 class GangstersDilemmaBinding(Binding):
@@ -207,17 +213,17 @@ class GangstersDilemmaBinding(Binding):
         arrests = {e["params"].get("location") for e in view.get("log") or () if e.get("code") == "arrested"}
         patrols = set(view.get("patrols") or ())
         for loc in view.get("locations") or ():
-            level = (min(int(loc["money"]), MONEY_LEVEL), MONEY_LEVEL)
+            level = min(int(loc["money"]), MONEY_LEVEL)
             if loc["id"] in arrests:
-                light = Light(RED, Effect.BLINK, level)
+                light = LOCATION_LIGHTS["arrest"][level]
             elif loc["id"] in patrols:
-                light = Light(BLUE, Effect.SOLID, level)
+                light = LOCATION_LIGHTS["patrol"][level]
             elif loc["visitors"]:
-                light = Light(GREEN, Effect.SOLID, level)
+                light = LOCATION_LIGHTS["visited"][level]
             elif loc["closed"]:
-                light = Light(PURPLE, Effect.SOLID, level)
+                light = LOCATION_LIGHTS["closed"][level]
             else:
-                light = Light(GOLD, Effect.SOLID, level) if loc["money"] else Light(OFF, Effect.OFF)
+                light = LOCATION_LIGHTS["money"][level] if loc["money"] else EMPTY_LOCATION
             scene[f"location:{loc['id']}"] = light
         return scene
 

@@ -9,7 +9,7 @@ from companion.games.binding import ORANGE, Light
 from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.core.effects import Effect, PublishState, SendTerminal, SetScene
 from companion.table.core.state import Context, TableState, TableStatus
-from companion.table.prompts import prompt, prompt_info
+from companion.table.prompts import info_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
 
@@ -70,13 +70,16 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
     game = None
     parts: Sequence[Mapping[str, Any]] | None = None
     if session is not None:
-        view, parts = session.rules.views(session.state)  # built once for the snapshot, scene and prompts
+        memo = session.memo
+        # built once for the snapshot, scene and prompts
+        view, parts = session.rules.views(session.state, memo)
         outcome = session.rules.outcome(session.state)
         game = {**game_json(session), "to_act": sorted(session.rules.to_act(session.state)),
                 "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
                                                          "reason": outcome.reason},
-                "view": view, "table_info": session.binding.info(view, session.seats)}
-        scene = session.binding.scene(view, session.seats, seat_colours=[s.rgb for s in ctx.config.seats])
+                "view": view, "table_info": session.binding.cached_info(view, session.seats, memo)}
+        colours = tuple(s.rgb for s in ctx.config.seats)
+        scene = dict(session.binding.cached_scene(view, session.seats, colours, memo))
         if resume:  # zones that differ from what the game expects blink orange
             scene.update({d["zone"]: Light(ORANGE, "blink") for d in state.scan})
         effects.append(SetScene(scene))
@@ -97,16 +100,26 @@ def send_prompts(state: TableState, ctx: Context,
     if parts is None:
         parts = session.rules.views(session.state)[1]
     names = [s.name for s in ctx.config.seats]
+    rules, binding, game_state, components = session.rules, session.binding, session.state, session.components
+    # the engine is asked only for the seats that may act: every other seat's legal actions are []
+    acting = rules.to_act(game_state) if running else frozenset()
     was = state.prompts
     prompts = dict(was)
     ballots = state.ballots
     sends: list[Effect] = []
     changed = False
-    for seat in range(len(ctx.config.seats)):
+    for seat in range(len(names)):
         old = was.get(seat)
         # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
         if seat < session.seats:
-            message, ballots = prompt_for(seat, session, prompt_info(parts[seat]), names, running, old, ballots)
+            info = prompt_info(parts[seat])
+            legal = rules.legal_actions(game_state, seat) if seat in acting else []
+            if running:
+                legal += binding.choices(game_state, seat, components)
+            if not legal and old is not None and old.get("type") == "idle" and (old["info"] is info
+                                                                                 or old["info"] == info):
+                continue  # still idle, the same to show: nothing to send, nothing to store
+            message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots)
         else:
             message = old if old == IDLE else dict(IDLE)
         if message is old:  # unchanged: nothing to send, nothing to store
@@ -121,27 +134,26 @@ def send_prompts(state: TableState, ctx: Context,
     return replace(state, prompts=prompts, ballots=ballots), sends
 
 
-def prompt_for(seat: int, session: Session, private: Mapping[str, Any], names: list[str], running: bool,
+def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
                old: Mapping[str, Any] | None, ballots: int) -> tuple[Mapping[str, Any], int]:
-    """A seat's prompt (`private`: what its view adds to the public one) and the ballot counter after it; the
-    ballot id stays the same while its choices do, and an unchanged prompt is `old` itself."""
-    legal = session.rules.legal_actions(session.state, seat) if running else []
-    if running:
-        legal += session.binding.choices(session.state, seat, session.components)
+    """A seat's prompt offering `legal` (`private`: what its view adds to the public one) and the ballot
+    counter after it; the ballot id stays the same while its choices do, and an unchanged prompt is `old`
+    itself."""
     if old is not None and same_choices(old, legal):
-        if old["info"] == private:  # nothing changed for this seat: the same message, labels not rebuilt
+        if old["info"] is private or old["info"] == private:  # the same message, labels not rebuilt
             return old, ballots
-        return {**old, "info": dict(private)}, ballots
+        return {**old, "info": info_of(private)}, ballots
     if not legal:
         return prompt(None, legal, names, private), ballots
     ballots += 1
-    return prompt(f"{session.game_id}.{ballots}", legal, names, private), ballots
+    return prompt(f"{game_id}.{ballots}", legal, names, private), ballots
 
 
 def same_choices(message: Mapping[str, Any], legal: list[dict[str, Any]]) -> bool:
     """Whether a prompt message offers exactly these actions, in this order (idle: none)."""
-    if message.get("type") != "prompt":
-        return not legal and message.get("type") == "idle"
+    kind = message.get("type")
+    if kind != "prompt":
+        return not legal and kind == "idle"
     options = message["options"]
     return len(options) == len(legal) and all(o["action"] == a for o, a in zip(options, legal))
 
