@@ -21,6 +21,7 @@ from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF,
                                      Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
                                      TableInput, ValuePattern, seat_of)
 from companion.games.gangsters_dilemma.board import LOOT, TRADES
+from companion.games.memo import Memo
 from companion.games.gangsters_dilemma.options import sample_deck
 from companion.games.gangsters_dilemma.codes import BINDING_CODES as OWN_CODES
 
@@ -238,6 +239,13 @@ class GangstersDilemmaBinding(Binding):
     def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """The bank: what each seat takes or hands over since the last reveal, drawn from the public log."""
         return {"bank": bank(public_view)}
+
+    def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
+        """`info`, reused while what `bank` reads is the same: the log, the demand cards, the police and the
+        players' characters."""
+        characters = tuple(p.get("character") for p in public_view.get("players") or ())
+        key = (seats, public_view.get("log"), public_view.get("demand_cards"), public_view.get("police"), characters)
+        return memo.get("binding.info", key, lambda: self.info(public_view, seats))
 
 
 def bank(public_view: Mapping[str, Any]) -> list[dict[str, Any]]:
