@@ -63,13 +63,19 @@ def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> 
             "short": " ".join([group, *ascii_words]), "item": details or group}
 
 
+def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str]) -> list[dict[str, Any]]:
+    """A prompt's numbered options for these legal actions."""
+    return [option(i, a, seat_names) for i, a in enumerate(legal)]
+
+
 def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence[str],
-           private: Mapping[str, Any]) -> dict[str, Any]:
-    """The protocol message asking a seat to choose (or `idle` when it has nothing to do)."""
+           private: Mapping[str, Any], options: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The protocol message asking a seat to choose (or `idle` when it has nothing to do); `options`: the
+    options of `legal` when already built (`options_of`)."""
     if not legal:
         return {"v": 1, "type": "idle", "ballot": None, "info": info_of(private)}
     return {"v": 1, "type": "prompt", "ballot": ballot,
-            "options": [option(i, a, seat_names) for i, a in enumerate(legal)],
+            "options": options_of(legal, seat_names) if options is None else options,
             "info": info_of(private)}
 
 

@@ -106,13 +106,19 @@ def known_roles(s: State, seat: int) -> list[str | None]:
     return out
 
 
+def hand_holder(s: State) -> int | None:
+    """The seat holding the legislative tiles now, if any."""
+    if s.phase is Phase.DISCARD:
+        return s.president
+    if s.phase is Phase.ENACT or s.phase is Phase.VETO_REPLY:
+        return s.chancellor
+    return None
+
+
 def holds_hand(s: State, seat: int) -> bool:
     """Whether `seat` holds the legislative tiles now."""
-    if s.phase is Phase.DISCARD:
-        return seat == s.president
-    if s.phase is Phase.ENACT or s.phase is Phase.VETO_REPLY:
-        return seat == s.chancellor
-    return False
+    holder = hand_holder(s)
+    return holder is not None and holder == seat
 
 
 def seat_own(s: State, seat: int) -> dict[str, Any]:
@@ -140,8 +146,11 @@ def seat_view(s: State, seat: int) -> dict[str, Any]:
 
 
 def seat_parts(s: State, public: Mapping[str, Any], memo: Memo) -> tuple[dict[str, Any], ...]:
-    """Every seat's part of the view (`private_part` of its seat view), reused while every state field that
-    `seat_own` reads is the same."""
-    key = (s.seats, s.roles, s.phase, s.investigated, s.hand, s.president, s.chancellor, s.peeker, s.peeked)
+    """Every seat's part of the view (`private_part` of its seat view), reused while what `seat_own` reads
+    is the same: the roles, whether the game is over, the investigations, who holds the hand and the peek and
+    what they hold (no public field shares a name with a seat's own)."""
+    holder = hand_holder(s)
+    key = (s.seats, s.roles, s.phase is Phase.GAME_OVER, s.investigated, holder, s.hand if holder is not None
+           else None, s.peeker, s.peeked)
     return memo.get(PARTS_SLOT, key, lambda: tuple(private_part(seat_own(s, seat), public)
                                                    for seat in range(s.seats)))

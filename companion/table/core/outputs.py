@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from operator import itemgetter
 from typing import Any, Mapping, Sequence
 
-from companion.games.binding import ORANGE, Light
+from companion.games.binding import ORANGE, Binding, Light
 from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.core.effects import Effect, PublishState, SendTerminal, SetScene
 from companion.table.core.state import Context, TableState, TableStatus
-from companion.table.prompts import info_of, prompt, prompt_info
+from companion.games.memo import Memo
+from companion.table.prompts import NOT_INFO, info_of, options_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
 
@@ -103,23 +105,26 @@ def send_prompts(state: TableState, ctx: Context,
     rules, binding, game_state, components = session.rules, session.binding, session.state, session.components
     # the engine is asked only for the seats that may act: every other seat's legal actions are []
     acting = rules.to_act(game_state) if running else frozenset()
+    # a binding without table-side choices is not asked for them seat by seat
+    choices = binding.choices if running and type(binding).choices is not Binding.choices else None
+    count = session.seats
     was = state.prompts
-    prompts = dict(was)
+    prompts: dict[int, Mapping[str, Any]] | None = None
     ballots = state.ballots
     sends: list[Effect] = []
-    changed = False
     for seat in range(len(names)):
         old = was.get(seat)
         # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
-        if seat < session.seats:
-            info = prompt_info(parts[seat])
+        if seat < count:
+            part = parts[seat]
+            info = part if NOT_INFO.isdisjoint(part) else prompt_info(part)
             legal = rules.legal_actions(game_state, seat) if seat in acting else []
-            if running:
-                legal += binding.choices(game_state, seat, components)
+            if choices is not None:
+                legal += choices(game_state, seat, components)
             if not legal and old is not None and old.get("type") == "idle" and (old["info"] is info
                                                                                  or old["info"] == info):
                 continue  # still idle, the same to show: nothing to send, nothing to store
-            message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots)
+            message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots, session.memo, seat)
         else:
             message = old if old == IDLE else dict(IDLE)
         if message is old:  # unchanged: nothing to send, nothing to store
@@ -127,18 +132,21 @@ def send_prompts(state: TableState, ctx: Context,
         terminal = state.terminals.terminal_of(seat)
         if terminal and old != message:
             sends.append(SendTerminal(terminal, message))
+        if prompts is None:
+            prompts = dict(was)
         prompts[seat] = message
-        changed = True
-    if not changed and ballots == state.ballots:
+    if prompts is None and ballots == state.ballots:
         return state, sends
-    return replace(state, prompts=prompts, ballots=ballots), sends
+    return replace(state, prompts=was if prompts is None else prompts, ballots=ballots), sends
 
 
 def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
-               old: Mapping[str, Any] | None, ballots: int) -> tuple[Mapping[str, Any], int]:
+               old: Mapping[str, Any] | None, ballots: int, memo: Memo | None = None,
+               seat: int = 0) -> tuple[Mapping[str, Any], int]:
     """A seat's prompt offering `legal` (`private`: what its view adds to the public one) and the ballot
     counter after it; the ballot id stays the same while its choices do, and an unchanged prompt is `old`
-    itself."""
+    itself. With the game's `memo`, a seat offered the same choices as at its last prompt (e.g. a vote, round
+    after round) gets the option list built then."""
     if old is not None and same_choices(old, legal):
         if old["info"] is private or old["info"] == private:  # the same message, labels not rebuilt
             return old, ballots
@@ -146,7 +154,16 @@ def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, 
     if not legal:
         return prompt(None, legal, names, private), ballots
     ballots += 1
-    return prompt(f"{game_id}.{ballots}", legal, names, private), ballots
+    ballot = f"{game_id}.{ballots}"
+    if memo is None:
+        return prompt(ballot, legal, names, private), ballots
+    options = memo.get((OPTIONS_SLOT, seat), (names, legal), lambda: options_of(legal, names))
+    return prompt(ballot, legal, names, private, options), ballots
+
+
+_ACTION = itemgetter("action")
+OPTIONS_SLOT = "prompt.options"
+"""Memo slot (with the seat) of the options of its last prompt with choices (key: seat names, legal actions)."""
 
 
 def same_choices(message: Mapping[str, Any], legal: list[dict[str, Any]]) -> bool:
@@ -155,7 +172,7 @@ def same_choices(message: Mapping[str, Any], legal: list[dict[str, Any]]) -> boo
     if kind != "prompt":
         return not legal and kind == "idle"
     options = message["options"]
-    return len(options) == len(legal) and all(o["action"] == a for o, a in zip(options, legal))
+    return len(options) == len(legal) and list(map(_ACTION, options)) == legal
 
 
 def seat_screen(state: TableState, seat: int | None) -> dict[str, Any]:
