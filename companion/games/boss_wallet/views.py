@@ -14,6 +14,8 @@ LOG_SLOT = "boss_wallet.log"
 """Memo slot of the round's public log and the entries of the cards it names (key: log, round start, config)."""
 CARD_INFO_SLOT = "boss_wallet.card_info"
 """Memo slot of the public view's catalogue entries (key: config, cards shown, the log's entries)."""
+LAST_ROUND_SLOT = "boss_wallet.last_round"
+"""Memo slot of the latest judged round as shown (key: the round's result)."""
 PART_SLOT = "boss_wallet.part"
 """Memo slot (with the seat) of a seat's part of the view (key: everything `seat_own` reads)."""
 
@@ -82,7 +84,8 @@ def public_view(state: State, seat: int | None = None, memo: Memo | None = None)
     the table's, for the public log and its cards)."""
     over = state.phase is Phase.GAME_OVER
     players = [_player(state, s, over) for s in range(state.seats)]
-    last = last_round_view(state.last_round)
+    last = (last_round_view(state.last_round) if memo is None
+            else memo.get(LAST_ROUND_SLOT, (state.last_round,), lambda: last_round_view(state.last_round)))
     shown = [p for p in (*players, *(last["players"] if last else ())) if "hand" in p]
     view: dict[str, Any] = {
         "game": "boss_wallet",

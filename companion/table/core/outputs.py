@@ -107,7 +107,7 @@ def send_prompts(state: TableState, ctx: Context,
     acting = rules.to_act(game_state) if running else frozenset()
     # a binding without table-side choices is not asked for them seat by seat
     choices = binding.choices if running and type(binding).choices is not Binding.choices else None
-    count = session.seats
+    count, memo = session.seats, session.memo
     was = state.prompts
     prompts: dict[int, Mapping[str, Any]] | None = None
     ballots = state.ballots
@@ -117,14 +117,16 @@ def send_prompts(state: TableState, ctx: Context,
         # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
         if seat < count:
             part = parts[seat]
-            info = part if NOT_INFO.isdisjoint(part) else prompt_info(part)
+            # a part holding what a prompt leaves out is filtered once while it is the same object
+            info = part if NOT_INFO.isdisjoint(part) else memo.get((INFO_SLOT, seat), (part,),
+                                                                   lambda: prompt_info(part))
             legal = rules.legal_actions(game_state, seat) if seat in acting else []
             if choices is not None:
                 legal += choices(game_state, seat, components)
             if not legal and old is not None and old.get("type") == "idle" and (old["info"] is info
                                                                                  or old["info"] == info):
                 continue  # still idle, the same to show: nothing to send, nothing to store
-            message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots, session.memo, seat)
+            message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots, memo, seat)
         else:
             message = old if old == IDLE else dict(IDLE)
         if message is old:  # unchanged: nothing to send, nothing to store
@@ -162,6 +164,8 @@ def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, 
 
 
 _ACTION = itemgetter("action")
+INFO_SLOT = "prompt.info"
+"""Memo slot (with the seat) of what its prompt carries of its part of the view (key: the part object)."""
 OPTIONS_SLOT = "prompt.options"
 """Memo slot (with the seat) of the options of its last prompt with choices (key: seat names, legal actions)."""
 
