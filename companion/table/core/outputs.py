@@ -6,7 +6,7 @@ from dataclasses import replace
 from operator import itemgetter
 from typing import Any, Mapping, Sequence
 
-from companion.games.binding import ORANGE, Binding, Light
+from companion.games.binding import ORANGE, RGB, Binding, Light
 from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.core.effects import Effect, PublishState, SendTerminal, SetScene
 from companion.table.core.state import Context, TableState, TableStatus
@@ -62,6 +62,15 @@ def game_json(session: Session) -> dict[str, Any]:
             "components": str(session.components), "actions": len(session.actions)}
 
 
+def seat_facts(ctx: Context, session: Session) -> tuple[tuple[RGB, ...], list[dict[str, Any]], list[str]]:
+    """The table's seat colours (for the LEDs), the game's seats as the snapshot lists them and every seat's
+    configured name, built once per seat config and game seat count (shared: never mutated)."""
+    config = ctx.config.seats
+    return session.memo.get(SEATS_SLOT, (config, session.seats), lambda: (
+        tuple(s.rgb for s in config), [{"name": s.name, "colour": s.colour} for s in config[: session.seats]],
+        [s.name for s in config]))
+
+
 def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
     """The new public snapshot and LED scene, then every seat's prompt (sent where it changed)."""
     session = state.session
@@ -80,12 +89,12 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
                 "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
                                                          "reason": outcome.reason},
                 "view": view, "table_info": session.binding.cached_info(view, session.seats, memo)}
-        colours = tuple(s.rgb for s in ctx.config.seats)
+        colours, _, _ = seat_facts(ctx, session)
         scene = dict(session.binding.cached_scene(view, session.seats, colours, memo))
         if resume:  # zones that differ from what the game expects blink orange
             scene.update({d["zone"]: Light(ORANGE, "blink") for d in state.scan})
         effects.append(SetScene(scene))
-    seats = [{"name": s.name, "colour": s.colour} for s in ctx.config.seats[: session.seats if session else 0]]
+    seats = [] if session is None else seat_facts(ctx, session)[1]
     effects.append(PublishState({"table": table, "game": game, "seats": seats}))
     state, sends = send_prompts(state, ctx, parts)
     return state, effects + sends
@@ -101,7 +110,7 @@ def send_prompts(state: TableState, ctx: Context,
     running = state.status in (TableStatus.RUNNING, TableStatus.OVER) and not state.enrolling
     if parts is None:
         parts = session.rules.views(session.state)[1]
-    names = [s.name for s in ctx.config.seats]
+    names = seat_facts(ctx, session)[2]
     rules, binding, game_state, components = session.rules, session.binding, session.state, session.components
     # the engine is asked only for the seats that may act: every other seat's legal actions are []
     acting = rules.to_act(game_state) if running else frozenset()
@@ -164,6 +173,8 @@ def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, 
 
 
 _ACTION = itemgetter("action")
+SEATS_SLOT = "publish.seats"
+"""Memo slot of the seat colours, names and snapshot seats (key: the seat config and the game's seat count)."""
 INFO_SLOT = "prompt.info"
 """Memo slot (with the seat) of what its prompt carries of its part of the view (key: the part object)."""
 OPTIONS_SLOT = "prompt.options"
