@@ -15,43 +15,69 @@ from companion.bench.sse import SseClient, connect
 CLIENTS = (0, 12)
 IDLE_S = 2.0
 """Seconds of the idle table measured before the taps (its reader polling runs all the time)."""
+PINGS = 50
+"""Readings taken back to back before the taps: what one costs the table (a ping through its loop, which the
+reading after each tap also is) is the benchmark's, not the tap's, and is subtracted."""
 
 
-def _per_tap_ms(taps: int, data_dir: str, clients: int, seed: int) -> dict[str, float]:
+def _delta(after: dict[str, int], before: dict[str, int]) -> dict[str, int]:
+    """CPU nanoseconds by thread group between two readings."""
+    return {k: after[k] - before.get(k, 0) for k in after}
+
+
+def _per_tap_ms(taps: int, data_dir: str, clients: int, seed: int) -> dict[str, Any]:
     """Table CPU milliseconds per accepted tap over `taps` taps (mean and median), less what the idle table
-    (its reader polling) spends in the same wall time, measured before the taps; also the raw mean."""
+    (its reader polling) spends in the same wall time, measured before the taps; also the raw mean and the
+    mean by thread group (each less its own idle and ping share)."""
     table = TableProcess(data_dir, seed, threads=clients + 8)
     readers = [SseClient(table.port) for _ in range(clients)]
     samples: list[float] = []
     raw: list[float] = []
+    by_thread: dict[str, float] = {}
     try:
         connect(readers)
-        idle0, t0 = table.table_cpu_ns(), time.monotonic()
+        idle0, t0 = table.table_cpu_by_thread(), time.monotonic()
         time.sleep(IDLE_S)
-        idle_ms_per_s = (table.table_cpu_ns() - idle0) / 1e6 / (time.monotonic() - t0)
+        idle_s = time.monotonic() - t0
+        idle1 = table.table_cpu_by_thread()
+        idle = {k: v / 1e6 / idle_s for k, v in _delta(idle1, idle0).items()}
+        idle_ms_per_s = sum(idle.values())
+        t0 = time.monotonic()
+        for _ in range(PINGS):
+            reading = table.table_cpu_by_thread()
+        pinged_s = time.monotonic() - t0
+        ping = {k: (ns / 1e6 - idle.get(k, 0.0) * pinged_s) / PINGS for k, ns in _delta(reading, idle1).items()}
+        ping_ms = max(0.0, sum(ping.values()))  # never more than measured: noise may make it negative
         while len(samples) < taps:
             for seat in table.voters():
-                before, t0 = table.table_cpu_ns(), time.monotonic()
-                tap = table.tap(seat)
+                before, t0 = table.table_cpu_by_thread(), time.monotonic()
+                tap = table.tap(seat, settle=False)
                 for c in readers:
                     if c.arrival_after(tap.event_before) is None:
                         raise RuntimeError(f"an SSE client never got the state after a tap on seat {seat}")
-                spent = (table.table_cpu_ns(tap) - before) / 1e6
-                raw.append(spent)
-                samples.append(spent - idle_ms_per_s * (time.monotonic() - t0))
+                spent = _delta(table.table_cpu_by_thread(tap), before)
+                wall = time.monotonic() - t0
+                raw.append(sum(spent.values()) / 1e6)
+                samples.append(raw[-1] - idle_ms_per_s * wall - ping_ms)
+                for group, ns in spent.items():
+                    by_thread[group] = (by_thread.get(group, 0.0) + ns / 1e6 - idle.get(group, 0.0) * wall
+                                        - ping.get(group, 0.0))
             table.clear()
     finally:
         table.stop()
         for c in readers:
             c.join(5)
     return {"mean": round(statistics.fmean(samples), 3), "median": round(statistics.median(samples), 3),
-            "raw_mean": round(statistics.fmean(raw), 3), "idle_ms_per_s": round(idle_ms_per_s, 2)}
+            "raw_mean": round(statistics.fmean(raw), 3), "idle_ms_per_s": round(idle_ms_per_s, 2),
+            "ping_ms": round(ping_ms, 3),
+            "threads_ms": {k: round(v / len(samples), 3) for k, v in sorted(by_thread.items(), key=lambda kv: -kv[1])
+                           if abs(v / len(samples)) >= 0.001}}
 
 
 def cpu_per_tap(taps: int, data_dir: str, seed: int = 1, rounds: int = 3) -> dict[str, Any]:
     """`cpu_per_tap_ms` {clients_N: the least of `rounds` runs' mean table CPU ms per tap} and its detail."""
     figures: dict[str, float] = {}
-    detail: dict[str, list[dict[str, float]]] = {}
+    detail: dict[str, list[dict[str, Any]]] = {}
     for clients in CLIENTS:
         runs = [_per_tap_ms(taps, f"{data_dir}/c{clients}r{r}", clients, seed) for r in range(rounds)]
         figures[f"clients_{clients}"] = min(run["mean"] for run in runs)

@@ -29,6 +29,29 @@ class Tap:
     at_ms: float
 
 
+def _thread_group(name: str) -> str:
+    """A thread's name without its pool number (`waitress-12` -> `waitress`)."""
+    return name.rstrip("0123456789").rstrip("-_") or name
+
+
+def _cpu_by_thread() -> dict[str, int]:
+    """CPU nanoseconds spent so far by this process's threads, by thread group, the calling (benchmark) thread
+    left out; threads that have ended count under `ended`."""
+    me = threading.get_ident()
+    groups: dict[str, int] = {}
+    for thread in threading.enumerate():
+        if thread.ident is None or thread.ident == me:
+            continue
+        try:
+            spent = time.clock_gettime_ns(time.pthread_getcpuclockid(thread.ident))
+        except (OSError, ProcessLookupError):  # it ended between the listing and the read
+            continue
+        group = _thread_group(thread.name)
+        groups[group] = groups.get(group, 0) + spent
+    groups["ended"] = time.process_time_ns() - time.thread_time_ns() - sum(groups.values())
+    return groups
+
+
 def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s: float) -> None:
     """Child process: the demo table on mock hardware and its waitress server, placing ballots when asked."""
     from companion.hal.mock import MockHardware
@@ -57,22 +80,22 @@ def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s
                 while ask[1] is not None and len(loop.session.actions) <= ask[1]:
                     time.sleep(0.0005)  # until the tap is accepted; its publish is done once the loop idles
                 loop.wait_idle()
-                conn.send(time.process_time_ns() - time.thread_time_ns())
+                conn.send(_cpu_by_thread())
             elif ask == "clear":
                 lift_ballots(hw, loop, tapped)
                 tapped.clear()
                 conn.send(True)
             else:
-                seat = ask[1]
+                seat, settle = ask[1], ask[2]
                 tapped.append(seat)
-                loop.wait_idle()
+                if settle:
+                    loop.wait_idle()
                 session = loop.session
                 recent = loop.bus.recent()
                 vote = "nein" if rng.random() < 0.6 else "ja"
                 tap = Tap(str(session.game_id), len(session.actions),
                           int(recent[-1].id.split("-")[1]) if recent else 0, time.time() * 1000)
                 hw.place(f"r{seat}", ballots[(seat, vote)], wait=False)
-                loop.wait_idle()
                 conn.send(tap)
     finally:
         runtime.stop()  # ends the streams, then closes the server on its own thread
@@ -101,13 +124,19 @@ class TableProcess:
         """Advance the game to its next vote; the seats that may vote."""
         return self._ask("voters")
 
-    def tap(self, seat: int) -> Tap:
-        """Place a random ballot on a seat's reader and wait until the table has handled it."""
-        return self._ask(("tap", seat))
+    def tap(self, seat: int, settle: bool = True) -> Tap:
+        """Place a random ballot on a seat's reader (once every queued input is handled, with `settle`; without,
+        the caller has just waited for that, as `table_cpu_ns` does, and the table is spared one more ping)."""
+        return self._ask(("tap", seat, settle))
 
     def table_cpu_ns(self, after: Tap | None = None) -> int:
         """CPU nanoseconds the table process has spent so far in all its threads but the benchmark's own
         (once `after`'s tap is accepted and published, when given)."""
+        return sum(self.table_cpu_by_thread(after).values())
+
+    def table_cpu_by_thread(self, after: Tap | None = None) -> dict[str, int]:
+        """`table_cpu_ns` by thread group (`table-loop`, `reader-poller`, `waitress`, ...; `ended`: threads
+        that have ended)."""
         return self._ask(("cpu", None if after is None else after.actions_before))
 
     def clear(self) -> None:

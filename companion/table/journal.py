@@ -132,6 +132,9 @@ class Journal:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        self._next_idx: dict[int, int] = {}
+        """Each game's next action index as this journal last wrote it, so an append need not ask (only
+        this journal's loop thread writes actions; a failed write forgets it and the next one asks)."""
 
     def next_game_id(self) -> int:
         """The id the next new game gets (ids are never reused, even of deleted rows)."""
@@ -151,7 +154,9 @@ class Journal:
                 "INSERT INTO games (id, game, seats, options, mode, tokens, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game_id, game, seats, json.dumps(options), str(components), json.dumps(list(tokens)), time.time()))
             game_id = int(cur.lastrowid or 0)
-            self._insert(game_id, 0, list(actions))
+            rows = list(actions)
+            self._insert(game_id, 0, rows)
+        self._next_idx[game_id] = len(rows)
         return game_id
 
     def append(self, game_id: int, actions: Iterable[tuple[dict[str, Any], str]],
@@ -161,13 +166,18 @@ class Journal:
         rows = list(actions)
         if not rows and end is None:
             return 0
+        first = self._next_idx.pop(game_id, None)
         with self.conn:
             if rows:
-                (top,) = self.conn.execute("SELECT COALESCE(MAX(idx), -1) FROM actions WHERE game_id = ?",
-                                           (game_id,)).fetchone()
-                self._insert(game_id, top + 1, rows)
+                if first is None:
+                    (top,) = self.conn.execute("SELECT COALESCE(MAX(idx), -1) FROM actions WHERE game_id = ?",
+                                               (game_id,)).fetchone()
+                    first = top + 1
+                self._insert(game_id, first, rows)
             if end is not None:
                 self._end(game_id, *end)
+        if first is not None:
+            self._next_idx[game_id] = first + len(rows)
         return len(rows)
 
     def undo_from(self, game_id: int, keep: int, reopen: bool = False) -> int:

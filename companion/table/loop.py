@@ -10,7 +10,7 @@ import sqlite3
 import threading
 import time
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.config import TableConfig
@@ -25,6 +25,7 @@ from companion.table.core.inputs import Boot, BootFailed, Input
 from companion.table.core.outputs import seat_screen, zone_of
 from companion.table.core.state import Context, Counters, TableState, TableStatus
 from companion.table.core.step import Step, count_error, journal_fault, step
+from companion.table.core.values import evolve
 from companion.table.journal import Journal, fault_code
 from companion.table.leds import LedRenderer
 from companion.table.refusal import Refusal
@@ -212,7 +213,7 @@ class TableLoop:
     def _handle(self, item: Input, call: Call | None = None) -> None:
         """Step the core, commit its rows, and only then run its effects and answer."""
         old = self._state
-        done: Step = step(old, item, replace(self._context, now=time.time()))
+        done: Step = step(old, item, evolve(self._context, now=time.time()))
         try:
             for row in done.rows:
                 self._commit(row)

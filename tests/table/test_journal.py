@@ -32,3 +32,43 @@ def test_a_database_from_before_the_table_chose_ids_still_opens_and_never_reuses
     chosen = journal.next_game_id()
     assert journal.new_game("tiny", 3, {}, "digital", ("t",) * 3, game_id=chosen) == chosen
     assert journal.next_game_id() == chosen + 1 and journal.terminal_bindings() == {}
+
+
+def _indices(path: Path, game_id: int) -> list[tuple[int, int]]:
+    """(idx, undone) of a game's rows as another connection reads them."""
+    reader = sqlite3.connect(str(path))
+    try:
+        return list(reader.execute("SELECT idx, undone FROM actions WHERE game_id = ? ORDER BY idx", (game_id,)))
+    finally:
+        reader.close()
+
+
+def test_action_indices_run_on_through_undo_failed_writes_and_a_reopened_database(tmp_path: Path) -> None:
+    path = tmp_path / "table.db"
+    journal = Journal(open_db(path))
+    game = journal.new_game("tiny", 3, {}, "digital", ("t",) * 3, [({"type": "deal", "seat": -1}, "chance")])
+    other = journal.new_game("tiny", 3, {}, "digital", ("t",) * 3)
+    journal.append(game, [({"type": "a", "seat": 0}, "test"), ({"type": "b", "seat": 1}, "test")])
+    journal.append(other, [({"type": "a", "seat": 0}, "test")])
+    assert journal.undo_from(game, 2) == 1  # the last one undone, its row kept
+    journal.append(game, [({"type": "c", "seat": 2}, "test")])
+    assert _indices(path, game) == [(0, 0), (1, 0), (2, 1), (3, 0)] and _indices(path, other) == [(0, 0)]
+
+    journal.conn.execute("CREATE TRIGGER refuse BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'no'); END")
+    try:
+        journal.append(game, [({"type": "d", "seat": 0}, "test")])
+    except sqlite3.IntegrityError:
+        pass
+    else:
+        raise AssertionError("the trigger should have refused the write")
+    journal.conn.execute("DROP TRIGGER refuse")
+    assert _indices(path, game)[-1] == (3, 0), "the refused write left nothing"
+    journal.append(game, [({"type": "d", "seat": 0}, "test")], end=("finished", None))
+    assert _indices(path, game)[-1] == (4, 0)
+    journal.conn.close()
+
+    reopened = Journal(open_db(path))  # a restarted table asks the database where each game stands
+    reopened.append(other, [({"type": "b", "seat": 1}, "test")])
+    assert _indices(path, other) == [(0, 0), (1, 0)]
+    record = reopened.game(game)
+    assert record is not None and [a["type"] for a in record.actions] == ["deal", "a", "c", "d"]

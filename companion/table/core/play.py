@@ -11,6 +11,7 @@ from companion.table.core.effects import AppendActions, Effect, Flash, Publish, 
 from companion.table.core.outputs import publish
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState, TableStatus
+from companion.table.core.values import evolve
 from companion.table.journal import journal_form
 from companion.table.refusal import Refusal
 from companion.table.session import auto_chance
@@ -61,10 +62,10 @@ def apply_actions(state: TableState, actions: list[dict[str, Any]], pending: Any
     # the game's end goes in the same transaction as the actions that end it: both or neither
     end = ("finished", {"winners": sorted(outcome.winners), "reason": outcome.reason}) if finished else None
     journal: tuple[Row, ...] = (AppendActions(session.game_id, tuple(rows), end),) if rows or end else ()
-    new = replace(session.with_actions(game_state, [a for a, _ in rows], pending), reserved_chance=reserve)
-    state = replace(state, session=new, counters=state.counters.add(accepted=len(rows)))
+    new = evolve(session.with_actions(game_state, [a for a, _ in rows], pending), reserved_chance=reserve)
+    state = evolve(state, session=new, counters=state.counters.add(accepted=len(rows)))
     if finished:
-        state = replace(state, session=replace(new, ended="finished"), status=TableStatus.OVER)
+        state = evolve(state, session=evolve(new, ended="finished"), status=TableStatus.OVER)
     effects: list[Effect] = []
     if rows:
         state, effects = publish(state, ctx)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import enum
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
 from companion.config import TableConfig
 from companion.games.binding import Card
 from companion.table.core.guide import Guide
+from companion.table.core.values import evolve
 from companion.table.journal import GameRecord
 from companion.table.session import Session
 from companion.table.terminals import TerminalBook
@@ -39,7 +40,8 @@ class Counters:
 
     def add(self, **deltas: int) -> "Counters":
         """These counters with some of them increased."""
-        return replace(self, **{name: getattr(self, name) + n for name, n in deltas.items()})
+        fields = self.__dict__
+        return evolve(self, **{name: fields[name] + n for name, n in deltas.items()})
 
     def as_dict(self) -> dict[str, int]:
         """Every counter by name."""

@@ -17,6 +17,7 @@ from companion.table.core.outputs import publish, rescan, zone_of
 from companion.table.core.play import play
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState, TableStatus
+from companion.table.core.values import evolve
 from companion.table.refusal import Refusal
 from companion.table.session import from_record
 
@@ -34,7 +35,7 @@ def step(state: TableState, item: Input, ctx: Context) -> Step:
     if not isinstance(item, (TagPlaced, TagRemoved, ButtonPressed, TerminalChoice, TerminalHello, TerminalGone,
                              ReaderFault)):
         return host.run(state, item, ctx)
-    state = replace(state, counters=state.counters.add(inputs=1))
+    state = evolve(state, counters=state.counters.add(inputs=1))
     if isinstance(item, (TagPlaced, TagRemoved)):
         return _tag(state, item.reader, item.uid, isinstance(item, TagPlaced), ctx)
     if isinstance(item, ButtonPressed):
