@@ -9,9 +9,12 @@ shared from one publish to the next and must not be mutated by anyone.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, TypeVar
+from typing import Any, Callable, Hashable, Sequence, TypeVar
+
+from companion.games.log import Log
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 class Memo:
@@ -39,6 +42,21 @@ class Memo:
     def put(self, slot: Hashable, key: Any, value: Any) -> None:
         """Store `value` as what `slot`'s function gives for `key`."""
         self._last[slot] = (key, value)
+
+    def rendered_log(self, slot: Hashable, log: Log[Any], start: int,
+                     render: Callable[[Sequence[Any]], list[R]]) -> list[R]:
+        """`render(log[start:])` for a `render` that maps entries one by one (so rendering a log is rendering
+        its parts in turn): the last list rendered in `slot` extended by the new entries' when `log` grew
+        from that publish's log with the same start, else rendered whole. The list is shared: never mutated."""
+        last = self._last.get(slot)
+        if last is not None and last[0][1] == start and log.starts_with(last[0][0]):
+            done, rendered = max(len(last[0][0]), start), last[1]
+        else:
+            done, rendered = start, []
+        if len(log) > done:
+            rendered = rendered + render(log[done:])
+        self._last[slot] = ((log, start), rendered)
+        return rendered  # type: ignore[no-any-return]
 
     def clear(self) -> None:
         """Forget everything."""

@@ -149,3 +149,23 @@ def test_level_lights_are_the_lights_of_each_fill() -> None:
     for n in range(-2, 9):
         assert track[n] == Light((1, 2, 3), Effect.BLINK, (n, 5))
     assert track[3] is track[3], "a fill in range is built once"
+
+
+def test_rendered_log_renders_only_new_entries_and_starts_over_on_another_branch() -> None:
+    memo = Memo()
+    seen: list[tuple[int, ...]] = []
+
+    def render(entries: Any) -> list[int]:
+        seen.append(tuple(entries))
+        return [e * 10 for e in entries]
+
+    log = Log([1, 2, 3])
+    assert memo.rendered_log("s", log, 1, render) == [20, 30]
+    grown = log.append(4).append(5)
+    assert memo.rendered_log("s", grown, 1, render) == [20, 30, 40, 50]
+    assert seen == [(2, 3), (4, 5)], "only the new entries are rendered"
+    assert memo.rendered_log("s", grown, 1, render) == [20, 30, 40, 50] and len(seen) == 2
+    undone = Log([1, 2, 3, 9])  # an undo, then another action: not grown from the last log
+    assert memo.rendered_log("s", undone, 1, render) == [20, 30, 90]
+    assert memo.rendered_log("s", undone, 3, render) == [90], "a new start renders from it"
+    assert memo.rendered_log("s", Log([7]), 0, render) == [70], "a new game's log"

@@ -18,8 +18,8 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
-                                     DeckItem, LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput,
-                                     ValuePattern, seat_of)
+                                     DeckItem, LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
+                                     TableInput, ValuePattern, seat_of)
 from companion.games.boss_wallet.cards import MIN_SEATS, PERSONS, SAMPLE_CARDS, Kind
 from companion.games.boss_wallet.cards import Card as PlayCard
 from companion.games.boss_wallet.codes import BINDING_CODES as OWN_CODES

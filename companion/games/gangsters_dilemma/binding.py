@@ -18,8 +18,8 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
-                                     Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
-                                     TableInput, ValuePattern, seat_of)
+                                     Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, refuse, Removed,
+                                     RGB, Scene, TableInput, ValuePattern, seat_of)
 from companion.games.gangsters_dilemma.board import LOOT, TRADES
 from companion.games.memo import Memo
 from companion.games.gangsters_dilemma.options import sample_deck

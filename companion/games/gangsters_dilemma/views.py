@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.gangsters_dilemma.board import LOCATION_NAMES
 from companion.games.gangsters_dilemma.options import Config
 from companion.games.gangsters_dilemma.state import Entry, Player, State
-from companion.games.log import Log
 from companion.games.memo import Memo
 from companion.games.rules import private_part
 
@@ -21,7 +20,7 @@ PART_SLOT = "gangsters_dilemma.part"
 """Memo slot (with the seat) of a seat's part of the view (key: everything `seat_own` and `private_part` read)."""
 
 
-def log_view(log: Log[Entry], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+def log_view(log: Sequence[Entry], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
     """The log from `start` as this viewer may read it: `{code, params}`, others' private entries dropped."""
     return [
         {"code": e.code, "params": {k: list(v) if type(v) is tuple else v for k, v in e.params.items()}}
@@ -52,18 +51,8 @@ def _cards(cfg: Config, ids: Iterable[str]) -> dict[str, Any]:
 
 
 def public_log(state: State, memo: Memo) -> list[dict[str, Any]]:
-    """`log_view(state.log, None, state.log_from)`, extending what the last publish rendered when the log grew
-    from its log with the same start (only the new entries are rendered; the list is shared: not mutated)."""
-    log, start = state.log, state.log_from
-    last = memo.last(LOG_SLOT)
-    if last is not None and last[0][1] == start and log.starts_with(last[0][0]):
-        done, rendered = len(last[0][0]), last[1]
-    else:
-        done, rendered = start, []
-    if len(log) > done:
-        rendered = rendered + log_view(log, None, max(done, start))
-    memo.put(LOG_SLOT, (log, start), rendered)
-    return rendered
+    """`log_view(state.log, None, state.log_from)`, only the entries new since the last publish rendered."""
+    return memo.rendered_log(LOG_SLOT, state.log, state.log_from, lambda new: log_view(new, None))
 
 
 def view(state: State, seat: int | None, memo: Memo | None = None) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
-                                     Binding, Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, Removed, RGB, Scene, TableInput,
-                                     seat_of)
+                                     Binding, Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, Removed,
+                                     RGB, Scene, TableInput, seat_of)
 from companion.games.contract import IllegalAction
 from companion.games.secret_hitler.state import (CHAOS_AT, DECK_F, DECK_L, FASCIST_WIN, LIBERAL_WIN, POWERS,
                                                 VETO_AT)

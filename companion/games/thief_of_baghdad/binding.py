@@ -19,9 +19,9 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
-from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem, LevelLights, Light,
-                                     Placed, Pressed,
-                                     refuse, Removed, RGB, Scene, TableInput, seat_of)
+from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem,
+                                     LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput,
+                                     seat_of)
 from companion.games.contract import CHANCE
 from companion.games.memo import Memo
 from companion.games.thief_of_baghdad.board import CARDS_PER_COLOUR, DANCERS

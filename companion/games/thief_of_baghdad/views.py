@@ -62,18 +62,8 @@ def _cached_palace(state: State, palace: int, memo: Memo) -> dict[str, Any]:
 
 
 def public_log(state: State, memo: Memo) -> list[dict[str, Any]]:
-    """`log_entries(state.log[state.log_from:], None)`, extending what the last publish rendered when the log
-    grew from its log with the same start (only the new entries are rendered; the list is shared)."""
-    log, start = state.log, state.log_from
-    last = memo.last(LOG_SLOT)
-    if last is not None and last[0][1] == start and log.starts_with(last[0][0]):
-        done, rendered = len(last[0][0]), last[1]
-    else:
-        done, rendered = start, []
-    if len(log) > done:
-        rendered = rendered + log_entries(log[max(done, start):], None)
-    memo.put(LOG_SLOT, (log, start), rendered)
-    return rendered
+    """`log_entries(state.log[state.log_from:], None)`, only the entries new since the last publish rendered."""
+    return memo.rendered_log(LOG_SLOT, state.log, state.log_from, lambda new: log_entries(new, None))
 
 
 def seat_parts(state: State, memo: Memo) -> tuple[dict[str, Any], ...]:
