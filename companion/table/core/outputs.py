@@ -156,8 +156,8 @@ def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, 
                seat: int = 0) -> tuple[Mapping[str, Any], int]:
     """A seat's prompt offering `legal` (`private`: what its view adds to the public one) and the ballot
     counter after it; the ballot id stays the same while its choices do, and an unchanged prompt is `old`
-    itself. With the game's `memo`, a seat offered the same choices as at its last prompt (e.g. a vote, round
-    after round) gets the option list built then."""
+    itself. With the game's `memo`, a seat offered the same choices as at its last prompt starting with the
+    same kind of action (e.g. a vote, round after round) gets the option list built then."""
     if old is not None and same_choices(old, legal):
         if old["info"] is private or old["info"] == private:  # the same message, labels not rebuilt
             return old, ballots
@@ -168,7 +168,9 @@ def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, 
     ballot = f"{game_id}.{ballots}"
     if memo is None:
         return prompt(ballot, legal, names, private), ballots
-    options = memo.get((OPTIONS_SLOT, seat), (names, legal), lambda: options_of(legal, names))
+    # one slot per seat and kind of first choice: a seat's vote (or location choice) comes back round after
+    # round with other prompts between
+    options = memo.get((OPTIONS_SLOT, seat, legal[0].get("type")), (names, legal), lambda: options_of(legal, names))
     return prompt(ballot, legal, names, private, options), ballots
 
 
@@ -178,7 +180,8 @@ SEATS_SLOT = "publish.seats"
 INFO_SLOT = "prompt.info"
 """Memo slot (with the seat) of what its prompt carries of its part of the view (key: the part object)."""
 OPTIONS_SLOT = "prompt.options"
-"""Memo slot (with the seat) of the options of its last prompt with choices (key: seat names, legal actions)."""
+"""Memo slot (with the seat and the type of its first action) of the options of the last such prompt (key:
+the seat names and the legal actions)."""
 
 
 def same_choices(message: Mapping[str, Any], legal: list[dict[str, Any]]) -> bool:
