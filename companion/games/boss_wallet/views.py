@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS
+from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS, Config
 from companion.games.boss_wallet.flow import extras_taken
 from companion.games.boss_wallet.state import Phase, RoundResult, State, Verdict
 from companion.games.memo import Memo
@@ -143,7 +143,7 @@ def round_log(state: State, memo: Memo) -> tuple[list[dict[str, Any]], dict[str,
     return rendered, in_log
 
 
-def _card_info(cfg: Any, named: list[str], in_log: Mapping[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def _card_info(cfg: Config, named: list[str], in_log: Mapping[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """`cfg.entries(named + every card id the log names)`, given the log's entries in the order first named."""
     out = cfg.entries(named)
     for card_id, entry in in_log.items():

@@ -109,7 +109,7 @@ def send_prompts(state: TableState, ctx: Context,
         return state, []
     running = state.status in (TableStatus.RUNNING, TableStatus.OVER) and not state.enrolling
     if parts is None:
-        parts = session.rules.views(session.state)[1]
+        parts = session.rules.views(session.state, session.memo)[1]
     names = seat_facts(ctx, session)[2]
     rules, binding, game_state, components = session.rules, session.binding, session.state, session.components
     # the engine is asked only for the seats that may act: every other seat's legal actions are []
