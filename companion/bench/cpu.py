@@ -9,6 +9,7 @@ import statistics
 import time
 from typing import Any
 
+from companion.bench.floors import floors
 from companion.bench.process import TableProcess
 from companion.bench.sse import SseClient, connect
 
@@ -83,4 +84,5 @@ def cpu_per_tap(taps: int, data_dir: str, seed: int = 1, rounds: int = 3) -> dic
         figures[f"clients_{clients}"] = min(run["mean"] for run in runs)
         detail[f"clients_{clients}"] = runs
     return {"cpu_per_tap_ms": figures,
-            "cpu_per_tap_setup": {"taps": taps, "rounds": rounds, "game": "secret_hitler/7 digital", "runs": detail}}
+            "cpu_per_tap_setup": {"taps": taps, "rounds": rounds, "game": "secret_hitler/7 digital", "runs": detail,
+                                  "floors": floors(data_dir)}}

@@ -28,6 +28,8 @@ def test_cpu_per_tap_json(tmp_path: Path) -> None:
                for r in runs.values() for run in r)
     # the table's own loop thread does the tap's work: it is in the breakdown, with a share above nothing
     assert all(run["threads_ms"].get("table-loop", 0) > 0 for r in runs.values() for run in r), runs
+    floors = report["cpu_per_tap_setup"]["floors"]
+    assert set(floors) == {"wake_us", "durable_write_us"} and all(0 < us < 1e6 for us in floors.values()), floors
     assert list(tmp_path.iterdir()) == []  # the temporary databases are gone
 
 
