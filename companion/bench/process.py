@@ -63,6 +63,7 @@ def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s
     hw, loop = runtime.hardware, runtime.loop
     assert isinstance(hw, MockHardware)
     server = runtime.make_server("127.0.0.1", 0, SSE_HEARTBEAT_S=heartbeat_s)
+    runtime.freeze_heap()  # as `companion run` does once its server is built
     threading.Thread(target=server.run, daemon=True).start()
     ballots = enroll_ballots(loop, "E")  # UIDs are hex
     rng = random.Random(seed)

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"table {cfg.name!r} ({cfg.backend} hardware) at {url}  host PIN {runtime.host_pin}  "
           f"data {runtime.db_path}", flush=True)
     try:
-        runtime.serve(cfg.web.host, cfg.web.port, sock)
+        runtime.serve(cfg.web.host, cfg.web.port, sock, freeze_heap=True)
     except KeyboardInterrupt:
         pass
     supervisor.stopping()

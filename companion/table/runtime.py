@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import random
 import secrets
@@ -79,14 +80,26 @@ class Runtime:
                                      **plan.waitress_options())
         return self._server
 
-    def serve(self, host: str, port: int, sock: socket.socket | None = None, **web_config: Any) -> None:
-        """Serve the web app with waitress (blocks until `close_server`; returns at once if it came first)."""
+    def serve(self, host: str, port: int, sock: socket.socket | None = None, *, freeze_heap: bool = False,
+              **web_config: Any) -> None:
+        """Serve the web app with waitress (blocks until `close_server`; returns at once if it came first),
+        with `freeze_heap` once the server is built."""
         server = self.make_server(host, port, sock, **web_config)
+        if freeze_heap:
+            self.freeze_heap()
         if self._stop_requested.is_set():  # a stop (SIGTERM) arrived before the server existed
             self._server = None
             server.close()
             return
         server.run()
+
+    def freeze_heap(self) -> None:
+        """Collect what booting left behind, then keep every object alive now (the code, the app, the server)
+        out of the cycle collector's later scans: a full collection then scans only what play made since
+        (0.4 ms instead of 34 ms here after 700 actions; the loop thread pays it mid-tap). For a process that
+        runs one table: one that starts many (the tests) would keep each one's cycles for good."""
+        gc.collect()
+        gc.freeze()
 
     def close_server(self) -> None:
         """Stop serving: end the SSE streams, stop listening, close open connections, stop the workers."""

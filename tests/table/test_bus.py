@@ -107,3 +107,40 @@ def test_a_pushed_client_that_cannot_take_an_event_is_cut_off_and_its_stream_wak
     assert fine.wait_closed(0.01) and bus.clients() == 0
     bus.publish("state", {"n": 2})
     assert len(taken) == 1, "a closed client is never written to again"
+
+
+def test_the_ring_keeps_events_as_bytes_not_as_trees_the_collector_scans() -> None:
+    import gc
+
+    bus = _bus()
+    gc.collect()
+    before = len(gc.get_objects())
+    for n in range(BUFFER):
+        bus.publish("state", {"n": n, "view": {"seats": [{"i": i, "tags": [i, i]} for i in range(10)]}})
+    gc.collect()
+    # a full ring of these events as dicts would be 11,000+ tracked objects; as bytes, one small entry each
+    assert len(gc.get_objects()) - before < 2 * BUFFER
+    recent = bus.recent()
+    assert len(recent) == BUFFER and recent[-1].data == {
+        "n": BUFFER - 1, "view": {"seats": [{"i": i, "tags": [i, i]} for i in range(10)]}}
+    assert recent[-1].id == f"{bus.boot}-{BUFFER}" and recent[-1].type == "state"
+
+
+def test_freeze_heap_leaves_the_booted_table_out_of_later_collections(tmp_path) -> None:
+    import subprocess
+    import sys
+    script = f"""
+import gc, random
+from dataclasses import replace
+from companion.config import demo_config
+from companion.table.runtime import Runtime
+rt = Runtime(replace(demo_config(), data_dir={str(tmp_path)!r}), rng=random.Random(1)).start()
+rt.make_server("127.0.0.1", 0)
+rt.freeze_heap()
+print(gc.get_freeze_count(), len(gc.get_objects()))
+rt.stop()
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    frozen, scanned = map(int, out.stdout.split())
+    assert frozen > 10_000 and scanned < frozen / 10, (frozen, scanned)
