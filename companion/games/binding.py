@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence, Union
 
 from companion.games.contract import BINDING_CODES, CHANCE, IllegalAction
+from companion.games.memo import Memo
 from companion.games.registry import GAMES, get_rules
 from companion.games.rules import Rules
 
@@ -140,6 +141,24 @@ class Light:
 Scene = dict[str, Light]
 
 
+class LevelLights:
+    """A level track's Light for every fill from 0 to `total`, built once (scenes paint tracks on every
+    publish); a fill outside that range gets a Light of its own."""
+
+    __slots__ = ("colour", "total", "effect", "_lights")
+
+    def __init__(self, colour: RGB, total: int, effect: Effect = Effect.SOLID) -> None:
+        """The lights of a `total`-pixel track in `colour`."""
+        self.colour, self.total, self.effect = colour, total, effect
+        self._lights = tuple(Light(colour, effect, (n, total)) for n in range(total + 1))
+
+    def __getitem__(self, filled: int) -> Light:
+        """The track `filled` of its total."""
+        if 0 <= filled <= self.total:
+            return self._lights[filled]
+        return Light(self.colour, self.effect, (filled, self.total))
+
+
 class ValuePattern(tuple):
     """Card values given by a pattern rather than a list (enrolled values with numbers in them).
 
@@ -180,6 +199,11 @@ class Binding:
     """Card kind -> its name in English and Korean (enrollment progress, the physical start check)."""
     needed_kinds: tuple[str, ...] = ()
     """Card kinds a physical game reads and cannot start without (see `deck_list`)."""
+    scene_fields: tuple[str, ...] | None = None
+    """The public view fields `scene` reads (it reads no other), so a table may reuse the last scene while
+    they are equal; None: not declared (the scene is drawn anew every time)."""
+    info_fields: tuple[str, ...] | None = None
+    """The public view fields `public_info` reads (as `scene_fields`; None: not declared)."""
 
     def deck_list(self, seats: int) -> tuple[DeckItem, ...]:
         """Every component the table reads at this seat count, in the order a builder enrolls them."""
@@ -223,6 +247,27 @@ class Binding:
         """What the table publishes beside the public view (`game.table_info`): the game's `facts` and the
         game's `public_info`."""
         return {"facts": self.facts(seats), **self.public_info(public_view, seats)}
+
+    def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
+        """`info`, with the facts built once per seat count and the public info reused while the view's
+        `info_fields` are equal (the values are shared from one publish to the next: never mutated)."""
+        facts = memo.get("binding.facts", seats, lambda: self.facts(seats))
+        fields = self.info_fields
+        if fields is None:
+            return {"facts": facts, **self.public_info(public_view, seats)}
+        key = (seats, *[public_view.get(f) for f in fields])
+        return memo.get("binding.info", key,
+                        lambda: {"facts": facts, **self.public_info(public_view, seats)})
+
+    def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
+                     memo: Memo) -> Scene:
+        """`scene`, reused while the view's `scene_fields`, the seat count and colours are equal (shared from
+        one publish to the next: copy it before changing it)."""
+        fields = self.scene_fields
+        if fields is None:
+            return self.scene(public_view, seats, seat_colours)
+        key = (seats, seat_colours, *[public_view.get(f) for f in fields])
+        return memo.get("binding.scene", key, lambda: self.scene(public_view, seats, seat_colours))
 
     def facts(self, seats: int) -> dict[str, Any]:
         """Fixed facts of the game at this seat count that the page draws with (so the page keeps no copy):

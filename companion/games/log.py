@@ -73,6 +73,16 @@ class Log(Sequence[T], Generic[T]):
             return NotImplemented
         return self.extend(more)
 
+    def starts_with(self, prefix: "Log[T]") -> bool:
+        """Whether `prefix` is this log's first len(prefix) items (O(1) when both share storage, as a log
+        and the versions it grew from do)."""
+        n = prefix._n
+        if n > self._n:
+            return False
+        if prefix._items is self._items:
+            return True
+        return all(a == b for a, b in zip(prefix, islice(self._items, n)))
+
     def tail(self, k: int) -> tuple[T, ...]:
         """The last k items (all of them when fewer), oldest first."""
         if k <= 0:

@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Generic, Iterable, Mapping, Sequence, TypeVar
 
 from companion.games.contract import BINDING_CODES, CHANCE, COMMON_CODES, Described, IllegalAction, Outcome, described
+from companion.games.memo import Memo
 from companion.games.reveal import RevealLine
 from companion.games.schema import ActionSpec, check_options, is_int, parse_action
 
@@ -139,8 +140,12 @@ class Rules(ABC, Generic[S]):
             raise ValueError(f"no seat {seat!r} in a {self.seat_count(state)}-seat game")
         return private_part(self._seat_own(state, seat, public), public)
 
-    def views(self, state: S) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        """One publish's views: the public view, built once, and every seat's `seat_part` of it."""
+    def views(self, state: S, memo: Memo | None = None) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+        """One publish's views: the public view, built once, and every seat's `seat_part` of it; with the
+        table's `memo` a game may reuse what an earlier publish built from the same inputs (the same result;
+        the values are then shared and must not be mutated)."""
+        if memo is not None:
+            return self._views(state, memo)
         public = self._view(state, None)
         return public, tuple(private_part(self._seat_own(state, seat, public), public)
                              for seat in range(self.seat_count(state)))
@@ -204,6 +209,10 @@ class Rules(ABC, Generic[S]):
 
     @abstractmethod
     def _outcome(self, state: S) -> Outcome | None: ...
+
+    def _views(self, state: S, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+        """`views` through the table's memo: by default the memo is not used."""
+        return self.views(state)
 
     def _seat_own(self, state: S, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         """The fields where `seat`'s view differs from `public` (others and `log` may be present; they are

@@ -30,18 +30,27 @@ def label(action: Mapping[str, Any], seat_names: Sequence[str], ascii_only: bool
 
 def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list[str], list[str]]:
     """An action's fields as words (a seat by its name), and as a terminal shows them (a seat whose name is
-    not ASCII as "Seat N"); one pass for both."""
+    not ASCII as "Seat N"); one pass for both (the same list while no name differs)."""
     parts: list[str] = []
-    ascii_parts: list[str] = []
+    ascii_parts: list[str] | None = None  # a copy of `parts` only once a seat's name is not ASCII
     for key, value in action.items():
         if key in SKIP_FIELDS:
             continue
-        if type(value) is str:  # the common case first: most fields are names
+        kind_of = type(value)
+        # the common cases first, by exact type: most fields are names, lists of names and flags
+        if kind_of is str:
             word = value
+        elif kind_of is list:
+            word = " ".join([str(v) for v in value])
+        elif kind_of is bool:
+            word = f"{key} {'yes' if value else 'no'}"
         elif key == "target" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             name = seat_name(value, seat_names)
+            if not name.isascii() and ascii_parts is None:
+                ascii_parts = list(parts)
             parts.append(name)
-            ascii_parts.append(name if name.isascii() else f"Seat {value + 1}")
+            if ascii_parts is not None:
+                ascii_parts.append(name if name.isascii() else f"Seat {value + 1}")
             continue
         elif isinstance(value, list):
             word = " ".join(str(v) for v in value)
@@ -50,8 +59,9 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list
         else:
             word = str(value)
         parts.append(word)
-        ascii_parts.append(word)
-    return parts, ascii_parts
+        if ascii_parts is not None:
+            ascii_parts.append(word)
+    return parts, parts if ascii_parts is None else ascii_parts
 
 
 def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
@@ -59,18 +69,31 @@ def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> 
     group = kind(action)
     words, ascii_words = _details(action, seat_names)
     details = " ".join(ascii_words)
-    return {"value": value, "label": " ".join([group, *words]), "action": action, "group": group,
-            "short": " ".join([group, *ascii_words]), "item": details or group}
+    label = " ".join([group, *words])
+    return {"value": value, "label": label, "action": action, "group": group,
+            "short": label if ascii_words is words else " ".join([group, *ascii_words]), "item": details or group}
+
+
+def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str]) -> list[dict[str, Any]]:
+    """A prompt's numbered options for these legal actions."""
+    return [option(i, a, seat_names) for i, a in enumerate(legal)]
 
 
 def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence[str],
-           private: Mapping[str, Any]) -> dict[str, Any]:
-    """The protocol message asking a seat to choose (or `idle` when it has nothing to do)."""
+           private: Mapping[str, Any], options: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The protocol message asking a seat to choose (or `idle` when it has nothing to do); `options`: the
+    options of `legal` when already built (`options_of`)."""
     if not legal:
-        return {"v": 1, "type": "idle", "ballot": None, "info": dict(private)}
+        return {"v": 1, "type": "idle", "ballot": None, "info": info_of(private)}
     return {"v": 1, "type": "prompt", "ballot": ballot,
-            "options": [option(i, a, seat_names) for i, a in enumerate(legal)],
-            "info": dict(private)}
+            "options": options_of(legal, seat_names) if options is None else options,
+            "info": info_of(private)}
+
+
+def info_of(private: Mapping[str, Any]) -> dict[str, Any]:
+    """A prompt's `info`: the seat's part itself when it is a dict (views are never mutated, and a prompt
+    holding the very part lets the next publish see it unchanged at a glance), else a dict copy."""
+    return private if type(private) is dict else dict(private)
 
 
 def prompt_info(part: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import enum
 import random
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.games.binding import Binding, Card, get_binding
 from companion.games.contract import CHANCE, IllegalAction
 from companion.games.log import Log
+from companion.games.memo import Memo
 from companion.games.registry import GAMES, get_rules
 from companion.games.rules import Rules
 from companion.table.journal import GameRecord
@@ -51,6 +52,8 @@ class Session:
     ended: str | None = None
     reserved_chance: tuple[dict[str, Any], ...] = ()
     """Digital chance outcomes taken back by an undo, reused first so an undo never reshuffles the deck."""
+    memo: Memo = field(default_factory=Memo, compare=False, repr=False)
+    """This game's publish cache (a cache of pure functions by exact key: carried by `replace`, no state)."""
 
     @property
     def game(self) -> str:

@@ -14,11 +14,12 @@ blind (enrolled coins); chip draws are sampled by the table. Digital games sampl
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
-                                     DeckItem, Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput, ValuePattern,
-                                     seat_of)
+                                     DeckItem, LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
+                                     TableInput, ValuePattern, seat_of)
 from companion.games.boss_wallet.cards import MIN_SEATS, PERSONS, SAMPLE_CARDS, Kind
 from companion.games.boss_wallet.cards import Card as PlayCard
 from companion.games.boss_wallet.codes import BINDING_CODES as OWN_CODES
@@ -135,10 +136,19 @@ def step_key(state: State) -> tuple[Any, ...]:
     return (state.round, state.phase.value)
 
 
+SEAT_LIGHTS: Mapping[str, Light] = MappingProxyType({
+    "innocent": Light(GREEN), "guilty": Light(RED), "turn": Light(GOLD), "asked": Light(ORANGE),
+    "scanned": Light(WHITE), "to_scan": Light(BLUE), "waiting": Light(DIM)})
+"""A seat's light in each state, built once (every publish paints every seat)."""
+HOURGLASS_TRACK = LevelLights(GOLD, HOURGLASSES)
+ROUND_TRACK = LevelLights(BLUE, ROUNDS)
+
+
 class BossWalletBinding(Binding):
     """Inputs -> actions and the LED scene for Boss's Wallet."""
 
     game = "boss_wallet"
+    info_fields = ("last_round",)
     seat_fields = ("start_seat", "confiscated_by")
     per_seat_fields = ("chip_values", "coins")
     card_kinds = CARD_KINDS
@@ -316,23 +326,24 @@ class BossWalletBinding(Binding):
         phase = view.get("phase")
         asked = set(view.get("asked") or ())
         scene: Scene = {}
+        turn = view.get("turn") if phase == "turns" else None
         for i in range(seats):
             p = players[i] if i < len(players) else {}
             if "verdict" in p:
-                light = Light(GREEN if p["verdict"] == "innocent" else RED)
-            elif phase == "turns" and view.get("turn") == i:
-                light = Light(GOLD)
+                light = SEAT_LIGHTS["innocent" if p["verdict"] == "innocent" else "guilty"]
+            elif turn == i:
+                light = SEAT_LIGHTS["turn"]
             elif i in asked:
-                light = Light(ORANGE)
+                light = SEAT_LIGHTS["asked"]
             elif phase == "scan":
-                light = Light(WHITE) if p.get("scanned") else Light(BLUE)
+                light = SEAT_LIGHTS["scanned" if p.get("scanned") else "to_scan"]
             else:
-                light = Light(DIM)
+                light = SEAT_LIGHTS["waiting"]
             scene[f"seat:{i}"] = light
         left = HOURGLASSES - int(view.get("hourglasses", 0) or 0)
-        scene["hourglass"] = Light(GOLD, level=(max(0, left), HOURGLASSES))
+        scene["hourglass"] = HOURGLASS_TRACK[max(0, left)]
         played = int(view.get("round", 1) or 1) - (0 if phase == "game_over" else 1)
-        scene["round"] = Light(BLUE, level=(played, ROUNDS))
+        scene["round"] = ROUND_TRACK[played]
         return scene
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:

@@ -6,6 +6,7 @@ import random
 from typing import Any, ClassVar, Iterable, Mapping
 
 from companion.games.boss_wallet import chance, legal, roundend, turns, views
+from companion.games.memo import Memo
 from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS
 from companion.games.boss_wallet.config import OPTION_DEFAULTS, build_config
 from companion.games.boss_wallet.judge import REASONS
@@ -73,6 +74,10 @@ class BossWallet(Rules[State]):
 
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return views.seat_own(state, seat, public)
+
+    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+        public = views.public_view(state, None, memo)
+        return public, views.seat_parts(state, public, memo)
 
     def _outcome(self, state: State) -> Outcome | None:
         if state.phase is not Phase.GAME_OVER:

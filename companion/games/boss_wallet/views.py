@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS
+from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS, Config
 from companion.games.boss_wallet.flow import extras_taken
 from companion.games.boss_wallet.state import Phase, RoundResult, State, Verdict
-from companion.games.rules import LogEntry
+from companion.games.memo import Memo
+from companion.games.rules import LogEntry, private_part
+
+LOG_SLOT = "boss_wallet.log"
+"""Memo slot of the round's public log and the entries of the cards it names (key: log, round start, config)."""
+CARD_INFO_SLOT = "boss_wallet.card_info"
+"""Memo slot of the public view's catalogue entries (key: config, cards shown, the log's entries)."""
+LAST_ROUND_SLOT = "boss_wallet.last_round"
+"""Memo slot of the latest judged round as shown (key: the round's result)."""
+PART_SLOT = "boss_wallet.part"
+"""Memo slot (with the seat) of a seat's part of the view (key: everything `seat_own` reads)."""
 
 
 def log_view(log: Sequence[LogEntry], seat: int | None, reveal_all: bool = False) -> list[dict[str, Any]]:
@@ -69,11 +79,13 @@ def _player(state: State, seat: int, reveal: bool) -> dict[str, Any]:
     return out
 
 
-def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
-    """The view every seat and the table page may see (plus `seat`'s private log lines when given)."""
+def public_view(state: State, seat: int | None = None, memo: Memo | None = None) -> dict[str, Any]:
+    """The view every seat and the table page may see (plus `seat`'s private log lines when given; `memo`:
+    the table's, for the public log and its cards)."""
     over = state.phase is Phase.GAME_OVER
     players = [_player(state, s, over) for s in range(state.seats)]
-    last = last_round_view(state.last_round)
+    last = (last_round_view(state.last_round) if memo is None
+            else memo.get(LAST_ROUND_SLOT, (state.last_round,), lambda: last_round_view(state.last_round)))
     shown = [p for p in (*players, *(last["players"] if last else ())) if "hand" in p]
     view: dict[str, Any] = {
         "game": "boss_wallet",
@@ -97,13 +109,46 @@ def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
         "awards_due": [{"seat": s, "chips": n} for s, n in state.award_queue],
         "players": players,
         "last_round": last,
-        "log": log_view(state.log if over else state.log[state.round_log:], seat, reveal_all=over),
     }
     # every card the view names (hands shown, the log's lines) can be drawn in words
     named = [c for p in shown for c in (*p["hand"], *p["credit_drawn"])]
-    named += [c for entry in view["log"] for c in _card_ids(entry["params"])]
-    view["card_info"] = state.cfg.entries(named)
+    if memo is None or seat is not None or over:
+        view["log"] = log_view(state.log if over else state.log[state.round_log:], seat, reveal_all=over)
+        named += [c for entry in view["log"] for c in _card_ids(entry["params"])]
+        view["card_info"] = state.cfg.entries(named)
+        return view
+    view["log"], in_log = round_log(state, memo)
+    cfg = state.cfg
+    view["card_info"] = memo.get(CARD_INFO_SLOT, (cfg, tuple(named), in_log), lambda: _card_info(cfg, named, in_log))
     return view
+
+
+def round_log(state: State, memo: Memo) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """This round's public log as `log_view` renders it, and the catalogue entries of the cards it names (in
+    the order first named), extended from what the last publish rendered when the log grew from its log."""
+    log, start, cfg = state.log, state.round_log, state.cfg
+    last = memo.last(LOG_SLOT)
+    if last is not None and last[0][1] == start and last[0][2] is cfg and log.starts_with(last[0][0]):
+        done, (rendered, in_log) = len(last[0][0]), last[1]
+    else:
+        done, rendered, in_log = start, [], {}
+    new = log_view(log[done:], None) if len(log) > done else []
+    if new:
+        rendered = rendered + new
+        added = {c: cfg.cards[c].entry() for entry in new for c in _card_ids(entry["params"])
+                 if c in cfg.cards and c not in in_log}
+        if added:
+            in_log = {**in_log, **added}
+    memo.put(LOG_SLOT, (log, start, cfg), (rendered, in_log))
+    return rendered, in_log
+
+
+def _card_info(cfg: Config, named: list[str], in_log: Mapping[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """`cfg.entries(named + every card id the log names)`, given the log's entries in the order first named."""
+    out = cfg.entries(named)
+    for card_id, entry in in_log.items():
+        out.setdefault(card_id, entry)
+    return out
 
 
 def _card_ids(params: Any) -> list[str]:
@@ -139,6 +184,19 @@ def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, An
         "hand_complete": scanned is not None,
         "credit_drawn": drawn,
     }
+
+
+def seat_parts(state: State, public: Mapping[str, Any], memo: Memo) -> tuple[dict[str, Any], ...]:
+    """Every seat's part of the view (`private_part` of its seat view), each reused while what `seat_own`
+    reads for it is the same (the public catalogue entries, its hand, extra IDs, credit draw and chips)."""
+    card_info = public["card_info"]
+    parts = []
+    for seat in range(state.seats):
+        key = (card_info, state.cfg, state.hands[seat] if state.hands else None,
+               state.extras[seat] if state.extras else (), state.credit_drawn[seat] if state.credit_drawn else (),
+               state.chips[seat])
+        parts.append(memo.get((PART_SLOT, seat), key, lambda: private_part(seat_own(state, seat, public), public)))
+    return tuple(parts)
 
 
 def seat_view(state: State, seat: int) -> dict[str, Any]:

@@ -18,9 +18,10 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
-                                     Chosen, DeckItem, Effect, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
-                                     TableInput, ValuePattern, seat_of)
+                                     Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, refuse, Removed,
+                                     RGB, Scene, TableInput, ValuePattern, seat_of)
 from companion.games.gangsters_dilemma.board import LOOT, TRADES
+from companion.games.memo import Memo
 from companion.games.gangsters_dilemma.options import sample_deck
 from companion.games.gangsters_dilemma.codes import BINDING_CODES as OWN_CODES
 
@@ -62,6 +63,12 @@ class PoliceTaps:
 SEAT_LIGHTS: Mapping[str, Light] = MappingProxyType({
     "to_act": Light(GOLD), "chosen": Light(WHITE), "police": Light(BLUE), "waiting": Light(DIM)})
 """A seat's light in each state, built once (every publish paints every seat)."""
+LOCATION_LIGHTS: Mapping[str, LevelLights] = MappingProxyType({
+    "arrest": LevelLights(RED, MONEY_LEVEL, Effect.BLINK), "patrol": LevelLights(BLUE, MONEY_LEVEL),
+    "visited": LevelLights(GREEN, MONEY_LEVEL), "closed": LevelLights(PURPLE, MONEY_LEVEL),
+    "money": LevelLights(GOLD, MONEY_LEVEL)})
+"""A location's light in each state at every money level, built once."""
+EMPTY_LOCATION = Light(OFF, Effect.OFF)
 
 
 class GangstersDilemmaBinding(Binding):
@@ -207,17 +214,17 @@ class GangstersDilemmaBinding(Binding):
         arrests = {e["params"].get("location") for e in view.get("log") or () if e.get("code") == "arrested"}
         patrols = set(view.get("patrols") or ())
         for loc in view.get("locations") or ():
-            level = (min(int(loc["money"]), MONEY_LEVEL), MONEY_LEVEL)
+            level = min(int(loc["money"]), MONEY_LEVEL)
             if loc["id"] in arrests:
-                light = Light(RED, Effect.BLINK, level)
+                light = LOCATION_LIGHTS["arrest"][level]
             elif loc["id"] in patrols:
-                light = Light(BLUE, Effect.SOLID, level)
+                light = LOCATION_LIGHTS["patrol"][level]
             elif loc["visitors"]:
-                light = Light(GREEN, Effect.SOLID, level)
+                light = LOCATION_LIGHTS["visited"][level]
             elif loc["closed"]:
-                light = Light(PURPLE, Effect.SOLID, level)
+                light = LOCATION_LIGHTS["closed"][level]
             else:
-                light = Light(GOLD, Effect.SOLID, level) if loc["money"] else Light(OFF, Effect.OFF)
+                light = LOCATION_LIGHTS["money"][level] if loc["money"] else EMPTY_LOCATION
             scene[f"location:{loc['id']}"] = light
         return scene
 
@@ -232,6 +239,13 @@ class GangstersDilemmaBinding(Binding):
     def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """The bank: what each seat takes or hands over since the last reveal, drawn from the public log."""
         return {"bank": bank(public_view)}
+
+    def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
+        """`info`, reused while what `bank` reads is the same: the log, the demand cards, the police and the
+        players' characters."""
+        characters = tuple(p.get("character") for p in public_view.get("players") or ())
+        key = (seats, public_view.get("log"), public_view.get("demand_cards"), public_view.get("police"), characters)
+        return memo.get("binding.info", key, lambda: self.info(public_view, seats))
 
 
 def bank(public_view: Mapping[str, Any]) -> list[dict[str, Any]]:

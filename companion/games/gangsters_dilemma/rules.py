@@ -14,7 +14,8 @@ from companion.games.gangsters_dilemma.legal import (
 )
 from companion.games.gangsters_dilemma.options import OPTION_DEFAULTS, build_config
 from companion.games.gangsters_dilemma.state import Player, State
-from companion.games.gangsters_dilemma.views import seat_own, view
+from companion.games.gangsters_dilemma.views import seat_own, seat_parts, view
+from companion.games.memo import Memo
 from companion.games.gangsters_dilemma.codes import Phase
 from companion.games.gangsters_dilemma.board import (
     CHARACTERS,
@@ -111,6 +112,10 @@ class GangstersDilemma(Rules[State]):
 
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return seat_own(state, seat, public)
+
+    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+        public = view(state, None, memo)
+        return public, seat_parts(state, public, memo)
 
     def _outcome(self, state: State) -> Outcome | None:
         return None if state.winners is None else Outcome(state.winners, Reason.VP)

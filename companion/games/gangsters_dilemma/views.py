@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
-from companion.games.gangsters_dilemma.state import Entry, State
-from companion.games.log import Log
 from companion.games.gangsters_dilemma.board import LOCATION_NAMES
+from companion.games.gangsters_dilemma.options import Config
+from companion.games.gangsters_dilemma.state import Entry, Player, State
+from companion.games.memo import Memo
+from companion.games.rules import private_part
+
+LOG_SLOT = "gangsters_dilemma.log"
+"""Memo slot of the public log since the latest reveal (key: the log and where it starts)."""
+CARDS_SLOT = "gangsters_dilemma.cards"
+"""Memo slot of the public view's demand cards (key: the config and the visible ids)."""
+PLAYER_SLOT = "gangsters_dilemma.player"
+"""Memo slot (with the seat) of a seat's public entry (key: its Player and the config)."""
+PART_SLOT = "gangsters_dilemma.part"
+"""Memo slot (with the seat) of a seat's part of the view (key: everything `seat_own` and `private_part` read)."""
 
 
-def log_view(log: Log[Entry], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+def log_view(log: Sequence[Entry], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
     """The log from `start` as this viewer may read it: `{code, params}`, others' private entries dropped."""
     return [
         {"code": e.code, "params": {k: list(v) if type(v) is tuple else v for k, v in e.params.items()}}
@@ -27,8 +38,26 @@ def _chosen(state: State) -> list[bool]:
     return [bool(state.patrols) if s == state.police else state.choices[s] is not None for s in range(state.seats)]
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
-    """Public view (seat None) or a seat's view; depends on hidden facts only for that seat's own."""
+def _player(p: Player, cfg: Config) -> dict[str, Any]:
+    """One seat's public entry: money, loot, victory points, fulfilled demands, character."""
+    return {"money": p.money, "crate": p.loot[0], "art": p.loot[1], "jewel": p.loot[2], "liquor": p.loot[3],
+            "vp": p.vp(cfg), "demands": list(p.fulfilled), "character": p.character,
+            "private_demand_count": len(p.private)}
+
+
+def _cards(cfg: Config, ids: Iterable[str]) -> dict[str, Any]:
+    """The demand cards of these ids as the page draws them."""
+    return {d: cfg.by_id[d].as_json(cfg.sample) for d in ids}
+
+
+def public_log(state: State, memo: Memo) -> list[dict[str, Any]]:
+    """`log_view(state.log, None, state.log_from)`, only the entries new since the last publish rendered."""
+    return memo.rendered_log(LOG_SLOT, state.log, state.log_from, lambda new: log_view(new, None))
+
+
+def view(state: State, seat: int | None, memo: Memo | None = None) -> dict[str, Any]:
+    """Public view (seat None) or a seat's view; depends on hidden facts only for that seat's own (`memo`:
+    the table's, for the public view's players, cards and log)."""
     cfg = state.config
     revealed = state.revealed
     patrols = state.patrols if revealed else ()
@@ -43,14 +72,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         }
         for loc in range(1, state.locations + 1)
     ]
-    players = [
-        {
-            "money": p.money, "crate": p.loot[0], "art": p.loot[1], "jewel": p.loot[2], "liquor": p.loot[3],
-            "vp": p.vp(cfg), "demands": list(p.fulfilled), "character": p.character,
-            "private_demand_count": len(p.private),
-        }
-        for p in state.players
-    ]
+    cached = memo is not None and seat is None
+    if memo is not None and cached:
+        players = [memo.get((PLAYER_SLOT, i), (p, cfg), lambda: _player(p, cfg)) for i, p in enumerate(state.players)]
+    else:
+        players = [_player(p, cfg) for p in state.players]
     visible = list(state.row) + [d for p in state.players for d in p.fulfilled]
     out: dict[str, Any] = {
         "round": state.round,
@@ -59,7 +85,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "locations": locations,
         "players": players,
         "demands": list(state.row),
-        "demand_cards": {d: cfg.by_id[d].as_json(cfg.sample) for d in visible},
+        "demand_cards": memo.get(CARDS_SLOT, (cfg, tuple(visible)), lambda: _cards(cfg, visible))
+        if memo is not None and cached else _cards(cfg, visible),
         "deck": len(state.deck),
         "sample_deck": cfg.sample,
         "market_price": cfg.market_price,
@@ -73,7 +100,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "winners": sorted(state.winners) if state.winners is not None else None,
         # From the latest reveal on (one round's worth): the journal keeps the whole game, and a view
         # that grew with it would make every view (and so every tap) slower as the game goes on.
-        "log": log_view(state.log, seat, state.log_from),
+        "log": public_log(state, memo) if memo is not None and cached else log_view(state.log, seat, state.log_from),
     }
     if seat is not None:
         out.update(seat_own(state, seat, out))
@@ -86,7 +113,7 @@ def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, An
     cfg = state.config
     mine = state.players[seat]
     own: dict[str, Any] = {
-        "demand_cards": {**public["demand_cards"], **{d: cfg.by_id[d].as_json(cfg.sample) for d in mine.private}},
+        "demand_cards": {**public["demand_cards"], **_cards(cfg, mine.private)},
         "seat": seat,
         "private_demands": list(mine.private),
         "choice": state.choices[seat] if state.choices else None,
@@ -96,3 +123,16 @@ def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, An
     own["response"] = state.responses[seat][0] if state.responses and state.responses[seat] else None
     own["peek"] = state.peek if mine.character == "lookout" else None
     return own
+
+
+def seat_parts(state: State, public: Mapping[str, Any], memo: Memo) -> tuple[dict[str, Any], ...]:
+    """Every seat's part of the view (`private_part` of its seat view), each reused while what `seat_own`
+    reads for it and the public fields it is compared with (demand cards, patrols) are the same."""
+    police = state.police if state.phase != "setup" else None
+    base = (public["demand_cards"], public["patrols"], state.config, police, state.patrols, state.peek)
+    parts = []
+    for seat, mine in enumerate(state.players):
+        key = (base, mine, state.choices[seat] if state.choices else None,
+               state.responses[seat] if state.responses else None)
+        parts.append(memo.get((PART_SLOT, seat), key, lambda: private_part(seat_own(state, seat, public), public)))
+    return tuple(parts)

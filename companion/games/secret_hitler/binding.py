@@ -12,8 +12,8 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
-                                     Binding, Chosen, DeckItem, Effect, Light, Placed, Pressed, Removed, RGB, Scene, TableInput,
-                                     seat_of)
+                                     Binding, Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, Removed,
+                                     RGB, Scene, TableInput, seat_of)
 from companion.games.contract import IllegalAction
 from companion.games.secret_hitler.state import (CHAOS_AT, DECK_F, DECK_L, FASCIST_WIN, LIBERAL_WIN, POWERS,
                                                 VETO_AT)
@@ -26,18 +26,25 @@ SEAT_LIGHTS: Mapping[str, Light] = MappingProxyType({
     "dead": Light(OFF, Effect.OFF), "ja": Light(GREEN), "nein": Light(RED), "voted": Light(WHITE),
     "president": Light(GOLD), "chancellor": Light(BLUE), "waiting": Light(DIM)})
 """A seat's light in each state, built once (every publish paints every seat)."""
+LIBERAL_TRACK = LevelLights(BLUE, LIBERAL_WIN)
+FASCIST_TRACK = LevelLights(RED, FASCIST_WIN)
+ELECTION_TRACK = LevelLights(ORANGE, CHAOS_AT)
+VETO_LIGHT, BOARD_LIGHT = Light(PURPLE), Light(DIM)
 
 
 class SecretHitlerBinding(Binding):
     """Inputs -> actions and the LED scene for Secret Hitler."""
 
     game = "secret_hitler"
+    info_fields = ()
     seat_fields = ("president", "chancellor", "first_president")
     per_seat_fields = ("votes", "roles")
     card_kinds = MappingProxyType({"policy": ("L", "F"), "ballot": ("ja", "nein")})
     kind_words = MappingProxyType({"policy": ("policy tiles", "정책 타일"),
                                    "ballot": ("ballot cards", "투표 카드")})
     needed_kinds = ("policy",)
+    scene_fields = ("alive", "voted", "votes", "president", "chancellor", "liberal_policies", "fascist_policies",
+                    "election_tracker", "veto_unlocked")
 
     def deck_list(self, seats: int) -> tuple[DeckItem, ...]:
         """The 17 policy tiles, then a Ja! and a Nein ballot card per seat (votes may also come by button)."""
@@ -126,10 +133,10 @@ class SecretHitlerBinding(Binding):
             else:
                 light = SEAT_LIGHTS["waiting"]
             scene[f"seat:{i}"] = light
-        scene["track:liberal"] = Light(BLUE, level=(int(view.get("liberal_policies", 0)), LIBERAL_WIN))
-        scene["track:fascist"] = Light(RED, level=(int(view.get("fascist_policies", 0)), FASCIST_WIN))
-        scene["track:election"] = Light(ORANGE, level=(int(view.get("election_tracker", 0)), CHAOS_AT))
-        scene["board"] = Light(PURPLE if view.get("veto_unlocked") else DIM)
+        scene["track:liberal"] = LIBERAL_TRACK[int(view.get("liberal_policies", 0))]
+        scene["track:fascist"] = FASCIST_TRACK[int(view.get("fascist_policies", 0))]
+        scene["track:election"] = ELECTION_TRACK[int(view.get("election_tracker", 0))]
+        scene["board"] = VETO_LIGHT if view.get("veto_unlocked") else BOARD_LIGHT
         return scene
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:

@@ -14,7 +14,8 @@ from companion.games.secret_hitler import chance, election, legal, legislation, 
 from companion.games.secret_hitler.actions import ACTIONS, ALLOWED_BY_ID
 from companion.games.secret_hitler.codes import CODES, LOG_CODES, Phase, Reason
 from companion.games.secret_hitler.state import DECK_L, JA, NEIN, F, L, State, setup_for
-from companion.games.secret_hitler.views import public_view, seat_own, seat_view
+from companion.games.memo import Memo
+from companion.games.secret_hitler.views import public_view, seat_own, seat_parts, seat_view
 
 _ONLY_CHANCE = frozenset({CHANCE})
 _NOBODY: frozenset[int] = frozenset()
@@ -117,6 +118,10 @@ class SecretHitler(Rules[State]):
 
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return seat_own(state, seat)
+
+    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+        public = public_view(state, None, memo)
+        return public, seat_parts(state, public, memo)
 
     def _outcome(self, state: State) -> Outcome | None:
         return state.result

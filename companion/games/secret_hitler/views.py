@@ -2,25 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable, Mapping
 
 from companion.games.log import Log
+from companion.games.memo import Memo
+from companion.games.rules import private_part
 from companion.games.secret_hitler.flow import term_limited
 from companion.games.secret_hitler.powers import party
 from companion.games.secret_hitler.state import (
     FASCIST, HITLER, LIBERAL, VETO_AT, Entry, Phase, State, hitler_knows_fascists,
 )
 
+LOG_SLOT = "secret_hitler.log"
+"""The memo slot of the public log window (key: the log it was rendered from)."""
+PARTS_SLOT = "secret_hitler.parts"
+"""The memo slot of every seat's part (key: the state fields `seat_own` reads)."""
+
 LOG_WINDOW = 10
 """How many of the latest readable entries a view's `log` carries (the journal keeps the whole game): views
 go to every seat on every change, so they stay small."""
 
 
-def render_log(log: Log[Entry], seat: int | None, reveal_all: bool) -> list[dict[str, Any]]:
+def render_log(log: Iterable[Entry], seat: int | None, reveal_all: bool) -> list[dict[str, Any]]:
     """The latest LOG_WINDOW entries this viewer may read, oldest first, as `{code, params}` (tuples become
     lists); private entries (LogEntry.to) only for their seats."""
     out = []
-    for e in reversed(log):
+    for e in reversed(log):  # type: ignore[call-overload]
         if e.to is None or reveal_all or seat in e.to:
             params = dict(e.params)
             for key in e.lists:
@@ -32,6 +39,19 @@ def render_log(log: Log[Entry], seat: int | None, reveal_all: bool) -> list[dict
     return out
 
 
+def public_log(log: Log[Entry], memo: Memo) -> list[dict[str, Any]]:
+    """`render_log(log, None, False)`, extending the window the last publish rendered when `log` grew from
+    that publish's log (only the new entries are rendered)."""
+    last = memo.last(LOG_SLOT)
+    if last is not None and log.starts_with(last[0]):
+        window = last[1] + render_log(log[len(last[0]):], None, False)
+        window = window[-LOG_WINDOW:]
+    else:
+        window = render_log(log, None, False)
+    memo.put(LOG_SLOT, log, window)
+    return list(window)
+
+
 def investigated_list(s: State) -> list[bool]:
     """Per seat: whether it has been investigated (public: investigations are announced)."""
     out = [False] * s.seats
@@ -40,8 +60,9 @@ def investigated_list(s: State) -> list[bool]:
     return out
 
 
-def public_view(s: State, seat: int | None) -> dict[str, Any]:
-    """The fields everyone may see; `seat` only selects which private log entries stay."""
+def public_view(s: State, seat: int | None, memo: Memo | None = None) -> dict[str, Any]:
+    """The fields everyone may see; `seat` only selects which private log entries stay (`memo`: the table's,
+    for the public log)."""
     over = s.phase is Phase.GAME_OVER
     view: dict[str, Any] = {
         "phase": s.phase.value,
@@ -59,7 +80,8 @@ def public_view(s: State, seat: int | None) -> dict[str, Any]:
         "term_limited": term_limited(s),
         "veto_unlocked": s.fascist >= VETO_AT,
         "investigated": investigated_list(s),
-        "log": render_log(s.log, seat, over),
+        "log": public_log(s.log, memo) if memo is not None and seat is None and not over
+        else render_log(s.log, seat, over),
     }
     if over:
         view["roles"] = list(s.roles)
@@ -84,13 +106,19 @@ def known_roles(s: State, seat: int) -> list[str | None]:
     return out
 
 
+def hand_holder(s: State) -> int | None:
+    """The seat holding the legislative tiles now, if any."""
+    if s.phase is Phase.DISCARD:
+        return s.president
+    if s.phase is Phase.ENACT or s.phase is Phase.VETO_REPLY:
+        return s.chancellor
+    return None
+
+
 def holds_hand(s: State, seat: int) -> bool:
     """Whether `seat` holds the legislative tiles now."""
-    if s.phase is Phase.DISCARD:
-        return seat == s.president
-    if s.phase is Phase.ENACT or s.phase is Phase.VETO_REPLY:
-        return seat == s.chancellor
-    return False
+    holder = hand_holder(s)
+    return holder is not None and holder == seat
 
 
 def seat_own(s: State, seat: int) -> dict[str, Any]:
@@ -115,3 +143,14 @@ def seat_view(s: State, seat: int) -> dict[str, Any]:
     view = public_view(s, seat)
     view.update(seat_own(s, seat))
     return view
+
+
+def seat_parts(s: State, public: Mapping[str, Any], memo: Memo) -> tuple[dict[str, Any], ...]:
+    """Every seat's part of the view (`private_part` of its seat view), reused while what `seat_own` reads
+    is the same: the roles, whether the game is over, the investigations, who holds the hand and the peek and
+    what they hold (no public field shares a name with a seat's own)."""
+    holder = hand_holder(s)
+    key = (s.seats, s.roles, s.phase is Phase.GAME_OVER, s.investigated, holder, s.hand if holder is not None
+           else None, s.peeker, s.peeked)
+    return memo.get(PARTS_SLOT, key, lambda: tuple(private_part(seat_own(s, seat), public)
+                                                   for seat in range(s.seats)))

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem, Light,
-                                     Placed, Pressed,
-                                     refuse, Removed, RGB, Scene, TableInput, seat_of)
+from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem,
+                                     LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput,
+                                     seat_of)
 from companion.games.contract import CHANCE
+from companion.games.memo import Memo
 from companion.games.thief_of_baghdad.board import CARDS_PER_COLOUR, DANCERS
 from companion.games.thief_of_baghdad.board import COLORS as COLOURS
 from companion.games.thief_of_baghdad.board import THIEF_MOVES_PER_TURN as MOVES
@@ -80,6 +81,9 @@ class Taps:
         return replace(self, taps=tuple(t for t in self.taps if t[0] != seat))
 
 
+PALACE_SLOT = "thief_of_baghdad.palace"
+"""Memo slot (with the palace's colour) of a palace's light (key: the palace's view and the seat colours)."""
+MOVES_TRACK = LevelLights(WHITE, MOVES)
 TURN_LIGHT = Light(GOLD)
 WAIT_LIGHT = Light(DIM)
 """The seats' lights (whose turn, the others), built once: every publish paints every seat."""
@@ -89,6 +93,7 @@ class ThiefOfBaghdadBinding(Binding):
     """Inputs -> actions and the LED scene for Thief of Baghdad."""
 
     game = "thief_of_baghdad"
+    info_fields = ()
     per_seat_fields = ("hand_sizes",)
     card_kinds = CARD_KINDS
     kind_words = {"palace": ("palace cards", "궁전 카드"), "dancer": ("dancers", "무용수")}
@@ -208,29 +213,44 @@ class ThiefOfBaghdadBinding(Binding):
         """Seats: whose turn gold. Palaces: guards in their owners' colours (the table's seat colours; neutral
         grey, free off), thieves in their seats' colours, then the chests left in gold. Moves: thief moves left
         this turn."""
-        view = public_view
-        own = tuple(seat_colours) if seat_colours and len(seat_colours) >= seats else SEAT_RGB
-        turn = view.get("turn")
-        scene: Scene = {f"seat:{i}": TURN_LIGHT if turn == i else WAIT_LIGHT for i in range(seats)}
-        for palace in view.get("palaces") or ():
-            guards = [NEUTRAL_RGB if g == "neutral" else own[int(g) % len(own)]
-                      for g in palace.get("guards") or ()][:GUARD_SPACES]
-            guards += [(0, 0, 0)] * (GUARD_SPACES - len(guards))
-            thieves = [own[s % len(own)] for s, n in enumerate(palace.get("thieves") or ())
-                       for _ in range(int(n))][:THIEF_PIXELS]
-            thieves += [(0, 0, 0)] * (THIEF_PIXELS - len(thieves))
-            chests = len(palace.get("chests") or ())
-            chest_px = [CHEST_RGB] * min(chests, CHEST_PIXELS) + [(0, 0, 0)] * (CHEST_PIXELS - min(chests, CHEST_PIXELS))
-            colour = palace.get("color", "white")
-            scene[f"palace:{colour}"] = Light(PALACE_RGB.get(colour, WHITE),
-                                              pixels=tuple(guards + thieves + chest_px))
-        used = int(view.get("thief_moves") or 0)
-        scene["moves"] = Light(WHITE, level=(max(0, MOVES - used), MOVES))
-        return scene
+        return draw_scene(public_view, seats, seat_colours, palace_light)
+
+    def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
+                     memo: Memo) -> Scene:
+        """`scene`, each palace's light reused while that palace and the colours are the same."""
+        def light(palace: Mapping[str, Any], own: tuple[RGB, ...]) -> Light:
+            return memo.get((PALACE_SLOT, palace.get("color")), (palace, own), lambda: palace_light(palace, own))
+        return draw_scene(public_view, seats, seat_colours, light)
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""
         return {f"seat:{i}": () for i in range(self.rules().seat_count(state))}
+
+
+def draw_scene(view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB],
+               light: Callable[[Mapping[str, Any], tuple[RGB, ...]], Light]) -> Scene:
+    """The scene `ThiefOfBaghdadBinding.scene` describes, each palace's segment drawn by `light`."""
+    own = tuple(seat_colours) if seat_colours and len(seat_colours) >= seats else SEAT_RGB
+    turn = view.get("turn")
+    scene: Scene = {f"seat:{i}": TURN_LIGHT if turn == i else WAIT_LIGHT for i in range(seats)}
+    for palace in view.get("palaces") or ():
+        scene[f"palace:{palace.get('color', 'white')}"] = light(palace, own)
+    used = int(view.get("thief_moves") or 0)
+    scene["moves"] = MOVES_TRACK[max(0, MOVES - used)]
+    return scene
+
+
+def palace_light(palace: Mapping[str, Any], own: tuple[RGB, ...]) -> Light:
+    """A palace's segment: its guards in their owners' colours, its thieves in theirs, then its chests."""
+    guards = [NEUTRAL_RGB if g == "neutral" else own[int(g) % len(own)]
+              for g in palace.get("guards") or ()][:GUARD_SPACES]
+    guards += [(0, 0, 0)] * (GUARD_SPACES - len(guards))
+    thieves = [own[s % len(own)] for s, n in enumerate(palace.get("thieves") or ())
+               for _ in range(int(n))][:THIEF_PIXELS]
+    thieves += [(0, 0, 0)] * (THIEF_PIXELS - len(thieves))
+    chests = min(len(palace.get("chests") or ()), CHEST_PIXELS)
+    chest_px = [CHEST_RGB] * chests + [(0, 0, 0)] * (CHEST_PIXELS - chests)
+    return Light(PALACE_RGB.get(palace.get("color", "white"), WHITE), pixels=tuple(guards + thieves + chest_px))
 
 
 BINDING = ThiefOfBaghdadBinding()

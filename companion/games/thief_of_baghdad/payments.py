@@ -66,7 +66,14 @@ def payment_options(slots: Slots) -> tuple[Payment, ...]:
 
 def affordable(options: tuple[Payment, ...], hand: bytes) -> list[tuple[str, ...]]:
     """The payments among `options` this hand holds."""
-    return [names for needs, names in options if all(hand[i] >= k for i, k in needs)]
+    out = []
+    for needs, names in options:  # a loop, not all(...): it runs for every pair of palaces on every publish
+        for i, k in needs:
+            if hand[i] < k:
+                break
+        else:
+            out.append(names)
+    return out
 
 
 def infiltrate_slots(palace: int, foreign: int) -> Slots:

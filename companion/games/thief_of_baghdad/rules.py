@@ -6,6 +6,7 @@ import random
 from typing import Any, ClassVar, Iterable, Mapping
 
 from companion.games.contract import Outcome
+from companion.games.memo import Memo
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.reveal import RevealLine
 from companion.games.rules import Rules
@@ -74,6 +75,9 @@ class ThiefOfBaghdad(Rules[State]):
 
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return views.seat_own(state, seat)
+
+    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+        return views.view(state, None, memo), views.seat_parts(state, memo)
 
     def _outcome(self, state: State) -> Outcome | None:
         return None if state.winner is None else Outcome(frozenset({state.winner}), Reason.CHESTS)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from operator import itemgetter
 from typing import Any, Mapping, Sequence
 
-from companion.games.binding import ORANGE, Light
+from companion.games.binding import ORANGE, RGB, Binding, Light
 from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.core.effects import Effect, PublishState, SendTerminal, SetScene
 from companion.table.core.state import Context, TableState, TableStatus
-from companion.table.prompts import prompt, prompt_info
+from companion.games.memo import Memo
+from companion.table.prompts import NOT_INFO, info_of, options_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
 
@@ -60,6 +62,15 @@ def game_json(session: Session) -> dict[str, Any]:
             "components": str(session.components), "actions": len(session.actions)}
 
 
+def seat_facts(ctx: Context, session: Session) -> tuple[tuple[RGB, ...], list[dict[str, Any]], list[str]]:
+    """The table's seat colours (for the LEDs), the game's seats as the snapshot lists them and every seat's
+    configured name, built once per seat config and game seat count (shared: never mutated)."""
+    config = ctx.config.seats
+    return session.memo.get(SEATS_SLOT, (config, session.seats), lambda: (
+        tuple(s.rgb for s in config), [{"name": s.name, "colour": s.colour} for s in config[: session.seats]],
+        [s.name for s in config]))
+
+
 def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
     """The new public snapshot and LED scene, then every seat's prompt (sent where it changed)."""
     session = state.session
@@ -70,17 +81,20 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
     game = None
     parts: Sequence[Mapping[str, Any]] | None = None
     if session is not None:
-        view, parts = session.rules.views(session.state)  # built once for the snapshot, scene and prompts
+        memo = session.memo
+        # built once for the snapshot, scene and prompts
+        view, parts = session.rules.views(session.state, memo)
         outcome = session.rules.outcome(session.state)
         game = {**game_json(session), "to_act": sorted(session.rules.to_act(session.state)),
                 "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
                                                          "reason": outcome.reason},
-                "view": view, "table_info": session.binding.info(view, session.seats)}
-        scene = session.binding.scene(view, session.seats, seat_colours=[s.rgb for s in ctx.config.seats])
+                "view": view, "table_info": session.binding.cached_info(view, session.seats, memo)}
+        colours, _, _ = seat_facts(ctx, session)
+        scene = dict(session.binding.cached_scene(view, session.seats, colours, memo))
         if resume:  # zones that differ from what the game expects blink orange
             scene.update({d["zone"]: Light(ORANGE, "blink") for d in state.scan})
         effects.append(SetScene(scene))
-    seats = [{"name": s.name, "colour": s.colour} for s in ctx.config.seats[: session.seats if session else 0]]
+    seats = [] if session is None else seat_facts(ctx, session)[1]
     effects.append(PublishState({"table": table, "game": game, "seats": seats}))
     state, sends = send_prompts(state, ctx, parts)
     return state, effects + sends
@@ -95,18 +109,33 @@ def send_prompts(state: TableState, ctx: Context,
         return state, []
     running = state.status in (TableStatus.RUNNING, TableStatus.OVER) and not state.enrolling
     if parts is None:
-        parts = session.rules.views(session.state)[1]
-    names = [s.name for s in ctx.config.seats]
+        parts = session.rules.views(session.state, session.memo)[1]
+    names = seat_facts(ctx, session)[2]
+    rules, binding, game_state, components = session.rules, session.binding, session.state, session.components
+    # the engine is asked only for the seats that may act: every other seat's legal actions are []
+    acting = rules.to_act(game_state) if running else frozenset()
+    # a binding without table-side choices is not asked for them seat by seat
+    choices = binding.choices if running and type(binding).choices is not Binding.choices else None
+    count, memo = session.seats, session.memo
     was = state.prompts
-    prompts = dict(was)
+    prompts: dict[int, Mapping[str, Any]] | None = None
     ballots = state.ballots
     sends: list[Effect] = []
-    changed = False
-    for seat in range(len(ctx.config.seats)):
+    for seat in range(len(names)):
         old = was.get(seat)
         # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
-        if seat < session.seats:
-            message, ballots = prompt_for(seat, session, prompt_info(parts[seat]), names, running, old, ballots)
+        if seat < count:
+            part = parts[seat]
+            # a part holding what a prompt leaves out is filtered once while it is the same object
+            info = part if NOT_INFO.isdisjoint(part) else memo.get((INFO_SLOT, seat), (part,),
+                                                                   lambda: prompt_info(part))
+            legal = rules.legal_actions(game_state, seat) if seat in acting else []
+            if choices is not None:
+                legal += choices(game_state, seat, components)
+            if not legal and old is not None and old.get("type") == "idle" and (old["info"] is info
+                                                                                 or old["info"] == info):
+                continue  # still idle, the same to show: nothing to send, nothing to store
+            message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots, memo, seat)
         else:
             message = old if old == IDLE else dict(IDLE)
         if message is old:  # unchanged: nothing to send, nothing to store
@@ -114,36 +143,54 @@ def send_prompts(state: TableState, ctx: Context,
         terminal = state.terminals.terminal_of(seat)
         if terminal and old != message:
             sends.append(SendTerminal(terminal, message))
+        if prompts is None:
+            prompts = dict(was)
         prompts[seat] = message
-        changed = True
-    if not changed and ballots == state.ballots:
+    if prompts is None and ballots == state.ballots:
         return state, sends
-    return replace(state, prompts=prompts, ballots=ballots), sends
+    return replace(state, prompts=was if prompts is None else prompts, ballots=ballots), sends
 
 
-def prompt_for(seat: int, session: Session, private: Mapping[str, Any], names: list[str], running: bool,
-               old: Mapping[str, Any] | None, ballots: int) -> tuple[Mapping[str, Any], int]:
-    """A seat's prompt (`private`: what its view adds to the public one) and the ballot counter after it; the
-    ballot id stays the same while its choices do, and an unchanged prompt is `old` itself."""
-    legal = session.rules.legal_actions(session.state, seat) if running else []
-    if running:
-        legal += session.binding.choices(session.state, seat, session.components)
+def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
+               old: Mapping[str, Any] | None, ballots: int, memo: Memo | None = None,
+               seat: int = 0) -> tuple[Mapping[str, Any], int]:
+    """A seat's prompt offering `legal` (`private`: what its view adds to the public one) and the ballot
+    counter after it; the ballot id stays the same while its choices do, and an unchanged prompt is `old`
+    itself. With the game's `memo`, a seat offered the same choices as at its last prompt starting with the
+    same kind of action (e.g. a vote, round after round) gets the option list built then."""
     if old is not None and same_choices(old, legal):
-        if old["info"] == private:  # nothing changed for this seat: the same message, labels not rebuilt
+        if old["info"] is private or old["info"] == private:  # the same message, labels not rebuilt
             return old, ballots
-        return {**old, "info": dict(private)}, ballots
+        return {**old, "info": info_of(private)}, ballots
     if not legal:
         return prompt(None, legal, names, private), ballots
     ballots += 1
-    return prompt(f"{session.game_id}.{ballots}", legal, names, private), ballots
+    ballot = f"{game_id}.{ballots}"
+    if memo is None:
+        return prompt(ballot, legal, names, private), ballots
+    # one slot per seat and kind of first choice: a seat's vote (or location choice) comes back round after
+    # round with other prompts between
+    options = memo.get((OPTIONS_SLOT, seat, legal[0].get("type")), (names, legal), lambda: options_of(legal, names))
+    return prompt(ballot, legal, names, private, options), ballots
+
+
+_ACTION = itemgetter("action")
+SEATS_SLOT = "publish.seats"
+"""Memo slot of the seat colours, names and snapshot seats (key: the seat config and the game's seat count)."""
+INFO_SLOT = "prompt.info"
+"""Memo slot (with the seat) of what its prompt carries of its part of the view (key: the part object)."""
+OPTIONS_SLOT = "prompt.options"
+"""Memo slot (with the seat and the type of its first action) of the options of the last such prompt (key:
+the seat names and the legal actions)."""
 
 
 def same_choices(message: Mapping[str, Any], legal: list[dict[str, Any]]) -> bool:
     """Whether a prompt message offers exactly these actions, in this order (idle: none)."""
-    if message.get("type") != "prompt":
-        return not legal and message.get("type") == "idle"
+    kind = message.get("type")
+    if kind != "prompt":
+        return not legal and kind == "idle"
     options = message["options"]
-    return len(options) == len(legal) and all(o["action"] == a for o, a in zip(options, legal))
+    return len(options) == len(legal) and list(map(_ACTION, options)) == legal
 
 
 def seat_screen(state: TableState, seat: int | None) -> dict[str, Any]:
