@@ -15,6 +15,7 @@ from companion.games.memo import Memo
 from companion.games.registry import GAMES, get_rules
 from companion.games.rules import Rules
 from companion.table.journal import GameRecord
+from companion.table.core.values import evolve
 
 MAX_AUTO_CHANCE = 100
 
@@ -62,7 +63,7 @@ class Session:
 
     def with_actions(self, state: Any, actions: list[dict[str, Any]], pending: Any) -> "Session":
         """The session after accepted actions."""
-        return replace(self, state=state, actions=self.actions.extend(actions), pending=pending)
+        return evolve(self, state=state, actions=self.actions.extend(actions), pending=pending)
 
 
 def new_tokens(seats: int) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from companion.games.binding import ORANGE, RGB, Binding, Light
 from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.core.effects import Effect, PublishState, SendTerminal, SetScene
 from companion.table.core.state import Context, TableState, TableStatus
+from companion.table.core.values import evolve
 from companion.games.memo import Memo
 from companion.table.prompts import NOT_INFO, info_of, options_of, prompt, prompt_info
 from companion.table.session import Session
@@ -148,7 +149,7 @@ def send_prompts(state: TableState, ctx: Context,
         prompts[seat] = message
     if prompts is None and ballots == state.ballots:
         return state, sends
-    return replace(state, prompts=was if prompts is None else prompts, ballots=ballots), sends
+    return evolve(state, prompts=was if prompts is None else prompts, ballots=ballots), sends
 
 
 def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
