@@ -14,6 +14,8 @@ from companion.hal.interfaces import RGB, LedStrip
 
 FPS = 30
 FLASH_S = 0.6
+ANIMATED = ("pulse", "blink")
+"""Effects whose pixels change with time (the others depend on the light alone)."""
 
 
 def _scale(colour: RGB, k: float) -> RGB:
@@ -57,6 +59,9 @@ class LedRenderer:
         self.rendered_version = 0
         self.errors = 0
         self.last_error: str | None = None
+        self._static: dict[str, tuple[Light, list[RGB]]] = {}
+        """Each zone's last still light and its pixels (only the renderer's thread paints): a scene usually
+        changes a zone or two, and the other zones' pixels need not be worked out again."""
         self._thread = threading.Thread(target=self._run, name="led-renderer", daemon=True)
 
     def start(self) -> None:
@@ -101,19 +106,27 @@ class LedRenderer:
         for zone, light in scene.items():
             if zone in flashes:
                 light = Light(flashes[zone][1], "blink")
-            self._paint(pixels, zone, light, now)
-            animating = animating or light.effect in ("pulse", "blink")
+            moving = light.effect in ANIMATED
+            self._paint(pixels, zone, light, now, still=not moving)
+            animating = animating or moving
         for zone, (_, colour) in flashes.items():
             if zone not in scene:
                 self._paint(pixels, zone, Light(colour, "blink"), now)
             animating = True
         return tuple(pixels), animating
 
-    def _paint(self, pixels: list[RGB], zone: str, light: Light, now: float) -> None:
+    def _paint(self, pixels: list[RGB], zone: str, light: Light, now: float, still: bool = False) -> None:
         span = self.zones.get(zone)
-        if span:
-            start, count = span
+        if not span:
+            return
+        start, count = span
+        if not still:
             pixels[start:start + count] = render_zone(light, count, now)
+            return
+        last = self._static.get(zone)
+        if last is None or last[0] != light:
+            last = self._static[zone] = (light, render_zone(light, count, now))
+        pixels[start:start + count] = last[1]
 
     def _run(self) -> None:
         while True:
