@@ -81,6 +81,7 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
     effects: list[Effect] = []
     game = None
     parts: Sequence[Mapping[str, Any]] | None = None
+    facts = None
     if session is not None:
         memo = session.memo
         # built once for the snapshot, scene and prompts
@@ -90,28 +91,30 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
                 "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
                                                          "reason": outcome.reason},
                 "view": view, "table_info": session.binding.cached_info(view, session.seats, memo)}
-        colours, _, _ = seat_facts(ctx, session)
+        facts = seat_facts(ctx, session)
+        colours = facts[0]
         scene = dict(session.binding.cached_scene(view, session.seats, colours, memo))
         if resume:  # zones that differ from what the game expects blink orange
             scene.update({d["zone"]: Light(ORANGE, "blink") for d in state.scan})
         effects.append(SetScene(scene))
-    seats = [] if session is None else seat_facts(ctx, session)[1]
+    seats = [] if facts is None else facts[1]
     effects.append(PublishState({"table": table, "game": game, "seats": seats}))
-    state, sends = send_prompts(state, ctx, parts)
+    state, sends = send_prompts(state, ctx, parts, None if facts is None else facts[2])
     return state, effects + sends
 
 
-def send_prompts(state: TableState, ctx: Context,
-                 parts: Sequence[Mapping[str, Any]] | None = None) -> tuple[TableState, list[Effect]]:
-    """Every seat's prompt (`parts`: each seat's part of the view, `Rules.views`, built when not given); a
-    terminal is sent its seat's only when it changed."""
+def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, Any]] | None = None,
+                 names: list[str] | None = None) -> tuple[TableState, list[Effect]]:
+    """Every seat's prompt (`parts`: each seat's part of the view, `Rules.views`, and `names`: the seat names,
+    `seat_facts`, built when not given); a terminal is sent its seat's only when it changed."""
     session = state.session
     if session is None:
         return state, []
     running = state.status in (TableStatus.RUNNING, TableStatus.OVER) and not state.enrolling
     if parts is None:
         parts = session.rules.views(session.state, session.memo)[1]
-    names = seat_facts(ctx, session)[2]
+    if names is None:
+        names = seat_facts(ctx, session)[2]
     rules, binding, game_state, components = session.rules, session.binding, session.state, session.components
     # the engine is asked only for the seats that may act: every other seat's legal actions are []
     acting = rules.to_act(game_state) if running else frozenset()
@@ -128,8 +131,7 @@ def send_prompts(state: TableState, ctx: Context,
         if seat < count:
             part = parts[seat]
             # a part holding what a prompt leaves out is filtered once while it is the same object
-            info = part if NOT_INFO.isdisjoint(part) else memo.get((INFO_SLOT, seat), (part,),
-                                                                   lambda: prompt_info(part))
+            info = part if NOT_INFO.isdisjoint(part) else part_info(memo, seat, part)
             legal = rules.legal_actions(game_state, seat) if seat in acting else []
             if choices is not None:
                 legal += choices(game_state, seat, components)
@@ -150,6 +152,17 @@ def send_prompts(state: TableState, ctx: Context,
     if prompts is None and ballots == state.ballots:
         return state, sends
     return evolve(state, prompts=was if prompts is None else prompts, ballots=ballots), sends
+
+
+def part_info(memo: Memo, seat: int, part: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`prompt_info(part)`, filtered once while the seat's part is the same object (a view part is shared
+    from publish to publish while its inputs are the same, and never mutated)."""
+    last = memo.last((INFO_SLOT, seat))
+    if last is not None and last[0] is part:
+        return last[1]  # type: ignore[no-any-return]
+    info = prompt_info(part)
+    memo.put((INFO_SLOT, seat), part, info)
+    return info
 
 
 def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
