@@ -66,12 +66,13 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list
 
 def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
     """One prompt option: the label the page shows, and for a terminal its kind and short ASCII labels."""
-    group = kind(action)
+    kind_of = action.get("type", "?")
+    group = (kind_of if type(kind_of) is str else str(kind_of)).replace("_", " ")  # `kind`, inlined: per option
     words, ascii_words = _details(action, seat_names)
-    details = " ".join(ascii_words)
-    label = " ".join([group, *words])
+    label = f"{group} {' '.join(words)}" if words else group
     return {"value": value, "label": label, "action": action, "group": group,
-            "short": label if ascii_words is words else " ".join([group, *ascii_words]), "item": details or group}
+            "short": label if ascii_words is words else " ".join([group, *ascii_words]),
+            "item": " ".join(ascii_words) or group}
 
 
 def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str]) -> list[dict[str, Any]]:
