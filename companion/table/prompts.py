@@ -41,7 +41,10 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list
         if kind_of is str:
             word = value
         elif kind_of is list:
-            word = " ".join([str(v) for v in value])
+            try:  # most lists are of names (cards, seats by name)
+                word = " ".join(value)
+            except TypeError:
+                word = " ".join([str(v) for v in value])
         elif kind_of is bool:
             word = f"{key} {'yes' if value else 'no'}"
         elif key == "target" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
