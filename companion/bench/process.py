@@ -92,10 +92,8 @@ def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s
                 if settle:
                     loop.wait_idle()
                 session = loop.session
-                recent = loop.bus.recent()
                 vote = "nein" if rng.random() < 0.6 else "ja"
-                tap = Tap(str(session.game_id), len(session.actions),
-                          int(recent[-1].id.split("-")[1]) if recent else 0, time.time() * 1000)
+                tap = Tap(str(session.game_id), len(session.actions), loop.bus.last_number(), time.time() * 1000)
                 hw.place(f"r{seat}", ballots[(seat, vote)], wait=False)
                 conn.send(tap)
     finally:

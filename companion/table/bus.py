@@ -179,6 +179,11 @@ class EventBus:
         with self._changed:
             return len(self._subs)
 
+    def last_number(self) -> int:
+        """The number of the latest event (0 before the first), without decoding any."""
+        with self._changed:
+            return self._n
+
     def recent(self) -> list[Event]:
         """The buffered events as a client reads them (tests and the benchmarks read these)."""
         with self._changed:

@@ -144,3 +144,11 @@ rt.stop()
     assert out.returncode == 0, out.stderr
     frozen, scanned = map(int, out.stdout.split())
     assert frozen > 10_000 and scanned < frozen / 10, (frozen, scanned)
+
+
+def test_last_number_is_the_latest_event_number_without_decoding() -> None:
+    bus = _bus()
+    assert bus.last_number() == 0
+    bus.publish("state", {"n": 1})
+    event = bus.publish("health", {"n": 2})
+    assert bus.last_number() == 2 and event.id == f"{bus.boot}-2" == bus.recent()[-1].id
