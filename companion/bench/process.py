@@ -124,18 +124,15 @@ class TableProcess:
         return self._ask("voters")
 
     def tap(self, seat: int, settle: bool = True) -> Tap:
-        """Place a random ballot on a seat's reader (once every queued input is handled, with `settle`; without,
-        the caller has just waited for that, as `table_cpu_ns` does, and the table is spared one more ping)."""
+        """Place a random ballot on a seat's reader (once every queued input is handled, with `settle`;
+        without, the caller has just waited for that, as `table_cpu_by_thread` does, and the table is spared
+        one more ping)."""
         return self._ask(("tap", seat, settle))
 
-    def table_cpu_ns(self, after: Tap | None = None) -> int:
-        """CPU nanoseconds the table process has spent so far in all its threads but the benchmark's own
-        (once `after`'s tap is accepted and published, when given)."""
-        return sum(self.table_cpu_by_thread(after).values())
-
     def table_cpu_by_thread(self, after: Tap | None = None) -> dict[str, int]:
-        """`table_cpu_ns` by thread group (`table-loop`, `reader-poller`, `waitress`, ...; `ended`: threads
-        that have ended)."""
+        """CPU nanoseconds the table process has spent so far in all its threads but the benchmark's own
+        (once `after`'s tap is accepted and published, when given), by thread group (`table-loop`,
+        `reader-poller`, `waitress`, ...; `ended`: threads that have ended)."""
         return self._ask(("cpu", None if after is None else after.actions_before))
 
     def clear(self) -> None:
