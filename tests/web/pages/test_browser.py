@@ -93,6 +93,8 @@ def test_korean_browser_starts_in_korean(browser: Any, base_url: str) -> None:
     page = ctx.new_page()
     page.goto(f"{base_url}/about")
     page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    # the server already names the language in <html lang>: wait for the script to have filled the texts too
+    page.wait_for_function("() => document.querySelector(\"h2[data-i18n='ui.about']\").textContent !== 'About'")
     assert page.inner_text("h2[data-i18n='ui.about']") == "정보"
     ctx.close()
 
