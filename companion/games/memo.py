@@ -54,7 +54,11 @@ class Memo:
         else:
             done, rendered = start, []
         if len(log) > done:
-            rendered = rendered + render(log[done:])
+            # entries that render to nothing (another viewer's) leave the very list: what depends on it
+            # sees at a glance that it is the same
+            more = render(log[done:])
+            if more:
+                rendered = rendered + more
         self._last[slot] = ((log, start), rendered)
         return rendered  # type: ignore[no-any-return]
 

@@ -146,7 +146,11 @@ class Work:
         fields = new.__dict__
         fields.update(self.base.__dict__)
         fields.update(self.fields)
-        fields["players"] = tuple(self.players)
-        fields["money"] = tuple(self.money)
+        # An unchanged tuple stays the base's very object, so a view built from the last state can tell by
+        # identity what it need not build again.
+        players, money = tuple(self.players), tuple(self.money)
+        base = self.base
+        fields["players"] = base.players if players == base.players else players
+        fields["money"] = base.money if money == base.money else money
         fields["log"] = self.base.log.extend(self.log)
         return new

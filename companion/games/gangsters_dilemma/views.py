@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.gangsters_dilemma.board import LOCATION_NAMES
@@ -14,10 +15,13 @@ LOG_SLOT = "gangsters_dilemma.log"
 """Memo slot of the public log since the latest reveal (key: the log and where it starts)."""
 CARDS_SLOT = "gangsters_dilemma.cards"
 """Memo slot of the public view's demand cards (key: the config and the visible ids)."""
-PLAYER_SLOT = "gangsters_dilemma.player"
-"""Memo slot (with the seat) of a seat's public entry (key: its Player and the config)."""
-PART_SLOT = "gangsters_dilemma.part"
-"""Memo slot (with the seat) of a seat's part of the view (key: everything `seat_own` and `private_part` read)."""
+VIEW_SLOT = "gangsters_dilemma.view"
+"""Memo slot of the last public view (key: the state it shows): each of its fields is reused while the state
+fields it reads are the very objects the next state holds (states are frozen, so `is` means equal)."""
+PARTS_SLOT = "gangsters_dilemma.parts"
+"""Memo slot of the last seats' parts (key: the state and the public view they were built from)."""
+
+_NO_VIEW: Mapping[str, Any] = MappingProxyType({})
 
 
 def log_view(log: Sequence[Entry], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
@@ -50,18 +54,11 @@ def _cards(cfg: Config, ids: Iterable[str]) -> dict[str, Any]:
     return {d: cfg.by_id[d].as_json(cfg.sample) for d in ids}
 
 
-def public_log(state: State, memo: Memo) -> list[dict[str, Any]]:
-    """`log_view(state.log, None, state.log_from)`, only the entries new since the last publish rendered."""
-    return memo.rendered_log(LOG_SLOT, state.log, state.log_from, lambda new: log_view(new, None))
-
-
-def view(state: State, seat: int | None, memo: Memo | None = None) -> dict[str, Any]:
-    """Public view (seat None) or a seat's view; depends on hidden facts only for that seat's own (`memo`:
-    the table's, for the public view's players, cards and log)."""
-    cfg = state.config
+def _locations(state: State) -> list[dict[str, Any]]:
+    """Every location: name, money, closed, patrolled and visitors (the last two once revealed)."""
     revealed = state.revealed
     patrols = state.patrols if revealed else ()
-    locations = [
+    return [
         {
             "id": loc,
             "name": LOCATION_NAMES[loc - 1] if not (loc == 5 and state.locations == 5) else "black_market+speakeasy",
@@ -72,38 +69,90 @@ def view(state: State, seat: int | None, memo: Memo | None = None) -> dict[str, 
         }
         for loc in range(1, state.locations + 1)
     ]
-    cached = memo is not None and seat is None
-    if memo is not None and cached:
-        players = [memo.get((PLAYER_SLOT, i), (p, cfg), lambda: _player(p, cfg)) for i, p in enumerate(state.players)]
+
+
+def _players(state: State, before: State | None, was: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every seat's public entry, each the one built from `before` while its Player is the same object."""
+    cfg = state.config
+    if before is None:
+        return [_player(p, cfg) for p in state.players]
+    if before.players is state.players:
+        return was["players"]  # type: ignore[no-any-return]
+    old, built = before.players, was["players"]
+    return [built[i] if old[i] is p else _player(p, cfg) for i, p in enumerate(state.players)]
+
+
+def public_log(state: State, memo: Memo) -> list[dict[str, Any]]:
+    """`log_view(state.log, None, state.log_from)`, only the entries new since the last publish rendered."""
+    return memo.rendered_log(LOG_SLOT, state.log, state.log_from, lambda new: log_view(new, None))
+
+
+def public_view(state: State, memo: Memo | None = None) -> dict[str, Any]:
+    """The public view; with the table's `memo`, each field the last publish's state gave from the very same
+    state fields is that publish's (shared: never mutated), and the log renders only its new entries."""
+    before: State | None = None
+    was = _NO_VIEW
+    if memo is not None:
+        last = memo.last(VIEW_SLOT)
+        if last is not None:
+            before, was = last
+            if before is state:
+                return was  # type: ignore[return-value]
+            if before.config is not state.config or before.seats != state.seats:
+                before, was = None, _NO_VIEW
+    cfg, revealed = state.config, state.revealed
+    shown = before is not None and before.revealed == revealed
+    if before is None:
+        cards = _cards(cfg, state.row + tuple(d for p in state.players for d in p.fulfilled))
+    elif before.row is state.row and before.players is state.players:
+        cards = was["demand_cards"]
     else:
-        players = [_player(p, cfg) for p in state.players]
-    visible = list(state.row) + [d for p in state.players for d in p.fulfilled]
+        visible = state.row + tuple(d for p in state.players for d in p.fulfilled)
+        cards = memo.get(CARDS_SLOT, (cfg, visible), lambda: _cards(cfg, visible))  # type: ignore[union-attr]
+    if before is not None and before.log is state.log and before.log_from == state.log_from:
+        log = was["log"]
+    else:
+        # From the latest reveal on (one round's worth): the journal keeps the whole game, and a view
+        # that grew with it would make every view (and so every tap) slower as the game goes on.
+        log = log_view(state.log, None, state.log_from) if memo is None else public_log(state, memo)
     out: dict[str, Any] = {
         "round": state.round,
         "police": None if state.phase == "setup" else state.police,
         "phase": state.phase.value,
-        "locations": locations,
-        "players": players,
-        "demands": list(state.row),
-        "demand_cards": memo.get(CARDS_SLOT, (cfg, tuple(visible)), lambda: _cards(cfg, visible))
-        if memo is not None and cached else _cards(cfg, visible),
+        "locations": was["locations"] if shown and before.money is state.money and before.closed is state.closed
+        and (not revealed or (before.patrols is state.patrols and before.choices is state.choices))
+        else _locations(state),
+        "players": _players(state, before, was),
+        "demands": was["demands"] if before is not None and before.row is state.row else list(state.row),
+        "demand_cards": cards,
         "deck": len(state.deck),
         "sample_deck": cfg.sample,
         "market_price": cfg.market_price,
         "lone_gangster_may_bribe": cfg.lone_bribe,
-        "patrols": list(patrols),
-        "chosen": _chosen(state),
-        "responded": [r is not None for r in state.responses] if state.responses else [False] * state.seats,
+        "patrols": was["patrols"] if shown and (not revealed or before.patrols is state.patrols)
+        else list(state.patrols if revealed else ()),
+        "chosen": was["chosen"] if shown and before.choices is state.choices and before.police == state.police
+        and bool(before.patrols) == bool(state.patrols) else _chosen(state),
+        "responded": was["responded"] if before is not None and before.responses is state.responses
+        else [r is not None for r in state.responses] if state.responses else [False] * state.seats,
         "resolving": state.current or None,
         "peeked": state.peeked,
-        "to_act": sorted(state.acting),
+        "to_act": was["to_act"] if before is not None and before.acting == state.acting else sorted(state.acting),
         "winners": sorted(state.winners) if state.winners is not None else None,
-        # From the latest reveal on (one round's worth): the journal keeps the whole game, and a view
-        # that grew with it would make every view (and so every tap) slower as the game goes on.
-        "log": public_log(state, memo) if memo is not None and cached else log_view(state.log, seat, state.log_from),
+        "log": log,
     }
-    if seat is not None:
-        out.update(seat_own(state, seat, out))
+    if memo is not None:
+        memo.put(VIEW_SLOT, state, out)
+    return out
+
+
+def view(state: State, seat: int | None, memo: Memo | None = None) -> dict[str, Any]:
+    """Public view (seat None) or a seat's view; depends on hidden facts only for that seat's own (`memo`:
+    the table's, for the public view)."""
+    if seat is None:
+        return public_view(state, memo)
+    out = {**public_view(state), "log": log_view(state.log, seat, state.log_from)}
+    out.update(seat_own(state, seat, out))
     return out
 
 
@@ -125,14 +174,51 @@ def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, An
     return own
 
 
+def _police(state: State) -> int | None:
+    """The police seat, once dealt."""
+    return None if state.phase == "setup" else state.police
+
+
+def _part_same(before: State, before_public: Mapping[str, Any], state: State, public: Mapping[str, Any],
+               seat: int) -> bool:
+    """Whether everything `seat`'s part reads is what it read from `before` (and its public view): the
+    seat's own demands and character, choice and response, and only where they can show, the demand cards
+    (a seat holding private demands), the patrols (the police, then and now) and the peek (the lookout)."""
+    old, mine = before.players[seat], state.players[seat]
+    if old is not mine and (old.private is not mine.private or old.character != mine.character):
+        return False
+    if (before.choices[seat] if before.choices else None) != (state.choices[seat] if state.choices else None):
+        return False
+    if (before.responses[seat] if before.responses else None) != (state.responses[seat] if state.responses else None):
+        return False
+    if mine.private and before_public["demand_cards"] is not public["demand_cards"]:
+        return False
+    police = _police(state)
+    if seat == police or seat == _police(before):
+        if police != _police(before) or before.patrols is not state.patrols \
+                or before_public["patrols"] is not public["patrols"]:
+            return False
+    return mine.character != "lookout" or before.peek == state.peek
+
+
 def seat_parts(state: State, public: Mapping[str, Any], memo: Memo) -> tuple[dict[str, Any], ...]:
-    """Every seat's part of the view (`private_part` of its seat view), each reused while what `seat_own`
-    reads for it and the public fields it is compared with (demand cards, patrols) are the same."""
-    police = state.police if state.phase != "setup" else None
-    base = (public["demand_cards"], public["patrols"], state.config, police, state.patrols, state.peek)
-    parts = []
-    for seat, mine in enumerate(state.players):
-        key = (base, mine, state.choices[seat] if state.choices else None,
-               state.responses[seat] if state.responses else None)
-        parts.append(memo.get((PART_SLOT, seat), key, lambda: private_part(seat_own(state, seat, public), public)))
-    return tuple(parts)
+    """Every seat's part of the view (`private_part` of its seat view), each the last publish's while what
+    it reads is the same (`_part_same`; all of them: the last publish's very tuple)."""
+    last = memo.last(PARTS_SLOT)
+    parts: list[dict[str, Any]] = []
+    reused = 0
+    if last is not None:
+        (before, before_public), was = last
+        if before is state and before_public is public:
+            return was  # type: ignore[no-any-return]
+        if before.seats != state.seats or before.config is not state.config:
+            last = None
+    for seat in range(state.seats):
+        if last is not None and _part_same(before, before_public, state, public, seat):
+            parts.append(was[seat])
+            reused += 1
+        else:
+            parts.append(private_part(seat_own(state, seat, public), public))
+    out = was if reused == state.seats else tuple(parts)
+    memo.put(PARTS_SLOT, (state, public), out)
+    return out
