@@ -69,6 +69,17 @@ LOCATION_LIGHTS: Mapping[str, LevelLights] = MappingProxyType({
     "money": LevelLights(GOLD, MONEY_LEVEL)})
 """A location's light in each state at every money level, built once."""
 EMPTY_LOCATION = Light(OFF, Effect.OFF)
+TO_ACT, CHOSEN, POLICE, WAITING = (SEAT_LIGHTS[k] for k in ("to_act", "chosen", "police", "waiting"))
+SEAT_ZONES = tuple(f"seat:{i}" for i in range(7))
+"""The seat zones of the largest game, in order."""
+INFO_SLOT = "gangsters_dilemma.info"
+"""Memo slot of the table info (key: the seat count, demand cards, police and characters; value: the players
+list the characters were read from, the characters, the log, its bank rows and the info)."""
+FACTS_SLOT = "gangsters_dilemma.facts"
+"""Memo slot of the binding's facts (key: the seat count)."""
+SCENE_SLOT = "gangsters_dilemma.scene"
+"""Memo slot of the scene (key: what the seats' lights read and what the locations' read; value: both halves,
+the arrests and the whole)."""
 
 
 class GangstersDilemmaBinding(Binding):
@@ -196,36 +207,35 @@ class GangstersDilemmaBinding(Binding):
     def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: to act gold, committed white, police blue. Locations: money as a level, closed purple, after
         the reveal police blue / visitors green / arrests red; nothing before the reveal but money and closed."""
+        return {**seat_lights(public_view, seats), **location_lights(public_view)}
+
+    def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
+                     memo: Memo) -> Scene:
+        """`scene`, its seat lights reused while who is to act, who has chosen (while planning) and the police
+        are equal, its location lights while the arrests, patrols and locations are, and the whole while both
+        halves are (the seat colours are not read; shared from one publish to the next: never mutated)."""
         view = public_view
-        to_act = set(view.get("to_act") or ())
-        chosen = view.get("chosen") or [False] * seats
-        scene: Scene = {}
-        planning, police = view.get("phase") == "plan", view.get("police")
-        for i in range(seats):
-            if i in to_act:
-                light = SEAT_LIGHTS["to_act"]
-            elif planning and i < len(chosen) and chosen[i]:
-                light = SEAT_LIGHTS["chosen"]
-            elif police == i:
-                light = SEAT_LIGHTS["police"]
-            else:
-                light = SEAT_LIGHTS["waiting"]
-            scene[f"seat:{i}"] = light
-        arrests = {e["params"].get("location") for e in view.get("log") or () if e.get("code") == "arrested"}
-        patrols = set(view.get("patrols") or ())
-        for loc in view.get("locations") or ():
-            level = min(int(loc["money"]), MONEY_LEVEL)
-            if loc["id"] in arrests:
-                light = LOCATION_LIGHTS["arrest"][level]
-            elif loc["id"] in patrols:
-                light = LOCATION_LIGHTS["patrol"][level]
-            elif loc["visitors"]:
-                light = LOCATION_LIGHTS["visited"][level]
-            elif loc["closed"]:
-                light = LOCATION_LIGHTS["closed"][level]
-            else:
-                light = LOCATION_LIGHTS["money"][level] if loc["money"] else EMPTY_LOCATION
-            scene[f"location:{loc['id']}"] = light
+        seat_key = (seats, view.get("to_act"), view.get("phase") == "plan" and view.get("chosen"), view.get("police"))
+        log = view.get("log")
+        place_key = (log, view.get("patrols"), view.get("locations"))
+        last = memo.last(SCENE_SLOT)
+        if last is None:
+            lights, arrests, places = seat_lights(view, seats), arrested(log), location_lights(view)
+        else:
+            (was_seats, was_places), (lights, arrests, places, scene) = last
+            if was_seats == seat_key and was_places == place_key:
+                return scene  # type: ignore[no-any-return]
+            if was_seats != seat_key:
+                lights = seat_lights(view, seats)
+            if was_places != place_key:
+                if was_places[0] != log:
+                    arrests_now = arrested(log)
+                    if arrests_now != arrests:
+                        places, arrests = None, arrests_now
+                if places is None or was_places[1:] != place_key[1:]:
+                    places = location_lights(view, arrests)
+        scene = {**lights, **places}
+        memo.put(SCENE_SLOT, (seat_key, place_key), (lights, arrests, places, scene))
         return scene
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
@@ -241,19 +251,82 @@ class GangstersDilemmaBinding(Binding):
         return {"bank": bank(public_view)}
 
     def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
-        """`info`, reused while what `bank` reads is the same: the log, the demand cards, the police and the
-        players' characters."""
-        characters = tuple(p.get("character") for p in public_view.get("players") or ())
-        key = (seats, public_view.get("log"), public_view.get("demand_cards"), public_view.get("police"), characters)
-        return memo.get("binding.info", key, lambda: self.info(public_view, seats))
+        """`info`, reused while what `bank` reads is the same (the log, the demand cards, the police and the
+        players' characters), and while only the log grew, extended by its new entries' movements."""
+        view = public_view
+        players, log = view.get("players") or (), view.get("log") or ()
+        last = memo.last(INFO_SLOT)
+        if last is not None and last[1][0] is players:
+            characters = last[1][1]
+        else:
+            characters = tuple(p.get("character") for p in players)
+        cards, police = view.get("demand_cards") or {}, view.get("police")
+        key = (seats, cards, police, characters)
+        if last is not None and last[0] == key:
+            was_log, rows, info = last[1][2:]
+            if was_log is log:
+                return info  # type: ignore[no-any-return]
+            done = len(was_log)
+            if len(log) >= done and log[:done] == was_log:
+                rows = rows + bank_rows(log[done:], cards, police, players) if len(log) > done else rows
+            else:
+                rows = bank_rows(log, cards, police, players)
+        else:
+            rows = bank_rows(log, cards, police, players)
+        info = {"facts": memo.get(FACTS_SLOT, seats, lambda: self.facts(seats)), "bank": rows}
+        memo.put(INFO_SLOT, key, (players, characters, log, rows, info))
+        return info
+
+
+def seat_lights(view: Mapping[str, Any], seats: int) -> Scene:
+    """The seats' part of the scene: to act gold, committed white (while planning), police blue, else dim."""
+    to_act = set(view.get("to_act") or ())
+    chosen = view.get("chosen") or [False] * seats
+    planning, police = view.get("phase") == "plan", view.get("police")
+    zones = SEAT_ZONES[:seats] if seats <= len(SEAT_ZONES) else tuple(f"seat:{i}" for i in range(seats))
+    return dict(zip(zones, [TO_ACT if i in to_act else CHOSEN if planning and i < len(chosen) and chosen[i]
+                            else POLICE if police == i else WAITING for i in range(seats)]))
+
+
+def arrested(log: Iterable[Mapping[str, Any]] | None) -> frozenset[Any]:
+    """The locations where the public log shows an arrest."""
+    return frozenset(e["params"].get("location") for e in log or () if e.get("code") == "arrested")
+
+
+def location_lights(view: Mapping[str, Any], arrests: frozenset[Any] | None = None) -> Scene:
+    """The locations' part of the scene: money as a level, arrests red, patrols blue, visited green, closed
+    purple (`arrests`: `arrested(view's log)` when already known)."""
+    if arrests is None:
+        arrests = arrested(view.get("log"))
+    patrols = set(view.get("patrols") or ())
+    scene: Scene = {}
+    for loc in view.get("locations") or ():
+        level = min(int(loc["money"]), MONEY_LEVEL)
+        if loc["id"] in arrests:
+            light = LOCATION_LIGHTS["arrest"][level]
+        elif loc["id"] in patrols:
+            light = LOCATION_LIGHTS["patrol"][level]
+        elif loc["visitors"]:
+            light = LOCATION_LIGHTS["visited"][level]
+        elif loc["closed"]:
+            light = LOCATION_LIGHTS["closed"][level]
+        else:
+            light = LOCATION_LIGHTS["money"][level] if loc["money"] else EMPTY_LOCATION
+        scene[f"location:{loc['id']}"] = light
+    return scene
 
 
 def bank(public_view: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Money and loot movements the players make by hand, in log order: {location?, seat, takes, hands_over, to}."""
-    cards = public_view.get("demand_cards") or {}
-    police = public_view.get("police")
+    return bank_rows(public_view.get("log") or (), public_view.get("demand_cards") or {}, public_view.get("police"),
+                     public_view.get("players") or ())
+
+
+def bank_rows(log: Iterable[Mapping[str, Any]], cards: Mapping[str, Any], police: int | None,
+              players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """`bank` of these public log entries, given the view's demand cards, police and players."""
     out: list[dict[str, Any]] = []
-    for entry in public_view.get("log") or ():
+    for entry in log:
         code, p = entry.get("code"), entry.get("params") or {}
         if code == "success":
             takes = {"money": p["share"]} if p["share"] else {}
@@ -290,7 +363,7 @@ def bank(public_view: Mapping[str, Any]) -> list[dict[str, Any]]:
                 if p.get("pay") == "liquor":
                     needs["liquor"] = needs.get("liquor", 0) + 1
                 else:
-                    needs["money"] = 2 if public_view["players"][p["seat"]]["character"] == "right_hand" else 3
+                    needs["money"] = 2 if players[p["seat"]]["character"] == "right_hand" else 3
             out.append({"seat": p["seat"], "takes": {"demand": p["demand"]},
                         "hands_over": {k: n for k, n in needs.items() if n}, "to": "bank"})
     return out
