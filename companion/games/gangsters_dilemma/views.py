@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import is_not, ne
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -9,7 +11,6 @@ from companion.games.gangsters_dilemma.board import LOCATION_NAMES
 from companion.games.gangsters_dilemma.options import Config
 from companion.games.gangsters_dilemma.state import Entry, Player, State
 from companion.games.memo import Memo
-from companion.games.rules import private_part
 
 LOG_SLOT = "gangsters_dilemma.log"
 """Memo slot of the public log since the latest reveal (key: the log and where it starts)."""
@@ -118,7 +119,7 @@ def public_view(state: State, memo: Memo | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "round": state.round,
         "police": None if state.phase == "setup" else state.police,
-        "phase": state.phase.value,
+        "phase": state.phase._value_,
         "locations": was["locations"] if shown and before.money is state.money and before.closed is state.closed
         and (not revealed or (before.patrols is state.patrols and before.choices is state.choices))
         else _locations(state),
@@ -156,19 +157,23 @@ def view(state: State, seat: int | None, memo: Memo | None = None) -> dict[str, 
     return out
 
 
-def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, Any]:
+def seat_own(state: State, seat: int, public: Mapping[str, Any], new_only: bool = False) -> dict[str, Any]:
     """What this seat adds to the public view `public`: its private demands (and their cards), its choice,
-    the patrols when it is the police, its response and the lookout's peek."""
-    cfg = state.config
+    the patrols when it is the police, its response and the lookout's peek (`new_only`: only the fields
+    that differ from `public`'s, i.e. `private_part` of the seat's view, built without the others)."""
     mine = state.players[seat]
-    own: dict[str, Any] = {
-        "demand_cards": {**public["demand_cards"], **_cards(cfg, mine.private)},
-        "seat": seat,
-        "private_demands": list(mine.private),
-        "choice": state.choices[seat] if state.choices else None,
-    }
+    own: dict[str, Any] = {}
+    if mine.private or not new_only:
+        cards = {**public["demand_cards"], **_cards(state.config, mine.private)}
+        if not new_only or cards != public["demand_cards"]:
+            own["demand_cards"] = cards
+    own["seat"] = seat
+    own["private_demands"] = list(mine.private)
+    own["choice"] = state.choices[seat] if state.choices else None
     if seat == state.police and state.phase != "setup":
-        own["patrols"] = list(state.patrols)
+        patrols = list(state.patrols)
+        if not new_only or patrols != public["patrols"]:
+            own["patrols"] = patrols
     own["response"] = state.responses[seat][0] if state.responses and state.responses[seat] else None
     own["peek"] = state.peek if mine.character == "lookout" else None
     return own
@@ -179,46 +184,50 @@ def _police(state: State) -> int | None:
     return None if state.phase == "setup" else state.police
 
 
-def _part_same(before: State, before_public: Mapping[str, Any], state: State, public: Mapping[str, Any],
-               seat: int) -> bool:
-    """Whether everything `seat`'s part reads is what it read from `before` (and its public view): the
-    seat's own demands and character, choice and response, and only where they can show, the demand cards
-    (a seat holding private demands), the patrols (the police, then and now) and the peek (the lookout)."""
-    old, mine = before.players[seat], state.players[seat]
-    if old is not mine and (old.private is not mine.private or old.character != mine.character):
-        return False
-    if (before.choices[seat] if before.choices else None) != (state.choices[seat] if state.choices else None):
-        return False
-    if (before.responses[seat] if before.responses else None) != (state.responses[seat] if state.responses else None):
-        return False
-    if mine.private and before_public["demand_cards"] is not public["demand_cards"]:
-        return False
-    police = _police(state)
-    if seat == police or seat == _police(before):
-        if police != _police(before) or before.patrols is not state.patrols \
-                or before_public["patrols"] is not public["patrols"]:
-            return False
-    return mine.character != "lookout" or before.peek == state.peek
+def _stale(before: State, before_public: Mapping[str, Any], state: State, public: Mapping[str, Any]) -> list[int]:
+    """The seats whose part may differ from the one built from `before` (and its public view): where the
+    seat's demands, character, choice or response changed, or where they show, the demand cards (a seat
+    holding private demands), the patrols (the police, then and now) or the peek (the lookout)."""
+    old, players = before.players, state.players
+    seats = state.seats
+    stale = [] if old is players else [i for i in compress(range(seats), map(is_not, old, players))
+                                       if old[i].private is not players[i].private
+                                       or old[i].character != players[i].character]
+    if before.choices is not state.choices:
+        stale += compress(range(seats), map(ne, before.choices or (None,) * seats, state.choices or (None,) * seats))
+    if before.responses is not state.responses:
+        stale += compress(range(seats), map(ne, before.responses or (None,) * seats,
+                                            state.responses or (None,) * seats))
+    if before_public["demand_cards"] is not public["demand_cards"]:
+        stale += [i for i, p in enumerate(players) if p.private]
+    police, was_police = _police(state), _police(before)
+    if police != was_police or before.patrols is not state.patrols or before_public["patrols"] is not public["patrols"]:
+        stale += [s for s in (police, was_police) if s is not None]
+    if before.peek != state.peek:
+        stale += [i for i, p in enumerate(players) if p.character == "lookout"]
+    return stale
 
 
 def seat_parts(state: State, public: Mapping[str, Any], memo: Memo) -> tuple[dict[str, Any], ...]:
     """Every seat's part of the view (`private_part` of its seat view), each the last publish's while what
-    it reads is the same (`_part_same`; all of them: the last publish's very tuple)."""
+    it reads is the same (`_stale`; all of them: the last publish's very tuple)."""
     last = memo.last(PARTS_SLOT)
-    parts: list[dict[str, Any]] = []
-    reused = 0
     if last is not None:
         (before, before_public), was = last
         if before is state and before_public is public:
             return was  # type: ignore[no-any-return]
         if before.seats != state.seats or before.config is not state.config:
             last = None
-    for seat in range(state.seats):
-        if last is not None and _part_same(before, before_public, state, public, seat):
-            parts.append(was[seat])
-            reused += 1
+    if last is None:
+        out = tuple(seat_own(state, seat, public, True) for seat in range(state.seats))
+    else:
+        stale = _stale(before, before_public, state, public)
+        if stale:
+            parts = list(was)
+            for seat in stale:
+                parts[seat] = seat_own(state, seat, public, True)
+            out = tuple(parts)
         else:
-            parts.append(private_part(seat_own(state, seat, public), public))
-    out = was if reused == state.seats else tuple(parts)
+            out = was
     memo.put(PARTS_SLOT, (state, public), out)
     return out
