@@ -49,14 +49,18 @@ class Memo:
         its parts in turn): the last list rendered in `slot` extended by the new entries' when `log` grew
         from that publish's log with the same start, else rendered whole. The list is shared: never mutated."""
         last = self._last.get(slot)
-        if last is not None and last[0][1] == start and log.starts_with(last[0][0]):
-            done, rendered = max(len(last[0][0]), start), last[1]
-        else:
-            done, rendered = start, []
-        if len(log) > done:
+        done, rendered = start, []
+        if last is not None:
+            (was, was_start), was_rendered = last
+            if was is log and was_start == start:
+                return was_rendered  # type: ignore[no-any-return]
+            if was_start == start and log.starts_with(was):
+                done, rendered = max(len(was), start), was_rendered
+        count = len(log)
+        if count > done:
             # entries that render to nothing (another viewer's) leave the very list: what depends on it
             # sees at a glance that it is the same
-            more = render(log[done:])
+            more = render(log.tail(count - done))
             if more:
                 rendered = rendered + more
         self._last[slot] = ((log, start), rendered)

@@ -25,7 +25,7 @@ PARTS_SLOT = "gangsters_dilemma.parts"
 _NO_VIEW: Mapping[str, Any] = MappingProxyType({})
 
 
-def log_view(log: Sequence[Entry], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+def log_view(log: Sequence[Entry], seat: int | None = None, start: int = 0) -> list[dict[str, Any]]:
     """The log from `start` as this viewer may read it: `{code, params}`, others' private entries dropped."""
     return [
         {"code": e.code, "params": {k: list(v) if type(v) is tuple else v for k, v in e.params.items()}}
@@ -40,7 +40,8 @@ def _chosen(state: State) -> list[bool]:
         return [True] * state.seats
     if not state.choices:
         return [False] * state.seats
-    return [bool(state.patrols) if s == state.police else state.choices[s] is not None for s in range(state.seats)]
+    police, patrolled = state.police, bool(state.patrols)
+    return [patrolled if s == police else c is not None for s, c in enumerate(state.choices)]
 
 
 def _player(p: Player, cfg: Config) -> dict[str, Any]:
@@ -57,18 +58,23 @@ def _cards(cfg: Config, ids: Iterable[str]) -> dict[str, Any]:
 
 def _locations(state: State) -> list[dict[str, Any]]:
     """Every location: name, money, closed, patrolled and visitors (the last two once revealed)."""
-    revealed = state.revealed
+    revealed, count, money, closed = state.revealed, state.locations, state.money, state.closed
     patrols = state.patrols if revealed else ()
+    visitors: list[list[int]] = [[] for _ in range(count + 1)]
+    if revealed:
+        for s, c in enumerate(state.choices):
+            if c is not None and 1 <= c <= count:
+                visitors[c].append(s)
     return [
         {
             "id": loc,
-            "name": LOCATION_NAMES[loc - 1] if not (loc == 5 and state.locations == 5) else "black_market+speakeasy",
-            "money": state.money[loc - 1],
-            "closed": loc in state.closed,
+            "name": LOCATION_NAMES[loc - 1] if not (loc == 5 and count == 5) else "black_market+speakeasy",
+            "money": money[loc - 1],
+            "closed": loc in closed,
             "patrolled": loc in patrols,
-            "visitors": [s for s, c in enumerate(state.choices) if c == loc] if revealed else [],
+            "visitors": visitors[loc],
         }
-        for loc in range(1, state.locations + 1)
+        for loc in range(1, count + 1)
     ]
 
 
@@ -79,13 +85,15 @@ def _players(state: State, before: State | None, was: Mapping[str, Any]) -> list
         return [_player(p, cfg) for p in state.players]
     if before.players is state.players:
         return was["players"]  # type: ignore[no-any-return]
-    old, built = before.players, was["players"]
-    return [built[i] if old[i] is p else _player(p, cfg) for i, p in enumerate(state.players)]
+    built = list(was["players"])
+    for i in compress(range(state.seats), map(is_not, before.players, state.players)):
+        built[i] = _player(state.players[i], cfg)
+    return built
 
 
 def public_log(state: State, memo: Memo) -> list[dict[str, Any]]:
     """`log_view(state.log, None, state.log_from)`, only the entries new since the last publish rendered."""
-    return memo.rendered_log(LOG_SLOT, state.log, state.log_from, lambda new: log_view(new, None))
+    return memo.rendered_log(LOG_SLOT, state.log, state.log_from, log_view)
 
 
 def public_view(state: State, memo: Memo | None = None) -> dict[str, Any]:
