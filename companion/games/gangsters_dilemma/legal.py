@@ -18,9 +18,16 @@ FulfilChoice = tuple[str, str | None, str | None]
 """(demand id, substitute loot or None, pay "dollars"/"liquor" or None)."""
 
 
+LOCATION_IDS = tuple(tuple(range(1, n + 1)) for n in range(7))
+"""The location ids of a game with n locations (n up to 6), by n."""
+
+
 def open_locations(state: AnyState) -> list[int]:
     """Location ids open this round."""
-    return [loc for loc in range(1, state.locations + 1) if loc not in state.closed]
+    closed = state.closed
+    if not closed:
+        return list(LOCATION_IDS[state.locations])
+    return [loc for loc in LOCATION_IDS[state.locations] if loc not in closed]
 
 
 def patrol_choices(state: AnyState) -> list[tuple[int, int]]:

@@ -73,7 +73,7 @@ class GangstersDilemma(Rules[State]):
         phase = state.phase
         if phase == "plan":
             if seat == state.police:
-                return [{"type": "patrol", "seat": seat, "locations": list(pair)} for pair in patrol_choices(state)]
+                return [{"type": "patrol", "seat": seat, "locations": [a, b]} for a, b in patrol_choices(state)]
             out = [{"type": "choose", "seat": seat, "location": loc} for loc in open_locations(state)]
             if can_peek(state, seat):
                 out.append({"type": "peek", "seat": seat})
