@@ -66,6 +66,10 @@ class GangstersDilemma(Rules[State]):
             money=(LOCATION_START_MONEY,) * locations,
         )
 
+    def to_act(self, state: State) -> frozenset[int]:
+        """Seats that may act now (the state keeps them: asked several times per publish, so read at once)."""
+        return state.acting
+
     def _to_act(self, state: State) -> frozenset[int]:
         return state.acting
 

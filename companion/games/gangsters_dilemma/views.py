@@ -91,11 +91,6 @@ def _players(state: State, before: State | None, was: Mapping[str, Any]) -> list
     return built
 
 
-def public_log(state: State, memo: Memo) -> list[dict[str, Any]]:
-    """`log_view(state.log, None, state.log_from)`, only the entries new since the last publish rendered."""
-    return memo.rendered_log(LOG_SLOT, state.log, state.log_from, log_view)
-
-
 def public_view(state: State, memo: Memo | None = None) -> dict[str, Any]:
     """The public view; with the table's `memo`, each field the last publish's state gave from the very same
     state fields is that publish's (shared: never mutated), and the log renders only its new entries."""
@@ -123,7 +118,8 @@ def public_view(state: State, memo: Memo | None = None) -> dict[str, Any]:
     else:
         # From the latest reveal on (one round's worth): the journal keeps the whole game, and a view
         # that grew with it would make every view (and so every tap) slower as the game goes on.
-        log = log_view(state.log, None, state.log_from) if memo is None else public_log(state, memo)
+        log = log_view(state.log, None, state.log_from) if memo is None \
+            else memo.rendered_log(LOG_SLOT, state.log, state.log_from, log_view)
     out: dict[str, Any] = {
         "round": state.round,
         "police": None if state.phase == "setup" else state.police,
@@ -187,11 +183,6 @@ def seat_own(state: State, seat: int, public: Mapping[str, Any], new_only: bool 
     return own
 
 
-def _police(state: State) -> int | None:
-    """The police seat, once dealt."""
-    return None if state.phase == "setup" else state.police
-
-
 def _stale(before: State, before_public: Mapping[str, Any], state: State, public: Mapping[str, Any]) -> list[int]:
     """The seats whose part may differ from the one built from `before` (and its public view): where the
     seat's demands, character, choice or response changed, or where they show, the demand cards (a seat
@@ -208,7 +199,8 @@ def _stale(before: State, before_public: Mapping[str, Any], state: State, public
                                             state.responses or (None,) * seats))
     if before_public["demand_cards"] is not public["demand_cards"]:
         stale += [i for i, p in enumerate(players) if p.private]
-    police, was_police = _police(state), _police(before)
+    police = None if state.phase == "setup" else state.police
+    was_police = None if before.phase == "setup" else before.police
     if police != was_police or before.patrols is not state.patrols or before_public["patrols"] is not public["patrols"]:
         stale += [s for s in (police, was_police) if s is not None]
     if before.peek != state.peek:
