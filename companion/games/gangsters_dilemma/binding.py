@@ -14,6 +14,7 @@ UIDs) and the card that replaces a fulfilled one is tapped at the centre reader.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import compress
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -75,8 +76,6 @@ SEAT_ZONES = tuple(f"seat:{i}" for i in range(7))
 INFO_SLOT = "gangsters_dilemma.info"
 """Memo slot of the table info (key: the seat count, demand cards, police and characters; value: the players
 list the characters were read from, the characters, the log, its bank rows and the info)."""
-FACTS_SLOT = "gangsters_dilemma.facts"
-"""Memo slot of the binding's facts (key: the seat count)."""
 SCENE_SLOT = "gangsters_dilemma.scene"
 """Memo slot of the scene (key: what the seats' lights read and what the locations' read; value: both halves,
 the arrests and the whole)."""
@@ -229,7 +228,11 @@ class GangstersDilemmaBinding(Binding):
                 lights = seat_lights(view, seats)
             if was_places != place_key:
                 if was_places[0] != log:
-                    arrests_now = arrested(log)
+                    was_log = was_places[0] or ()
+                    done = len(was_log)
+                    # the public log only grows within a round: only its new entries can hold an arrest
+                    grew = log is not None and len(log) >= done and log[:done] == was_log
+                    arrests_now = arrests | arrested(log[done:]) if grew else arrested(log)  # type: ignore[index]
                     if arrests_now != arrests:
                         places, arrests = None, arrests_now
                 if places is None or was_places[1:] != place_key[1:]:
@@ -252,7 +255,8 @@ class GangstersDilemmaBinding(Binding):
 
     def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
         """`info`, reused while what `bank` reads is the same (the log, the demand cards, the police and the
-        players' characters), and while only the log grew, extended by its new entries' movements."""
+        players' characters) or only the log grew by entries that move nothing, else extended by the new
+        entries' movements while only the log grew (the facts are built once per seat count)."""
         view = public_view
         players, log = view.get("players") or (), view.get("log") or ()
         last = memo.last(INFO_SLOT)
@@ -263,29 +267,38 @@ class GangstersDilemmaBinding(Binding):
         cards, police = view.get("demand_cards") or {}, view.get("police")
         key = (seats, cards, police, characters)
         if last is not None and last[0] == key:
-            was_log, rows, info = last[1][2:]
-            if was_log is log:
-                return info  # type: ignore[no-any-return]
+            was_log, was_rows, info = last[1][2:]
             done = len(was_log)
-            if len(log) >= done and log[:done] == was_log:
-                rows = rows + bank_rows(log[done:], cards, police, players) if len(log) > done else rows
+            if was_log is log:
+                rows = was_rows
+            elif len(log) >= done and log[:done] == was_log:
+                more = bank_rows(log[done:], cards, police, players) if len(log) > done else None
+                rows = was_rows + more if more else was_rows
             else:
                 rows = bank_rows(log, cards, police, players)
+            if rows is not was_rows:
+                info = {"facts": info["facts"], "bank": rows}
         else:
             rows = bank_rows(log, cards, police, players)
-        info = {"facts": memo.get(FACTS_SLOT, seats, lambda: self.facts(seats)), "bank": rows}
+            info = {"facts": self.facts(seats), "bank": rows}
         memo.put(INFO_SLOT, key, (players, characters, log, rows, info))
         return info
 
 
 def seat_lights(view: Mapping[str, Any], seats: int) -> Scene:
     """The seats' part of the scene: to act gold, committed white (while planning), police blue, else dim."""
-    to_act = set(view.get("to_act") or ())
-    chosen = view.get("chosen") or [False] * seats
-    planning, police = view.get("phase") == "plan", view.get("police")
+    lights = [WAITING] * seats
+    police = view.get("police")
+    if type(police) is int and 0 <= police < seats:
+        lights[police] = POLICE
+    if view.get("phase") == "plan":
+        for i in compress(range(seats), view.get("chosen") or ()):
+            lights[i] = CHOSEN
+    for i in view.get("to_act") or ():
+        if 0 <= i < seats:
+            lights[i] = TO_ACT
     zones = SEAT_ZONES[:seats] if seats <= len(SEAT_ZONES) else tuple(f"seat:{i}" for i in range(seats))
-    return dict(zip(zones, [TO_ACT if i in to_act else CHOSEN if planning and i < len(chosen) and chosen[i]
-                            else POLICE if police == i else WAITING for i in range(seats)]))
+    return dict(zip(zones, lights))
 
 
 def arrested(log: Iterable[Mapping[str, Any]] | None) -> frozenset[Any]:
