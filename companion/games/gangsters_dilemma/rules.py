@@ -9,7 +9,7 @@ from companion.games.contract import CHANCE, Outcome
 from companion.games.gangsters_dilemma import chance, handlers
 from companion.games.gangsters_dilemma.actions import ACTIONS, PHASE_ACTIONS
 from companion.games.gangsters_dilemma.legal import (
-    bribe_pays, can_peek, fulfil_choices, open_locations, patrol_choices, steal_targets, swap_choices,
+    LOCATION_IDS, bribe_pays, can_peek, fulfil_choices, patrol_choices, steal_targets, swap_choices,
     trade_choices, visitors,
 )
 from companion.games.gangsters_dilemma.options import OPTION_DEFAULTS, build_config
@@ -78,8 +78,11 @@ class GangstersDilemma(Rules[State]):
         if phase == "plan":
             if seat == state.police:
                 return [{"type": "patrol", "seat": seat, "locations": [a, b]} for a, b in patrol_choices(state)]
-            out = [{"type": "choose", "seat": seat, "location": loc} for loc in open_locations(state)]
-            if can_peek(state, seat):
+            closed = state.closed
+            ids = LOCATION_IDS[state.locations]
+            out = [{"type": "choose", "seat": seat, "location": loc} for loc in ids if not closed or loc not in closed]
+            # asked for every planning seat on every publish: only the lookout may peek
+            if state.players[seat].character == "lookout" and can_peek(state, seat):
                 out.append({"type": "peek", "seat": seat})
             return out
         if phase == "abilities":
