@@ -33,7 +33,9 @@ class Player:
 
     def vp(self, config: Config) -> int:
         """Fulfilled demands plus the crate table."""
-        return sum(config.by_id[d].vp for d in self.fulfilled) + CRATE_VP[min(self.loot[CRATE], 4)]
+        fulfilled = self.fulfilled
+        by_id = config.by_id
+        return (sum([by_id[d].vp for d in fulfilled]) if fulfilled else 0) + CRATE_VP[min(self.loot[CRATE], 4)]
 
 
 _EMPTY: MappingProxyType[str, Any] = MappingProxyType({})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import compress
-from operator import is_not, ne
+from operator import attrgetter, is_, is_not, ne
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -23,6 +23,7 @@ PARTS_SLOT = "gangsters_dilemma.parts"
 """Memo slot of the last seats' parts (key: the state and the public view they were built from)."""
 
 _NO_VIEW: Mapping[str, Any] = MappingProxyType({})
+_FULFILLED = attrgetter("fulfilled")
 
 
 def log_view(log: Sequence[Entry], seat: int | None = None, start: int = 0) -> list[dict[str, Any]]:
@@ -108,7 +109,8 @@ def public_view(state: State, memo: Memo | None = None) -> dict[str, Any]:
     shown = before is not None and before.revealed == revealed
     if before is None:
         cards = _cards(cfg, state.row + tuple(d for p in state.players for d in p.fulfilled))
-    elif before.row is state.row and before.players is state.players:
+    elif before.row is state.row and (before.players is state.players or all(
+            map(is_, map(_FULFILLED, before.players), map(_FULFILLED, state.players)))):
         cards = was["demand_cards"]
     else:
         visible = state.row + tuple(d for p in state.players for d in p.fulfilled)
