@@ -73,6 +73,13 @@ class GangstersDilemma(Rules[State]):
     def _to_act(self, state: State) -> frozenset[int]:
         return state.acting
 
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """The JSON actions that `apply` accepts from this seat now ([] for chance or a waiting seat; asked for
+        every acting seat on every publish, so who acts is read from the state at once)."""
+        if seat == CHANCE or seat not in state.acting:
+            return []
+        return self._legal(state, seat)
+
     def _legal(self, state: State, seat: int) -> list[Action]:
         phase = state.phase
         if phase == "plan":
