@@ -14,7 +14,7 @@ from companion.games.gangsters_dilemma.legal import (
 )
 from companion.games.gangsters_dilemma.options import OPTION_DEFAULTS, build_config
 from companion.games.gangsters_dilemma.state import Player, State
-from companion.games.gangsters_dilemma.views import seat_own, seat_parts, view
+from companion.games.gangsters_dilemma.views import public_view, seat_own, seat_parts, view
 from companion.games.memo import Memo
 from companion.games.gangsters_dilemma.codes import Phase
 from companion.games.gangsters_dilemma.board import (
@@ -128,7 +128,7 @@ class GangstersDilemma(Rules[State]):
         return seat_own(state, seat, public)
 
     def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        public = view(state, None, memo)
+        public = public_view(state, memo)
         return public, seat_parts(state, public, memo)
 
     def _outcome(self, state: State) -> Outcome | None:
