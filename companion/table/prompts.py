@@ -69,6 +69,9 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list
 
 def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
     """One prompt option: the label the page shows, and for a terminal its kind and short ASCII labels."""
+    if type(action) is Worded:
+        group, label, short, item = action.words
+        return {"value": value, "label": label, "action": action, "group": group, "short": short, "item": item}
     kind_of = action.get("type", "?")
     group = (kind_of if type(kind_of) is str else str(kind_of)).replace("_", " ")  # `kind`, inlined: per option
     words, ascii_words = _details(action, seat_names)
@@ -76,6 +79,29 @@ def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> 
     return {"value": value, "label": label, "action": action, "group": group,
             "short": label if ascii_words is words else " ".join([group, *ascii_words]),
             "item": " ".join(ascii_words) or group}
+
+
+OptionWords = tuple[str, str, str, str]
+"""An option's group, label, short label and item (as `option` gives them)."""
+
+
+class Worded(dict):  # type: ignore[type-arg]
+    """A legal action, to everyone else the plain dict it is, that carries the words of its prompt option,
+    found once with a game's other static facts (`worded`): `option` then only reads them."""
+
+    __slots__ = ("words",)
+    words: OptionWords
+
+
+def worded(action: dict[str, Any]) -> Worded:
+    """`action` carrying its option's words; only for an action naming no seat (no `target`), whose words
+    are then the same for every table's seat names."""
+    if "target" in action:
+        raise ValueError(f"an action naming a seat has words that depend on the seat names: {action!r}")
+    made = Worded(action)
+    plain = option(0, action, ())
+    made.words = (plain["group"], plain["label"], plain["short"], plain["item"])
+    return made
 
 
 def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str]) -> list[dict[str, Any]]:
