@@ -69,9 +69,6 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list
 
 def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
     """One prompt option: the label the page shows, and for a terminal its kind and short ASCII labels."""
-    if type(action) is Worded:
-        group, label, short, item = action.words
-        return {"value": value, "label": label, "action": action, "group": group, "short": short, "item": item}
     kind_of = action.get("type", "?")
     group = (kind_of if type(kind_of) is str else str(kind_of)).replace("_", " ")  # `kind`, inlined: per option
     words, ascii_words = _details(action, seat_names)
@@ -105,8 +102,16 @@ def worded(action: dict[str, Any]) -> Worded:
 
 
 def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str]) -> list[dict[str, Any]]:
-    """A prompt's numbered options for these legal actions."""
-    return [option(i, a, seat_names) for i, a in enumerate(legal)]
+    """A prompt's numbered options for these legal actions (an action `Worded` once only read)."""
+    out = []
+    for i, action in enumerate(legal):
+        if type(action) is Worded:
+            group, label, short, item = action.words
+            out.append({"value": i, "label": label, "action": action, "group": group, "short": short,
+                        "item": item})
+        else:
+            out.append(option(i, action, seat_names))
+    return out
 
 
 def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence[str],

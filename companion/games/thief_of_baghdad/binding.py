@@ -53,6 +53,12 @@ CHEST_RGB = GOLD
 GUARD_SPACES = 4
 THIEF_PIXELS = 4
 CHEST_PIXELS = 4
+OFF: RGB = (0, 0, 0)
+DARK: tuple[tuple[RGB, ...], ...] = tuple((OFF,) * n for n in range(max(GUARD_SPACES, THIEF_PIXELS) + 1))
+"""[n] -> n pixels off."""
+CHEST_ROWS: tuple[tuple[RGB, ...], ...] = tuple((CHEST_RGB,) * n + (OFF,) * (CHEST_PIXELS - n)
+                                                for n in range(CHEST_PIXELS + 1))
+"""[chests left] -> a palace's chest pixels."""
 
 
 @dataclass(frozen=True)
@@ -277,15 +283,13 @@ def redrawn(was: tuple[Any, ...], last: Scene, key: tuple[Any, ...]) -> Scene | 
 
 def palace_light(palace: Mapping[str, Any], own: tuple[RGB, ...]) -> Light:
     """A palace's segment: its guards in their owners' colours, its thieves in theirs, then its chests."""
-    guards = [NEUTRAL_RGB if g == "neutral" else own[int(g) % len(own)]
-              for g in palace.get("guards") or ()][:GUARD_SPACES]
-    guards += [(0, 0, 0)] * (GUARD_SPACES - len(guards))
-    thieves = [own[s % len(own)] for s, n in enumerate(palace.get("thieves") or ())
-               for _ in range(int(n))][:THIEF_PIXELS]
-    thieves += [(0, 0, 0)] * (THIEF_PIXELS - len(thieves))
+    n = len(own)
+    guards = [NEUTRAL_RGB if g == "neutral" else own[int(g) % n] for g in palace.get("guards") or ()][:GUARD_SPACES]
+    thieves = [own[s % n] for s, k in enumerate(palace.get("thieves") or ()) for _ in range(int(k))][:THIEF_PIXELS]
     chests = min(len(palace.get("chests") or ()), CHEST_PIXELS)
-    chest_px = [CHEST_RGB] * chests + [(0, 0, 0)] * (CHEST_PIXELS - chests)
-    return Light(PALACE_RGB.get(palace.get("color", "white"), WHITE), pixels=tuple(guards + thieves + chest_px))
+    return Light(PALACE_RGB.get(palace.get("color", "white"), WHITE),
+                 pixels=(*guards, *DARK[GUARD_SPACES - len(guards)], *thieves, *DARK[THIEF_PIXELS - len(thieves)],
+                         *CHEST_ROWS[chests]))
 
 
 BINDING = ThiefOfBaghdadBinding()

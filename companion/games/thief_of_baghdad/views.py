@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass
-from typing import Any
+from itertools import product
+from typing import Any, Mapping, NamedTuple
 
 from companion.games.log import Log
 from companion.games.memo import Memo
-from companion.games.thief_of_baghdad.board import CARD_NAMES, COLORS, NEUTRAL, PALACES, WIN_CHESTS
+from companion.games.thief_of_baghdad.board import (
+    CARD_NAMES, CHESTS, COLORS, GUARD_SPACES, GUARDS_PER_SEAT, NEUTRAL, PALACES, WIN_CHESTS,
+)
 from companion.games.thief_of_baghdad.state import HAND_WIDTH, Event, State
 
 VIEWS_SLOT = "thief_of_baghdad.views"
 """Memo slot of the last publish's pieces of the views (`Built`; key: the state they were built from)."""
 
 
-NO_ROWS: frozenset[int] = frozenset()
-
-
-@dataclass(frozen=True)
-class Built:
+SINGLES: tuple[tuple[str], ...] = tuple((name,) for name in CARD_NAMES)
+"""Each card name alone, to repeat."""
+class Built(NamedTuple):
     """The pieces of one publish's views, each a pure function of the state fields named, and the log index
     of each public log entry shown (shared from publish to publish: never mutated)."""
 
@@ -42,7 +42,11 @@ def _jsonable(value: Any) -> Any:
 
 def _entry(e: Event) -> dict[str, Any]:
     """One log entry as a view shows it."""
-    return {"code": e.code, "params": {k: _jsonable(v) for k, v in e.params}}
+    params = dict(e.params)
+    for k, v in e.params:
+        if isinstance(v, tuple):
+            params[k] = _jsonable(v)
+    return {"code": e.code, "params": params}
 
 
 def log_entries(entries: tuple[Event, ...], seat: int | None) -> list[dict[str, Any]]:
@@ -52,17 +56,34 @@ def log_entries(entries: tuple[Event, ...], seat: int | None) -> list[dict[str, 
 
 def hand_cards(counts: bytes) -> list[str]:
     """A hand as a list of card names, in colour order, dancers last."""
-    return [name for name, n in zip(CARD_NAMES, counts) for _ in range(n)]
+    one = SINGLES  # unrolled: a seat's hand is drawn again at every payment and draw
+    return [*one[0] * counts[0], *one[1] * counts[1], *one[2] * counts[2], *one[3] * counts[3],
+            *one[4] * counts[4], *one[5] * counts[5], *one[6] * counts[6]]
+
+
+def owners(guards: bytes) -> list[int | str]:
+    """A palace's guards as views list them: seat by seat, neutral (the last count) last."""
+    n = len(guards) - 1
+    return [owner for owner in range(n) for _ in range(guards[owner])] + [NEUTRAL] * guards[n]
+
+
+OWNERS: Mapping[bytes, tuple[int | str, ...]] = {
+    bytes(counts): tuple(owners(bytes(counts))) for seats in range(min(GUARDS_PER_SEAT), max(GUARDS_PER_SEAT) + 1)
+    for counts in product(range(GUARD_SPACES + 1), repeat=seats + 1) if sum(counts) <= GUARD_SPACES}
+"""A palace's guard counts by owner (neutral last) -> its guards as views list them, for every way its spaces
+can be held; read-only."""
 
 
 def _palace(state: State, palace: int) -> dict[str, Any]:
     n = state.seats
-    guards = state.guards_at(palace)
+    w = n + 1
+    guards = state.guards[palace * w:palace * w + w]
+    known = OWNERS.get(guards)
     return {
         "color": COLORS[palace],
-        "guards": [owner for owner in range(n) for _ in range(guards[owner])] + [NEUTRAL] * guards[n],
-        "thieves": list(state.thieves[palace * n:(palace + 1) * n]),
-        "chests": list(state.chest_values(palace)),
+        "guards": owners(guards) if known is None else list(known),
+        "thieves": list(state.thieves[palace * n:palace * n + n]),
+        "chests": list(CHESTS[len(CHESTS) - state.chests[palace]:]),
     }
 
 
@@ -76,7 +97,7 @@ def _public(state: State, palaces: list[dict[str, Any]], players: list[dict[str,
             log: list[dict[str, Any]]) -> dict[str, Any]:
     """The public view around its built pieces."""
     return {
-        "phase": state.phase.value,
+        "phase": state.phase._value_,  # `.value` is a property: a call per publish
         "turn": state.turn,
         "palaces": palaces,
         "players": players,
@@ -131,25 +152,34 @@ def _built(state: State) -> Built:
 def _rebuilt(state: State, was: State, old: Built) -> Built:
     """The pieces for `state` from those built for `was` (the same seat count): an unchanged field is the
     same bytes object from one state to the next, and of a changed one only the palaces or seats whose
-    slice differs are built again."""
+    bytes differ are built again."""
     n = state.seats
-    moved = _rows(state.guards, was.guards, n + 1) | _rows(state.thieves, was.thieves, n) \
-        | _rows(state.chests, was.chests, 1)
-    palaces = [_palace(state, p) if p in moved else old.palaces[p] for p in range(PALACES)] if moved \
-        else old.palaces
+    palaces, players, parts = old.palaces, old.players, old.parts
+    moved = {*_rows(state.guards, was.guards, n + 1), *_rows(state.thieves, was.thieves, n),
+             *_rows(state.chests, was.chests, 1)}
+    if moved:
+        palaces = list(palaces)
+        for p in moved:
+            palaces[p] = _palace(state, p)
     held = _rows(state.hands, was.hands, HAND_WIDTH)
-    counted = held | _rows(state.supply, was.supply, 1) | _rows(state.unplaced, was.unplaced, 1) \
-        | _rows(state.won, was.won, 1)
-    players = [_player(state, s) if s in counted else old.players[s] for s in range(n)] if counted \
-        else old.players
-    parts = tuple(seat_own(state, s) if s in held else old.parts[s] for s in range(n)) if held else old.parts
+    counted = {*held, *_rows(state.supply, was.supply, 1), *_rows(state.unplaced, was.unplaced, 1),
+               *_rows(state.won, was.won, 1)}
+    if counted:
+        players = list(players)
+        for s in counted:
+            players[s] = _player(state, s)
+    if held:
+        changed = list(parts)
+        for s in held:
+            changed[s] = seat_own(state, s)
+        parts = tuple(changed)
     log, start = state.log, state.log_from
     if log is was.log and start == was.log_from:
         entries, shown = old.log, old.shown
     elif start >= was.log_from and log.starts_with(was.log):
         # the log grew from the last one and shows from the same entry or a later one: the entries still
         # shown are the end of the last rendering, then the new ones
-        keep = bisect_left(old.shown, start)
+        keep = bisect_left(old.shown, start) if start > was.log_from else 0
         new, at = _public_entries(log, max(start, len(was.log)))
         entries, shown = old.log[keep:] + new, old.shown[keep:] + at
     else:
@@ -157,13 +187,19 @@ def _rebuilt(state: State, was: State, old: Built) -> Built:
     return Built(palaces, players, parts, entries, shown)
 
 
-def _rows(new: bytes, old: bytes, width: int) -> frozenset[int]:
+def _rows(new: bytes, old: bytes, width: int) -> list[int]:
     """The rows of `width` bytes where two fields of the same length differ (none at a glance when they
-    are the same object, as an unchanged field of the next state is)."""
+    are the same object, as an unchanged field of the next state is), found from the bits that differ."""
     if new is old:
-        return NO_ROWS
-    return frozenset(r for r in range(len(new) // width) if new[r * width:r * width + width]
-                     != old[r * width:r * width + width])
+        return []
+    diff = int.from_bytes(new, "little") ^ int.from_bytes(old, "little")
+    bits = 8 * width
+    rows = []
+    while diff:
+        row = ((diff & -diff).bit_length() - 1) // bits
+        rows.append(row)
+        diff &= -1 << (row + 1) * bits
+    return rows
 
 
 def _public_entries(log: Log[Event], start: int) -> tuple[list[dict[str, Any]], tuple[int, ...]]:
