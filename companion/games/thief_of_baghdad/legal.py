@@ -72,13 +72,15 @@ def handed(action: Worded) -> Worded:
     return out
 
 
-def hand_out(out: list[dict[str, Any]], actions: tuple[Worded, ...]) -> None:
-    """Copies of fixed actions that pay with cards onto `out` (`handed`, inlined: a dozen per prompt)."""
+def hand_out(actions: list[Worded]) -> list[dict[str, Any]]:
+    """Copies of fixed actions that pay with cards (`handed`, inlined: a dozen per prompt)."""
+    out: list[dict[str, Any]] = []
     for action in actions:
         copy = Worded(action)
         copy["cards"] = list(action["cards"])
         copy.words = action.words
         out.append(copy)
+    return out
 
 
 @dataclass(frozen=True)
@@ -133,43 +135,49 @@ DESTINATIONS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """Every action `apply` accepts from `seat` now (the caller checked that it is to act)."""
-    width = state.seats + 1
+    width = neutral = state.seats
+    width += 1
     guards = state.guards
-    at = [guards[p * width:p * width + width] for p in range(PALACES)]
-    free = 0
-    for p, here in enumerate(at):
-        if sum(here) < GUARD_SPACES:
-            free |= 1 << p
     mine = CHOICES[seat]
-    if state.phase is Phase.PLACE:
-        return [handed(mine.place[p]) for p in range(PALACES) if free >> p & 1]
-    if state.phase is not Phase.TURN:
+    turn = state.phase is Phase.TURN
+    if not turn and state.phase is not Phase.PLACE:
         return []
-    out: list[dict[str, Any]] = []
+    picked: list[Worded] = []
     held = held_mask(state.hand(seat))
-    thief_move = state.thief_moves < THIEF_MOVES_PER_TURN
-    neutral = state.seats
-    if thief_move and state.supply[seat]:
-        for p, here in enumerate(at):
-            foreign = sum(here) - here[seat]
-            if here[seat] and foreign:
-                read, by_held = mine.infiltrate[p][foreign]
-                hand_out(out, by_held[held & read])
-    thieves = state.thieves[seat::state.seats] if thief_move else bytes(PALACES)
+    infiltrating = turn and state.thief_moves < THIEF_MOVES_PER_TURN and state.supply[seat]
+    # one pass over the palaces: the free ones, the infiltrations, and where this seat's and neutral guards are
+    free = 0
+    own: list[int] = []
+    neutrals: list[int] = []
+    for p in range(PALACES):
+        here = guards[p * width:p * width + width]
+        total = sum(here)
+        if total < GUARD_SPACES:
+            free |= 1 << p
+        if here[seat]:
+            own.append(p)
+            if infiltrating and total > here[seat]:
+                read, by_held = mine.infiltrate[p][total - here[seat]]
+                picked += by_held[held & read]
+        if here[neutral]:
+            neutrals.append(p)
+    if not turn:
+        return [handed(mine.place[p]) for p in range(PALACES) if free >> p & 1]
+    thieves = state.thieves[seat::state.seats] if state.thief_moves < THIEF_MOVES_PER_TURN else bytes(PALACES)
     # without a dancer a payment needs a card of the origin's or the destination's colour
     colours = PALETTE if held & DANCER_BIT else held & PALETTE
-    for o, here in enumerate(at):
-        if here[seat]:
-            moves = (mine.carry if thieves[o] else mine.move_guard)[o]
-            for d in DESTINATIONS[o][free if colours >> o & 1 else free & colours]:
-                read, by_held = moves[d]
-                hand_out(out, by_held[held & read])
-    for o, here in enumerate(at):
-        if here[neutral] and colours >> o & 1:
+    for o in own:
+        moves = (mine.carry if thieves[o] else mine.move_guard)[o]
+        for d in DESTINATIONS[o][free if colours >> o & 1 else free & colours]:
+            read, by_held = moves[d]
+            picked += by_held[held & read]
+    for o in neutrals:
+        if colours >> o & 1:
             moves = mine.move_neutral[o]
             for d in DESTINATIONS[o][free & colours]:
                 read, by_held = moves[d]
-                hand_out(out, by_held[held & read])
+                picked += by_held[held & read]
+    out = hand_out(picked)
     out.append(handed(mine.end_turn[0]))
     if not state.acted and state.dancers:
         out.append(handed(mine.end_turn[1]))

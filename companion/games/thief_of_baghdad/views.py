@@ -155,18 +155,16 @@ def _rebuilt(state: State, was: State, old: Built) -> Built:
     bytes differ are built again."""
     n = state.seats
     palaces, players, parts = old.palaces, old.players, old.parts
-    moved = {*_rows(state.guards, was.guards, n + 1), *_rows(state.thieves, was.thieves, n),
-             *_rows(state.chests, was.chests, 1)}
-    if moved:
+    guards, thieves, chests, hands = state.guards, state.thieves, state.chests, state.hands
+    if guards is not was.guards or thieves is not was.thieves or chests is not was.chests:
         palaces = list(palaces)
-        for p in moved:
+        for p in {*_rows(guards, was.guards, n + 1), *_rows(thieves, was.thieves, n), *_rows(chests, was.chests, 1)}:
             palaces[p] = _palace(state, p)
-    held = _rows(state.hands, was.hands, HAND_WIDTH)
-    counted = {*held, *_rows(state.supply, was.supply, 1), *_rows(state.unplaced, was.unplaced, 1),
-               *_rows(state.won, was.won, 1)}
-    if counted:
+    held = _rows(hands, was.hands, HAND_WIDTH)
+    supply, unplaced, won = state.supply, state.unplaced, state.won
+    if held or supply is not was.supply or unplaced is not was.unplaced or won is not was.won:
         players = list(players)
-        for s in counted:
+        for s in {*held, *_rows(supply, was.supply, 1), *_rows(unplaced, was.unplaced, 1), *_rows(won, was.won, 1)}:
             players[s] = _player(state, s)
     if held:
         changed = list(parts)
