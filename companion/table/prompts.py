@@ -78,39 +78,19 @@ def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> 
             "item": " ".join(ascii_words) or group}
 
 
-OptionWords = tuple[str, str, str, str]
-"""An option's group, label, short label and item (as `option` gives them)."""
-
-
-class Worded(dict):  # type: ignore[type-arg]
-    """A legal action, to everyone else the plain dict it is, that carries the words of its prompt option,
-    found once with a game's other static facts (`worded`): `option` then only reads them."""
-
-    __slots__ = ("words",)
-    words: OptionWords
-
-
-def worded(action: dict[str, Any]) -> Worded:
-    """`action` carrying its option's words; only for an action naming no seat (no `target`), whose words
-    are then the same for every table's seat names."""
-    if "target" in action:
-        raise ValueError(f"an action naming a seat has words that depend on the seat names: {action!r}")
-    made = Worded(action)
-    plain = option(0, action, ())
-    made.words = (plain["group"], plain["label"], plain["short"], plain["item"])
-    return made
-
-
 def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str]) -> list[dict[str, Any]]:
-    """A prompt's numbered options for these legal actions (an action `Worded` once only read)."""
+    """A prompt's numbered options for these legal actions. An action that is not a plain dict may carry its
+    option's words, found once by its game (`option_words`: group, label, short label, item, as `option`
+    gives them for an action naming no seat); they are then only read."""
     out = []
     for i, action in enumerate(legal):
-        if type(action) is Worded:
-            group, label, short, item = action.words
+        words = None if type(action) is dict else getattr(action, "option_words", None)
+        if words is None:
+            out.append(option(i, action, seat_names))
+        else:
+            group, label, short, item = words
             out.append({"value": i, "label": label, "action": action, "group": group, "short": short,
                         "item": item})
-        else:
-            out.append(option(i, action, seat_names))
     return out
 
 

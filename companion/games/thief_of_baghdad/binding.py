@@ -87,6 +87,8 @@ class Taps:
         return replace(self, taps=tuple(t for t in self.taps if t[0] != seat))
 
 
+INFO_SLOT = "thief_of_baghdad.info"
+"""Memo slot of the table info (key: the seat count)."""
 SCENE_SLOT = "thief_of_baghdad.scene"
 """Memo slot of the whole scene (key: the seat count and colours, the palaces, the turn and thief moves)."""
 MOVES_TRACK = LevelLights(WHITE, MOVES)
@@ -222,6 +224,10 @@ class ThiefOfBaghdadBinding(Binding):
         this turn."""
         return draw_scene(public_view, seats, seat_colours)
 
+    def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
+        """`info`, built once per seat count: it reads no view field (`info_fields`)."""
+        return memo.get(INFO_SLOT, seats, lambda: self.info(public_view, seats))
+
     def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
                      memo: Memo) -> Scene:
         """`scene`, the last one while the fields it reads and the colours are the same, else the last one with
@@ -268,13 +274,15 @@ def redrawn(was: tuple[Any, ...], last: Scene, key: tuple[Any, ...]) -> Scene | 
         for i in (turn_was, turn):
             if 0 <= i < seats:
                 scene[f"seat:{i}"] = TURN_LIGHT if turn == i else WAIT_LIGHT
-    own = tuple(colours) if colours and len(colours) >= seats else SEAT_RGB
+    own: tuple[RGB, ...] | None = None
     for palace, old in zip(palaces, palaces_was):
         if palace is not old:
             colour = palace.get("color", "white")
             if colour != old.get("color", "white"):
                 return None
             if palace != old:
+                if own is None:
+                    own = tuple(colours) if colours and len(colours) >= seats else SEAT_RGB
                 scene[f"palace:{colour}"] = palace_light(palace, own)
     if used != used_was:
         scene["moves"] = MOVES_TRACK[max(0, MOVES - int(used or 0))]
@@ -285,7 +293,7 @@ def palace_light(palace: Mapping[str, Any], own: tuple[RGB, ...]) -> Light:
     """A palace's segment: its guards in their owners' colours, its thieves in theirs, then its chests."""
     n = len(own)
     guards = [NEUTRAL_RGB if g == "neutral" else own[int(g) % n] for g in palace.get("guards") or ()][:GUARD_SPACES]
-    thieves = [own[s % n] for s, k in enumerate(palace.get("thieves") or ()) for _ in range(int(k))][:THIEF_PIXELS]
+    thieves = [own[s % n] for s, k in enumerate(palace.get("thieves") or ()) if k for _ in range(int(k))][:THIEF_PIXELS]
     chests = min(len(palace.get("chests") or ()), CHEST_PIXELS)
     return Light(PALACE_RGB.get(palace.get("color", "white"), WHITE),
                  pixels=(*guards, *DARK[GUARD_SPACES - len(guards)], *thieves, *DARK[THIEF_PIXELS - len(thieves)],

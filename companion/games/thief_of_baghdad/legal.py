@@ -19,7 +19,6 @@ from companion.games.thief_of_baghdad.payments import (
     INFILTRATE_OPTIONS, MOVE_GUARD_OPTIONS, MOVE_NEUTRAL_OPTIONS, Payment,
 )
 from companion.games.thief_of_baghdad.state import State
-from companion.table.prompts import Worded, worded
 
 MAX_PAID: Final = GUARD_SPACES - 1
 """The most cards of one kind a payment takes (infiltrating past three foreign guards)."""
@@ -30,6 +29,42 @@ PALETTE: Final = (1 << PALACES) - 1
 """The mask bits of holding at least one card of each colour."""
 DANCER_BIT: Final = 1 << DANCER_INDEX
 """The mask bit of holding a dancer."""
+OptionWords = tuple[str, str, str, str]
+"""A prompt option's group, label, short label and item (as the table's prompt options give them)."""
+
+
+class Worded(dict):  # type: ignore[type-arg]
+    """A fixed legal action, to everyone else the plain dict it is, carrying the words of its prompt option
+    (`option_words`), which the table's prompt options then only read."""
+
+    __slots__ = ("option_words",)
+    option_words: OptionWords
+
+
+def worded(action: dict[str, Any]) -> Worded:
+    """`action` carrying its option's words: the type in words, then each field but the seat (a name as it
+    is, a list of names joined, a flag as "key yes/no"), the same for every table's seat names."""
+    group = action["type"].replace("_", " ")
+    words = []
+    for key, value in action.items():
+        if key in ("type", "seat"):
+            continue
+        if type(value) is str:
+            words.append(value)
+        elif type(value) is list:
+            words.append(" ".join(value))
+        elif type(value) is bool:
+            words.append(f"{key} {'yes' if value else 'no'}")
+        else:
+            raise ValueError(f"no fixed words for {key}={value!r}")
+    label = f"{group} {' '.join(words)}" if words else group
+    if not label.isascii():
+        raise ValueError(f"a fixed action's label is ASCII: {label!r}")
+    made = Worded(action)
+    made.option_words = (group, label, label, " ".join(words) or group)
+    return made
+
+
 Payable = tuple[int, Mapping[int, tuple[Worded, ...]]]
 """The bits of a hand's mask that a group's payments read, and for each value of those bits the group's
 actions the hand pays for, in order."""
@@ -68,7 +103,7 @@ def handed(action: Worded) -> Worded:
     out = Worded(action)
     if "cards" in action:
         out["cards"] = list(action["cards"])
-    out.words = action.words
+    out.option_words = action.option_words
     return out
 
 
@@ -78,7 +113,7 @@ def hand_out(actions: list[Worded]) -> list[dict[str, Any]]:
     for action in actions:
         copy = Worded(action)
         copy["cards"] = list(action["cards"])
-        copy.words = action.words
+        copy.option_words = action.option_words
         out.append(copy)
     return out
 
