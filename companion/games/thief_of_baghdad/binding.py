@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem,
                                      LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput,
@@ -53,6 +53,12 @@ CHEST_RGB = GOLD
 GUARD_SPACES = 4
 THIEF_PIXELS = 4
 CHEST_PIXELS = 4
+OFF: RGB = (0, 0, 0)
+DARK: tuple[tuple[RGB, ...], ...] = tuple((OFF,) * n for n in range(max(GUARD_SPACES, THIEF_PIXELS) + 1))
+"""[n] -> n pixels off."""
+CHEST_ROWS: tuple[tuple[RGB, ...], ...] = tuple((CHEST_RGB,) * n + (OFF,) * (CHEST_PIXELS - n)
+                                                for n in range(CHEST_PIXELS + 1))
+"""[chests left] -> a palace's chest pixels."""
 
 
 @dataclass(frozen=True)
@@ -81,8 +87,10 @@ class Taps:
         return replace(self, taps=tuple(t for t in self.taps if t[0] != seat))
 
 
-PALACE_SLOT = "thief_of_baghdad.palace"
-"""Memo slot (with the palace's colour) of a palace's light (key: the palace's view and the seat colours)."""
+INFO_SLOT = "thief_of_baghdad.info"
+"""Memo slot of the table info (key: the seat count)."""
+SCENE_SLOT = "thief_of_baghdad.scene"
+"""Memo slot of the whole scene (key: the seat count and colours, the palaces, the turn and thief moves)."""
 MOVES_TRACK = LevelLights(WHITE, MOVES)
 TURN_LIGHT = Light(GOLD)
 WAIT_LIGHT = Light(DIM)
@@ -94,6 +102,7 @@ class ThiefOfBaghdadBinding(Binding):
 
     game = "thief_of_baghdad"
     info_fields = ()
+    scene_fields = ("palaces", "turn", "thief_moves")
     per_seat_fields = ("hand_sizes",)
     card_kinds = CARD_KINDS
     kind_words = {"palace": ("palace cards", "궁전 카드"), "dancer": ("dancers", "무용수")}
@@ -213,44 +222,82 @@ class ThiefOfBaghdadBinding(Binding):
         """Seats: whose turn gold. Palaces: guards in their owners' colours (the table's seat colours; neutral
         grey, free off), thieves in their seats' colours, then the chests left in gold. Moves: thief moves left
         this turn."""
-        return draw_scene(public_view, seats, seat_colours, palace_light)
+        return draw_scene(public_view, seats, seat_colours)
+
+    def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
+        """`info`, built once per seat count: it reads no view field (`info_fields`)."""
+        return memo.get(INFO_SLOT, seats, lambda: self.info(public_view, seats))
 
     def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
                      memo: Memo) -> Scene:
-        """`scene`, each palace's light reused while that palace and the colours are the same."""
-        def light(palace: Mapping[str, Any], own: tuple[RGB, ...]) -> Light:
-            return memo.get((PALACE_SLOT, palace.get("color")), (palace, own), lambda: palace_light(palace, own))
-        return draw_scene(public_view, seats, seat_colours, light)
+        """`scene`, the last one while the fields it reads and the colours are the same, else the last one with
+        the seats, palaces and track that changed drawn again."""
+        # the palaces list is the same object while no palace changed (the views' memo): compared at a glance
+        key = (seats, seat_colours, public_view.get("palaces"), public_view.get("turn"),
+               public_view.get("thief_moves"))
+        last = memo.last(SCENE_SLOT)
+        if last is not None and last[0] == key:
+            return last[1]  # type: ignore[no-any-return]
+        scene = None if last is None else redrawn(last[0], last[1], key)
+        if scene is None:
+            scene = self.scene(public_view, seats, seat_colours)
+        memo.put(SCENE_SLOT, key, scene)
+        return scene
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""
         return {f"seat:{i}": () for i in range(self.rules().seat_count(state))}
 
 
-def draw_scene(view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB],
-               light: Callable[[Mapping[str, Any], tuple[RGB, ...]], Light]) -> Scene:
-    """The scene `ThiefOfBaghdadBinding.scene` describes, each palace's segment drawn by `light`."""
+def draw_scene(view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB]) -> Scene:
+    """The scene `ThiefOfBaghdadBinding.scene` describes."""
     own = tuple(seat_colours) if seat_colours and len(seat_colours) >= seats else SEAT_RGB
     turn = view.get("turn")
     scene: Scene = {f"seat:{i}": TURN_LIGHT if turn == i else WAIT_LIGHT for i in range(seats)}
     for palace in view.get("palaces") or ():
-        scene[f"palace:{palace.get('color', 'white')}"] = light(palace, own)
+        scene[f"palace:{palace.get('color', 'white')}"] = palace_light(palace, own)
     used = int(view.get("thief_moves") or 0)
     scene["moves"] = MOVES_TRACK[max(0, MOVES - used)]
     return scene
 
 
+def redrawn(was: tuple[Any, ...], last: Scene, key: tuple[Any, ...]) -> Scene | None:
+    """The scene for `key` (seat count, colours, palaces, turn, thief moves) from `last`, drawn for the key
+    `was`: only what differs drawn again; None when the seats, colours or palaces' names differ."""
+    seats, colours, palaces, turn, used = key
+    seats_was, colours_was, palaces_was, turn_was, used_was = was
+    if seats != seats_was or colours != colours_was or type(turn) is not int or type(turn_was) is not int \
+            or type(palaces) is not list or type(palaces_was) is not list or len(palaces) != len(palaces_was):
+        return None
+    scene = dict(last)
+    if turn != turn_was:
+        for i in (turn_was, turn):
+            if 0 <= i < seats:
+                scene[f"seat:{i}"] = TURN_LIGHT if turn == i else WAIT_LIGHT
+    own: tuple[RGB, ...] | None = None
+    for palace, old in zip(palaces, palaces_was):
+        if palace is not old:
+            colour = palace.get("color", "white")
+            if colour != old.get("color", "white"):
+                return None
+            if palace != old:
+                if own is None:
+                    own = tuple(colours) if colours and len(colours) >= seats else SEAT_RGB
+                scene[f"palace:{colour}"] = palace_light(palace, own)
+    if used != used_was:
+        scene["moves"] = MOVES_TRACK[max(0, MOVES - int(used or 0))]
+    return scene
+
+
 def palace_light(palace: Mapping[str, Any], own: tuple[RGB, ...]) -> Light:
     """A palace's segment: its guards in their owners' colours, its thieves in theirs, then its chests."""
-    guards = [NEUTRAL_RGB if g == "neutral" else own[int(g) % len(own)]
-              for g in palace.get("guards") or ()][:GUARD_SPACES]
-    guards += [(0, 0, 0)] * (GUARD_SPACES - len(guards))
-    thieves = [own[s % len(own)] for s, n in enumerate(palace.get("thieves") or ())
-               for _ in range(int(n))][:THIEF_PIXELS]
-    thieves += [(0, 0, 0)] * (THIEF_PIXELS - len(thieves))
+    n = len(own)
+    guards = [NEUTRAL_RGB if g == "neutral" else own[int(g) % n] for g in palace.get("guards") or ()][:GUARD_SPACES]
+    thieves = [own[s % n] for s, k in enumerate(palace.get("thieves") or ()) if k for _ in range(int(k))][:THIEF_PIXELS]
     chests = min(len(palace.get("chests") or ()), CHEST_PIXELS)
-    chest_px = [CHEST_RGB] * chests + [(0, 0, 0)] * (CHEST_PIXELS - chests)
-    return Light(PALACE_RGB.get(palace.get("color", "white"), WHITE), pixels=tuple(guards + thieves + chest_px))
+    return Light(PALACE_RGB.get(palace.get("color", "white"), WHITE),
+                 pixels=(*guards, *DARK[GUARD_SPACES - len(guards)], *thieves, *DARK[THIEF_PIXELS - len(thieves)],
+                         *CHEST_ROWS[chests]))
 
 
 BINDING = ThiefOfBaghdadBinding()

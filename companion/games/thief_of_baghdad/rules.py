@@ -77,7 +77,7 @@ class ThiefOfBaghdad(Rules[State]):
         return views.seat_own(state, seat)
 
     def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        return views.view(state, None, memo), views.seat_parts(state, memo)
+        return views.views(state, memo)
 
     def _outcome(self, state: State) -> Outcome | None:
         return None if state.winner is None else Outcome(frozenset({state.winner}), Reason.CHESTS)

@@ -2,20 +2,37 @@
 
 from __future__ import annotations
 
-from typing import Any
+from bisect import bisect_left
+from itertools import product
+from typing import Any, Mapping, NamedTuple
 
-from companion.games.thief_of_baghdad.board import CARD_NAMES, COLORS, NEUTRAL, WIN_CHESTS
+from companion.games.log import Log
 from companion.games.memo import Memo
-from companion.games.thief_of_baghdad.state import Event, State
+from companion.games.thief_of_baghdad.board import (
+    CARD_NAMES, CHESTS, COLORS, GUARD_SPACES, GUARDS_PER_SEAT, NEUTRAL, PALACES, WIN_CHESTS,
+)
+from companion.games.thief_of_baghdad.state import HAND_WIDTH, Event, State
 
-LOG_SLOT = "thief_of_baghdad.log"
-"""Memo slot of the public log of the previous and current turn (key: the log and where it starts)."""
-PALACE_SLOT = "thief_of_baghdad.palace_view"
-"""Memo slot (with the palace) of a palace's public entry (key: the seat count, its guards, thieves, chests)."""
-PLAYERS_SLOT = "thief_of_baghdad.players"
-"""Memo slot of the public players list (key: the seat count and the byte fields it reads)."""
-PART_SLOT = "thief_of_baghdad.part"
-"""Memo slot (with the seat) of a seat's part of the view (key: its hand)."""
+VIEWS_SLOT = "thief_of_baghdad.views"
+"""Memo slot of the last publish's pieces of the views (`Built`; key: the state they were built from)."""
+
+
+SINGLES: tuple[tuple[str], ...] = tuple((name,) for name in CARD_NAMES)
+"""Each card name alone, to repeat."""
+class Built(NamedTuple):
+    """The pieces of one publish's views, each a pure function of the state fields named, and the log index
+    of each public log entry shown (shared from publish to publish: never mutated)."""
+
+    palaces: list[dict[str, Any]]
+    """Read: seats, guards, thieves, chests."""
+    players: list[dict[str, Any]]
+    """Read: seats, supply, unplaced, won, hands."""
+    parts: tuple[dict[str, Any], ...]
+    """Read: seats, hands."""
+    log: list[dict[str, Any]]
+    """Read: log, log_from."""
+    shown: tuple[int, ...]
+    """The log index of each entry of `log`."""
 
 
 def _jsonable(value: Any) -> Any:
@@ -23,67 +40,67 @@ def _jsonable(value: Any) -> Any:
     return [_jsonable(v) for v in value] if isinstance(value, tuple) else value
 
 
+def _entry(e: Event) -> dict[str, Any]:
+    """One log entry as a view shows it."""
+    params = dict(e.params)
+    for k, v in e.params:
+        if isinstance(v, tuple):
+            params[k] = _jsonable(v)
+    return {"code": e.code, "params": params}
+
+
 def log_entries(entries: tuple[Event, ...], seat: int | None) -> list[dict[str, Any]]:
     """Log entries as this viewer may read them: private entries only for their seat."""
-    return [
-        {"code": e.code, "params": {k: _jsonable(v) for k, v in e.params}}
-        for e in entries
-        if e.to is None or (seat is not None and seat in e.to)
-    ]
+    return [_entry(e) for e in entries if e.to is None or (seat is not None and seat in e.to)]
 
 
 def hand_cards(counts: bytes) -> list[str]:
     """A hand as a list of card names, in colour order, dancers last."""
-    return [name for name, n in zip(CARD_NAMES, counts) for _ in range(n)]
+    one = SINGLES  # unrolled: a seat's hand is drawn again at every payment and draw
+    return [*one[0] * counts[0], *one[1] * counts[1], *one[2] * counts[2], *one[3] * counts[3],
+            *one[4] * counts[4], *one[5] * counts[5], *one[6] * counts[6]]
+
+
+def owners(guards: bytes) -> list[int | str]:
+    """A palace's guards as views list them: seat by seat, neutral (the last count) last."""
+    n = len(guards) - 1
+    return [owner for owner in range(n) for _ in range(guards[owner])] + [NEUTRAL] * guards[n]
+
+
+OWNERS: Mapping[bytes, tuple[int | str, ...]] = {
+    bytes(counts): tuple(owners(bytes(counts))) for seats in range(min(GUARDS_PER_SEAT), max(GUARDS_PER_SEAT) + 1)
+    for counts in product(range(GUARD_SPACES + 1), repeat=seats + 1) if sum(counts) <= GUARD_SPACES}
+"""A palace's guard counts by owner (neutral last) -> its guards as views list them, for every way its spaces
+can be held; read-only."""
 
 
 def _palace(state: State, palace: int) -> dict[str, Any]:
     n = state.seats
-    guards = state.guards_at(palace)
+    w = n + 1
+    guards = state.guards[palace * w:palace * w + w]
+    known = OWNERS.get(guards)
     return {
         "color": COLORS[palace],
-        "guards": [owner for owner in range(n) for _ in range(guards[owner])] + [NEUTRAL] * guards[n],
-        "thieves": list(state.thieves[palace * n:(palace + 1) * n]),
-        "chests": list(state.chest_values(palace)),
+        "guards": owners(guards) if known is None else list(known),
+        "thieves": list(state.thieves[palace * n:palace * n + n]),
+        "chests": list(CHESTS[len(CHESTS) - state.chests[palace]:]),
     }
 
 
-def _players(state: State) -> list[dict[str, Any]]:
-    """Every seat's public entry: its supply, guards to place, chests won and hand size."""
-    return [{"supply": state.supply[s], "guards_unplaced": state.unplaced[s], "chests": state.won[s],
-             "hand_size": sum(state.hand(s))} for s in range(state.seats)]
+def _player(state: State, seat: int) -> dict[str, Any]:
+    """A seat's public entry: its supply, guards to place, chests won and hand size."""
+    return {"supply": state.supply[seat], "guards_unplaced": state.unplaced[seat], "chests": state.won[seat],
+            "hand_size": sum(state.hand(seat))}
 
 
-def _cached_palace(state: State, palace: int, memo: Memo) -> dict[str, Any]:
-    """`_palace`, reused while the palace's guards, thieves and chests are the same."""
-    n = state.seats
-    key = (n, state.guards_at(palace), state.thieves[palace * n:(palace + 1) * n], state.chests[palace])
-    return memo.get((PALACE_SLOT, palace), key, lambda: _palace(state, palace))
-
-
-def public_log(state: State, memo: Memo) -> list[dict[str, Any]]:
-    """`log_entries(state.log[state.log_from:], None)`, only the entries new since the last publish rendered."""
-    return memo.rendered_log(LOG_SLOT, state.log, state.log_from, lambda new: log_entries(new, None))
-
-
-def seat_parts(state: State, memo: Memo) -> tuple[dict[str, Any], ...]:
-    """Every seat's part of the view (its seat number and hand: no public field has those names), each
-    reused while its hand is the same."""
-    return tuple(memo.get((PART_SLOT, seat), state.hand(seat), lambda: seat_own(state, seat))
-                 for seat in range(state.seats))
-
-
-def view(state: State, seat: int | None, memo: Memo | None = None) -> dict[str, Any]:
-    """The view of one seat (its hand added) or the public (seat None; `memo`: the table's, for its
-    palaces, players and log)."""
-    cached = memo is not None and seat is None
-    out: dict[str, Any] = {
-        "phase": state.phase.value,
+def _public(state: State, palaces: list[dict[str, Any]], players: list[dict[str, Any]],
+            log: list[dict[str, Any]]) -> dict[str, Any]:
+    """The public view around its built pieces."""
+    return {
+        "phase": state.phase._value_,  # `.value` is a property: a call per publish
         "turn": state.turn,
-        "palaces": [_cached_palace(state, p, memo) if memo is not None and cached else _palace(state, p)
-                    for p in range(len(COLORS))],
-        "players": memo.get(PLAYERS_SLOT, (state.seats, state.supply, state.unplaced, state.won, state.hands),
-                            lambda: _players(state)) if memo is not None and cached else _players(state),
+        "palaces": palaces,
+        "players": players,
         "thief_moves": state.thief_moves,
         "acted": state.acted,
         "deck": sum(state.pile),
@@ -93,9 +110,14 @@ def view(state: State, seat: int | None, memo: Memo | None = None) -> dict[str, 
         "chests_to_win": WIN_CHESTS[state.seats],
         "winner": state.winner,
         # The previous and the current turn only; the whole game is the journal of actions.
-        "log": public_log(state, memo) if memo is not None and cached
-        else log_entries(state.log[state.log_from:], seat),
+        "log": log,
     }
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """The view of one seat (its hand added) or the public (seat None)."""
+    out = _public(state, [_palace(state, p) for p in range(PALACES)],
+                  [_player(state, s) for s in range(state.seats)], log_entries(state.log[state.log_from:], seat))
     if seat is not None:
         out.update(seat_own(state, seat))
     return out
@@ -104,3 +126,86 @@ def view(state: State, seat: int | None, memo: Memo | None = None) -> dict[str, 
 def seat_own(state: State, seat: int) -> dict[str, Any]:
     """What this seat adds to the public view: its seat number and its hand."""
     return {"seat": seat, "hand": hand_cards(state.hand(seat))}
+
+
+def views(state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+    """The public view and every seat's part of it (its seat number and hand: no public field has those
+    names), each piece reused from the last publish while the state fields it reads are the same."""
+    last = memo.last(VIEWS_SLOT)
+    if last is None or last[0].seats != state.seats:
+        built = _built(state)
+    elif last[0] is state:
+        built = last[1]
+    else:
+        built = _rebuilt(state, last[0], last[1])
+    memo.put(VIEWS_SLOT, state, built)
+    return _public(state, built.palaces, built.players, built.log), built.parts
+
+
+def _built(state: State) -> Built:
+    """Every piece built anew."""
+    log, shown = _public_entries(state.log, state.log_from)
+    return Built([_palace(state, p) for p in range(PALACES)], [_player(state, s) for s in range(state.seats)],
+                 tuple(seat_own(state, s) for s in range(state.seats)), log, shown)
+
+
+def _rebuilt(state: State, was: State, old: Built) -> Built:
+    """The pieces for `state` from those built for `was` (the same seat count): an unchanged field is the
+    same bytes object from one state to the next, and of a changed one only the palaces or seats whose
+    bytes differ are built again."""
+    n = state.seats
+    palaces, players, parts = old.palaces, old.players, old.parts
+    guards, thieves, chests, hands = state.guards, state.thieves, state.chests, state.hands
+    if guards is not was.guards or thieves is not was.thieves or chests is not was.chests:
+        palaces = list(palaces)
+        for p in {*_rows(guards, was.guards, n + 1), *_rows(thieves, was.thieves, n), *_rows(chests, was.chests, 1)}:
+            palaces[p] = _palace(state, p)
+    held = _rows(hands, was.hands, HAND_WIDTH)
+    supply, unplaced, won = state.supply, state.unplaced, state.won
+    if held or supply is not was.supply or unplaced is not was.unplaced or won is not was.won:
+        players = list(players)
+        for s in {*held, *_rows(supply, was.supply, 1), *_rows(unplaced, was.unplaced, 1), *_rows(won, was.won, 1)}:
+            players[s] = _player(state, s)
+    if held:
+        changed = list(parts)
+        for s in held:
+            changed[s] = seat_own(state, s)
+        parts = tuple(changed)
+    log, start = state.log, state.log_from
+    if log is was.log and start == was.log_from:
+        entries, shown = old.log, old.shown
+    elif start >= was.log_from and log.starts_with(was.log):
+        # the log grew from the last one and shows from the same entry or a later one: the entries still
+        # shown are the end of the last rendering, then the new ones
+        keep = bisect_left(old.shown, start) if start > was.log_from else 0
+        new, at = _public_entries(log, max(start, len(was.log)))
+        entries, shown = old.log[keep:] + new, old.shown[keep:] + at
+    else:
+        entries, shown = _public_entries(log, start)
+    return Built(palaces, players, parts, entries, shown)
+
+
+def _rows(new: bytes, old: bytes, width: int) -> list[int]:
+    """The rows of `width` bytes where two fields of the same length differ (none at a glance when they
+    are the same object, as an unchanged field of the next state is), found from the bits that differ."""
+    if new is old:
+        return []
+    diff = int.from_bytes(new, "little") ^ int.from_bytes(old, "little")
+    bits = 8 * width
+    rows = []
+    while diff:
+        row = ((diff & -diff).bit_length() - 1) // bits
+        rows.append(row)
+        diff &= -1 << (row + 1) * bits
+    return rows
+
+
+def _public_entries(log: Log[Event], start: int) -> tuple[list[dict[str, Any]], tuple[int, ...]]:
+    """The public entries of `log` from index `start` as views show them, and their indices."""
+    entries: list[dict[str, Any]] = []
+    shown: list[int] = []
+    for i, e in enumerate(log[start:], start):
+        if e.to is None:
+            entries.append(_entry(e))
+            shown.append(i)
+    return entries, tuple(shown)
