@@ -15,9 +15,15 @@ LOG_SLOT = "boss_wallet.log"
 CARD_INFO_SLOT = "boss_wallet.card_info"
 """Memo slot of the public view's catalogue entries (key: config, cards shown, the log's entries)."""
 LAST_ROUND_SLOT = "boss_wallet.last_round"
-"""Memo slot of the latest judged round as shown (key: the round's result)."""
-PART_SLOT = "boss_wallet.part"
-"""Memo slot (with the seat) of a seat's part of the view (key: everything `seat_own` reads)."""
+"""Memo slot of the latest judged round as shown and the cards its hands name (key: the round's result)."""
+PLAYERS_SLOT = "boss_wallet.players"
+"""Memo slot of the public players list, each seat's inputs and the cards shown hands name (key: the fields
+`_player` reads)."""
+PARTS_SLOT = "boss_wallet.parts"
+"""Memo slot of every seat's part of the view and each seat's inputs (key: the public catalogue entries, the
+config and the per-seat fields `seat_own` reads)."""
+_ASKING = frozenset({Phase.ROUND_END_SPECIALS, Phase.CREDIT, Phase.CREDIT_DRAW, Phase.INVESTIGATE})
+"""Phases whose queue the view shows as `asked`."""
 
 
 def log_view(log: Sequence[LogEntry], seat: int | None, reveal_all: bool = False) -> list[dict[str, Any]]:
@@ -81,13 +87,25 @@ def _player(state: State, seat: int, reveal: bool) -> dict[str, Any]:
 
 def public_view(state: State, seat: int | None = None, memo: Memo | None = None) -> dict[str, Any]:
     """The view every seat and the table page may see (plus `seat`'s private log lines when given; `memo`:
-    the table's, for the public log and its cards)."""
+    the table's, for the public view of a running game)."""
     over = state.phase is Phase.GAME_OVER
+    if memo is not None and seat is None and not over:
+        return _memo_view(state, memo)
     players = [_player(state, s, over) for s in range(state.seats)]
-    last = (last_round_view(state.last_round) if memo is None
-            else memo.get(LAST_ROUND_SLOT, (state.last_round,), lambda: last_round_view(state.last_round)))
+    last = last_round_view(state.last_round)
+    view = _fields(state, players, last)
     shown = [p for p in (*players, *(last["players"] if last else ())) if "hand" in p]
-    view: dict[str, Any] = {
+    # every card the view names (hands shown, the log's lines) can be drawn in words
+    named = [c for p in shown for c in (*p["hand"], *p["credit_drawn"])]
+    view["log"] = log_view(state.log if over else state.log[state.round_log:], seat, reveal_all=over)
+    named += [c for entry in view["log"] for c in _card_ids(entry["params"])]
+    view["card_info"] = state.cfg.entries(named)
+    return view
+
+
+def _fields(state: State, players: list[dict[str, Any]], last: dict[str, Any] | None) -> dict[str, Any]:
+    """The public view up to its log and catalogue entries, given its players and latest round."""
+    return {
         "game": "boss_wallet",
         "sample_deck": state.cfg.sample_deck,
         "phase": state.phase.value,
@@ -102,25 +120,56 @@ def public_view(state: State, seat: int | None = None, memo: Memo | None = None)
         "chip_pool": sum(state.pool),
         "size_check": state.size_check,
         "specials_used": list(state.specials_used),
-        "asked": list(state.queue) if state.phase in (Phase.ROUND_END_SPECIALS, Phase.CREDIT,
-                                                        Phase.CREDIT_DRAW, Phase.INVESTIGATE) else [],
+        "asked": list(state.queue) if state.phase in _ASKING else [],
         "officers": list(state.officers),
-        "investigations": [{"seat": o, "target": t} for o, t in state.investigations],
-        "awards_due": [{"seat": s, "chips": n} for s, n in state.award_queue],
+        # most states have neither: no comprehension run for nothing
+        "investigations": [{"seat": o, "target": t} for o, t in state.investigations] if state.investigations else [],
+        "awards_due": [{"seat": s, "chips": n} for s, n in state.award_queue] if state.award_queue else [],
         "players": players,
         "last_round": last,
     }
-    # every card the view names (hands shown, the log's lines) can be drawn in words
-    named = [c for p in shown for c in (*p["hand"], *p["credit_drawn"])]
-    if memo is None or seat is not None or over:
-        view["log"] = log_view(state.log if over else state.log[state.round_log:], seat, reveal_all=over)
-        named += [c for entry in view["log"] for c in _card_ids(entry["params"])]
-        view["card_info"] = state.cfg.entries(named)
-        return view
+
+
+def _memo_view(state: State, memo: Memo) -> dict[str, Any]:
+    """`public_view(state)` of a running game, reusing through `memo` what an earlier publish built from the
+    same inputs: the players, the latest round, the log rendered so far and the catalogue entries."""
+    players, named = _players(state, memo)
+    round_result = state.last_round
+    last, named_last = memo.get(LAST_ROUND_SLOT, (round_result,), lambda: _last_round(round_result))
+    view = _fields(state, players, last)
     view["log"], in_log = round_log(state, memo)
     cfg = state.cfg
-    view["card_info"] = memo.get(CARD_INFO_SLOT, (cfg, tuple(named), in_log), lambda: _card_info(cfg, named, in_log))
+    view["card_info"] = memo.get(CARD_INFO_SLOT, (cfg, named, named_last, in_log),
+                                 lambda: _card_info(cfg, [*named, *named_last], in_log))
     return view
+
+
+def _last_round(result: RoundResult | None) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    """`last_round_view(result)` and the cards its hands and credit draws name, in order."""
+    last = last_round_view(result)
+    if last is None:
+        return None, ()
+    return last, tuple(c for p in last["players"] for c in (*p["hand"], *p["credit_drawn"]))
+
+
+def _players(state: State, memo: Memo) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """The public players of a running game and the cards their shown hands name: the last list while every
+    field `_player` reads is the same, else a new list reusing each seat's entry while its own inputs are."""
+    key = (state.chips, state.hand_sizes, state.hands, state.coins, state.verdicts, state.credit_drawn)
+    last = memo.last(PLAYERS_SLOT)
+    if last is not None and last[0] == key:
+        return last[1][0], last[1][1]
+    none = (None,) * state.seats
+    seat_keys = tuple(zip(state.chips, state.hand_sizes or none, state.hands or none, state.coins or none,
+                          state.verdicts or none, state.credit_drawn or none))
+    if last is not None and len(last[1][2]) == len(seat_keys):
+        players = [old if mine == was else _player(state, s, False)
+                   for s, (mine, was, old) in enumerate(zip(seat_keys, last[1][2], last[1][0]))]
+    else:
+        players = [_player(state, s, False) for s in range(state.seats)]
+    named = tuple(c for p in players for c in (*p["hand"], *p["credit_drawn"])) if state.verdicts else ()
+    memo.put(PLAYERS_SLOT, key, (players, named, seat_keys))
+    return players, named
 
 
 def round_log(state: State, memo: Memo) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
@@ -187,16 +236,23 @@ def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, An
 
 
 def seat_parts(state: State, public: Mapping[str, Any], memo: Memo) -> tuple[dict[str, Any], ...]:
-    """Every seat's part of the view (`private_part` of its seat view), each reused while what `seat_own`
-    reads for it is the same (the public catalogue entries, its hand, extra IDs, credit draw and chips)."""
-    card_info = public["card_info"]
-    parts = []
-    for seat in range(state.seats):
-        key = (card_info, state.cfg, state.hands[seat] if state.hands else None,
-               state.extras[seat] if state.extras else (), state.credit_drawn[seat] if state.credit_drawn else (),
-               state.chips[seat])
-        parts.append(memo.get((PART_SLOT, seat), key, lambda: private_part(seat_own(state, seat, public), public)))
-    return tuple(parts)
+    """Every seat's part of the view (`private_part` of its seat view): the last parts while the public
+    catalogue entries, the config and every seat's hand, extra IDs, credit draw and chips are the same, else
+    new parts reusing each seat's while its own inputs are."""
+    card_info, cfg = public["card_info"], state.cfg
+    key = (card_info, cfg, state.hands, state.extras, state.credit_drawn, state.chips)
+    last = memo.last(PARTS_SLOT)
+    if last is not None and last[0] == key:
+        return last[1][0]  # type: ignore[no-any-return]
+    none, empty = (None,) * state.seats, ((),) * state.seats
+    seat_keys = tuple(zip(state.hands or none, state.extras or empty, state.credit_drawn or empty, state.chips))
+    if last is not None and len(last[1][1]) == len(seat_keys) and last[0][:2] == (card_info, cfg):
+        parts = tuple([old if mine == was else private_part(seat_own(state, s, public), public)
+                       for s, (mine, was, old) in enumerate(zip(seat_keys, last[1][1], last[1][0]))])
+    else:
+        parts = tuple([private_part(seat_own(state, s, public), public) for s in range(state.seats)])
+    memo.put(PARTS_SLOT, key, (parts, seat_keys))
+    return parts
 
 
 def seat_view(state: State, seat: int) -> dict[str, Any]:
