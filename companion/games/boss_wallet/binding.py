@@ -26,6 +26,7 @@ from companion.games.boss_wallet.codes import BINDING_CODES as OWN_CODES
 from companion.games.boss_wallet.config import COINS, HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.state import Phase, State
 from companion.games.contract import CHANCE
+from companion.games.memo import Memo
 
 _PERSON_RE = "|".join(sorted(PERSONS))
 _MARK = "(?::[2-7])?"
@@ -142,6 +143,10 @@ SEAT_LIGHTS: Mapping[str, Light] = MappingProxyType({
 """A seat's light in each state, built once (every publish paints every seat)."""
 HOURGLASS_TRACK = LevelLights(GOLD, HOURGLASSES)
 ROUND_TRACK = LevelLights(BLUE, ROUNDS)
+SCENE_SLOT = "boss_wallet.scene"
+"""Memo slot of the LED scene without the turn's light (key: everything else `scene` reads)."""
+_ABSENT = object()
+"""A seat without a verdict, in the scene's key (no verdict value can equal it)."""
 
 
 class BossWalletBinding(Binding):
@@ -149,6 +154,7 @@ class BossWalletBinding(Binding):
 
     game = "boss_wallet"
     info_fields = ("last_round",)
+    scene_fields = ("players", "phase", "asked", "turn", "hourglasses", "round")
     seat_fields = ("start_seat", "confiscated_by")
     per_seat_fields = ("chip_values", "coins")
     card_kinds = CARD_KINDS
@@ -345,6 +351,27 @@ class BossWalletBinding(Binding):
         played = int(view.get("round", 1) or 1) - (0 if phase == "game_over" else 1)
         scene["round"] = ROUND_TRACK[played]
         return scene
+
+    def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
+                     memo: Memo) -> Scene:
+        """`scene` (it draws no seat colours): the scene without the turn's light, reused while the phase, the
+        seats asked, each seat's verdict (in the scan also whether it is scanned) and the tracks are the same,
+        with the seat whose turn it is lit on top (the turn moves on nearly every action)."""
+        view = public_view
+        players = view.get("players") or ()
+        phase = view.get("phase")
+        turn = view.get("turn") if phase == "turns" else None
+        if turn is not None and (type(turn) is not int or not 0 <= turn < seats):
+            return self.scene(view, seats, seat_colours)
+        marks = [p.get("verdict", _ABSENT) for p in players]
+        if phase == "scan":
+            marks += [not p.get("scanned") for p in players]
+        key = (seats, phase, tuple(view.get("asked") or ()), view.get("hourglasses", 0), view.get("round", 1),
+               tuple(marks))
+        base = memo.get(SCENE_SLOT, key, lambda: self.scene({**view, "turn": None}, seats, seat_colours))
+        if turn is None or (turn < len(players) and "verdict" in players[turn]):
+            return base
+        return {**base, f"seat:{turn}": SEAT_LIGHTS["turn"]}
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""
