@@ -14,6 +14,7 @@ blind (enrolled coins); chip draws are sampled by the table. Digital games sampl
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from operator import methodcaller
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -145,8 +146,12 @@ HOURGLASS_TRACK = LevelLights(GOLD, HOURGLASSES)
 ROUND_TRACK = LevelLights(BLUE, ROUNDS)
 SCENE_SLOT = "boss_wallet.scene"
 """Memo slot of the LED scene without the turn's light (key: everything else `scene` reads)."""
+INFO_SLOT = "boss_wallet.info"
+"""Memo slot of the table info (key: the seat count and the view's latest round)."""
 _ABSENT = object()
 """A seat without a verdict, in the scene's key (no verdict value can equal it)."""
+_VERDICT = methodcaller("get", "verdict", _ABSENT)
+_SCANNED = methodcaller("get", "scanned")
 
 
 class BossWalletBinding(Binding):
@@ -363,15 +368,25 @@ class BossWalletBinding(Binding):
         turn = view.get("turn") if phase == "turns" else None
         if turn is not None and (type(turn) is not int or not 0 <= turn < seats):
             return self.scene(view, seats, seat_colours)
-        marks = [p.get("verdict", _ABSENT) for p in players]
+        marks = tuple(map(_VERDICT, players))
         if phase == "scan":
-            marks += [not p.get("scanned") for p in players]
-        key = (seats, phase, tuple(view.get("asked") or ()), view.get("hourglasses", 0), view.get("round", 1),
-               tuple(marks))
+            marks += tuple(map(_SCANNED, players))
+        key = (seats, phase, tuple(view.get("asked") or ()), view.get("hourglasses", 0), view.get("round", 1), marks)
         base = memo.get(SCENE_SLOT, key, lambda: self.scene({**view, "turn": None}, seats, seat_colours))
         if turn is None or (turn < len(players) and "verdict" in players[turn]):
             return base
         return {**base, f"seat:{turn}": SEAT_LIGHTS["turn"]}
+
+    def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
+        """`info`, reused while the seat count and the view's latest round are the same (the memoized view
+        holds the same latest round object while the round's result is the same: a check by identity)."""
+        key = (seats, public_view.get("last_round"))
+        last = memo.last(INFO_SLOT)
+        if last is not None and last[0] == key:
+            return last[1]  # type: ignore[no-any-return]
+        info = self.info(public_view, seats)
+        memo.put(INFO_SLOT, key, info)
+        return info
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""

@@ -91,7 +91,8 @@ def public_view(state: State, seat: int | None = None, memo: Memo | None = None)
     over = state.phase is Phase.GAME_OVER
     if memo is not None and seat is None and not over:
         return _memo_view(state, memo)
-    players = [_player(state, s, over) for s in range(state.seats)]
+    players = ([_player(state, s, over) for s in range(state.seats)] if state.verdicts or over
+               else _plain_players(state))
     last = last_round_view(state.last_round)
     view = _fields(state, players, last)
     shown = [p for p in (*players, *(last["players"] if last else ())) if "hand" in p]
@@ -108,7 +109,7 @@ def _fields(state: State, players: list[dict[str, Any]], last: dict[str, Any] | 
     return {
         "game": "boss_wallet",
         "sample_deck": state.cfg.sample_deck,
-        "phase": state.phase.value,
+        "phase": str(state.phase),  # a str enum's value, without Enum.value's property call
         "round": state.round,
         "rounds": ROUNDS,
         "turn": state.turn,
@@ -154,22 +155,35 @@ def _last_round(result: RoundResult | None) -> tuple[dict[str, Any] | None, tupl
 
 def _players(state: State, memo: Memo) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
     """The public players of a running game and the cards their shown hands name: the last list while every
-    field `_player` reads is the same, else a new list reusing each seat's entry while its own inputs are."""
+    field `_player` reads is the same; after the verdicts a new list reuses each seat's entry while its own
+    inputs are (a judged entry is large; an unjudged one costs no more to build than to check)."""
     key = (state.chips, state.hand_sizes, state.hands, state.coins, state.verdicts, state.credit_drawn)
     last = memo.last(PLAYERS_SLOT)
     if last is not None and last[0] == key:
         return last[1][0], last[1][1]
+    if not state.verdicts:
+        players = _plain_players(state)
+        memo.put(PLAYERS_SLOT, key, (players, (), None))
+        return players, ()
     none = (None,) * state.seats
-    seat_keys = tuple(zip(state.chips, state.hand_sizes or none, state.hands or none, state.coins or none,
-                          state.verdicts or none, state.credit_drawn or none))
-    if last is not None and len(last[1][2]) == len(seat_keys):
+    seat_keys = tuple(zip(state.chips, state.hand_sizes or none, state.hands, state.coins or none,
+                          state.verdicts, state.credit_drawn))
+    if last is not None and last[1][2] is not None and len(last[1][2]) == len(seat_keys):
         players = [old if mine == was else _player(state, s, False)
                    for s, (mine, was, old) in enumerate(zip(seat_keys, last[1][2], last[1][0]))]
     else:
         players = [_player(state, s, False) for s in range(state.seats)]
-    named = tuple(c for p in players for c in (*p["hand"], *p["credit_drawn"])) if state.verdicts else ()
+    named = tuple(c for p in players for c in (*p["hand"], *p["credit_drawn"]))
     memo.put(PLAYERS_SLOT, key, (players, named, seat_keys))
     return players, named
+
+
+def _plain_players(state: State) -> list[dict[str, Any]]:
+    """`_player` of every seat before the verdicts and the game's end, in one pass."""
+    none = (None,) * state.seats
+    return [{"chips": len(chips), "hand_size": size, "scanned": hand is not None, "coin": coin}
+            for chips, size, hand, coin in zip(state.chips, state.hand_sizes or (0,) * state.seats,
+                                               state.hands or none, state.coins or none)]
 
 
 def round_log(state: State, memo: Memo) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
@@ -184,8 +198,9 @@ def round_log(state: State, memo: Memo) -> tuple[list[dict[str, Any]], dict[str,
     new = log_view(log[done:], None) if len(log) > done else []
     if new:
         rendered = rendered + new
-        added = {c: cfg.cards[c].entry() for entry in new for c in _card_ids(entry["params"])
-                 if c in cfg.cards and c not in in_log}
+        catalogue = cfg.catalogue
+        added = {c: catalogue[c] for entry in new for c in _card_ids(entry["params"])
+                 if c in catalogue and c not in in_log}
         if added:
             in_log = {**in_log, **added}
     memo.put(LOG_SLOT, (log, start, cfg), (rendered, in_log))
@@ -225,8 +240,8 @@ def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, An
     drawn = list(state.credit_drawn[seat]) if state.credit_drawn else []
     return {
         # and the cards its choices name: the extra IDs on offer and the representative payment for one
-        "card_info": {**public["card_info"],
-                      **state.cfg.entries(known + drawn + [*state.cfg.extra_ids, *(state.cfg.payment or ())])},
+        # (the same keys in the same order as the entries of known + drawn + extra IDs + payment)
+        "card_info": {**public["card_info"], **state.cfg.entries(known + drawn), **state.cfg.choice_entries},
         "seat": seat,
         "chip_values": list(state.chips[seat]),
         "hand": known,

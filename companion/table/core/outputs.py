@@ -132,6 +132,7 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
     prompts: dict[int, Mapping[str, Any]] | None = None
     ballots = state.ballots
     sends: list[Effect] = []
+    serving: Mapping[int, str] | None = None
     for seat in range(len(names)):
         old = was.get(seat)
         # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
@@ -148,7 +149,9 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
             message = old if old == IDLE else dict(IDLE)
         if message is old:  # unchanged: nothing to send, nothing to store
             continue
-        terminal = state.terminals.terminal_of(seat)
+        if serving is None:
+            serving = terminals_by_seat(memo, state.terminals)
+        terminal = serving.get(seat)
         if terminal and old != message:
             sends.append(SendTerminal(terminal, message))
         if prompts is None:
@@ -159,9 +162,22 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
     return evolve(state, prompts=was if prompts is None else prompts, ballots=ballots), sends
 
 
+def terminals_by_seat(memo: Memo, book: TerminalBook) -> Mapping[int, str]:
+    """`book.terminal_of(seat)` for every seat served, found once per terminal binding map (by identity)."""
+    last = memo.last(TERMINALS_SLOT)
+    if last is not None and last[0] is book.seats:
+        return last[1]  # type: ignore[no-any-return]
+    serving: dict[int, str] = {}
+    for terminal, seat in book.seats.items():
+        serving.setdefault(seat, terminal)  # the first, as terminal_of finds it
+    memo.put(TERMINALS_SLOT, book.seats, serving)
+    return serving
+
+
 def part_infos(memo: Memo, parts: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
     """`prompt_info` of every seat's part, each filtered once while the part is the same object (a view part
-    is shared from publish to publish while its inputs are the same, and never mutated)."""
+    is shared from publish to publish while its inputs are the same, and never mutated), and the last info
+    object kept while a new part's info equals it (so an idle seat's prompt is seen unchanged by identity)."""
     last = memo.last(INFO_SLOT)
     if last is None:
         infos = tuple([prompt_info(part) for part in parts])
@@ -169,10 +185,17 @@ def part_infos(memo: Memo, parts: Sequence[Mapping[str, Any]]) -> tuple[Mapping[
         return last[1]  # type: ignore[no-any-return]
     else:
         was, done = last
-        infos = tuple([done[seat] if seat < len(was) and was[seat] is part else prompt_info(part)
+        infos = tuple([done[seat] if seat < len(was) and was[seat] is part else _same(prompt_info(part), done, seat)
                        for seat, part in enumerate(parts)])
     memo.put(INFO_SLOT, parts, infos)
     return infos
+
+
+def _same(info: Mapping[str, Any], done: Sequence[Mapping[str, Any]], seat: int) -> Mapping[str, Any]:
+    """`info`, or the seat's last info where it is equal (the object the seat's stored prompt holds)."""
+    if seat < len(done) and done[seat] == info:
+        return done[seat]
+    return info
 
 
 def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
@@ -224,6 +247,8 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
 _ACTION = itemgetter("action")
 SEATS_SLOT = "publish.seats"
 """Memo slot of the seat colours, names and snapshot seats (key: the seat config and the game's seat count)."""
+TERMINALS_SLOT = "prompt.terminals"
+"""Memo slot of the terminal serving each seat (key: the terminal book's binding map, by identity)."""
 INFO_SLOT = "prompt.info"
 """Memo slot of what each seat's prompt carries of its part of the view (key: the parts, by identity)."""
 OPTIONS_SLOT = "prompt.options"
