@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
                                      DeckItem, LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
                                      TableInput, ValuePattern, seat_of)
-from companion.games.boss_wallet.cards import MIN_SEATS, PERSONS, SAMPLE_CARDS, Kind
+from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS, PERSONS, SAMPLE_CARDS, Kind
 from companion.games.boss_wallet.cards import Card as PlayCard
 from companion.games.boss_wallet.codes import BINDING_CODES as OWN_CODES
 from companion.games.boss_wallet.config import COINS, HOURGLASSES, ROUNDS
@@ -142,6 +142,8 @@ SEAT_LIGHTS: Mapping[str, Light] = MappingProxyType({
     "innocent": Light(GREEN), "guilty": Light(RED), "turn": Light(GOLD), "asked": Light(ORANGE),
     "scanned": Light(WHITE), "to_scan": Light(BLUE), "waiting": Light(DIM)})
 """A seat's light in each state, built once (every publish paints every seat)."""
+SEAT_ZONES = tuple(f"seat:{i}" for i in range(MAX_SEATS))
+"""The seat zones' names, made once (a scene names every seat on every publish)."""
 HOURGLASS_TRACK = LevelLights(GOLD, HOURGLASSES)
 ROUND_TRACK = LevelLights(BLUE, ROUNDS)
 SCENE_SLOT = "boss_wallet.scene"
@@ -350,7 +352,7 @@ class BossWalletBinding(Binding):
                 light = SEAT_LIGHTS["scanned" if p.get("scanned") else "to_scan"]
             else:
                 light = SEAT_LIGHTS["waiting"]
-            scene[f"seat:{i}"] = light
+            scene[SEAT_ZONES[i] if i < MAX_SEATS else f"seat:{i}"] = light
         left = HOURGLASSES - int(view.get("hourglasses", 0) or 0)
         scene["hourglass"] = HOURGLASS_TRACK[max(0, left)]
         played = int(view.get("round", 1) or 1) - (0 if phase == "game_over" else 1)
@@ -372,10 +374,17 @@ class BossWalletBinding(Binding):
         if phase == "scan":
             marks += tuple(map(_SCANNED, players))
         key = (seats, phase, tuple(view.get("asked") or ()), view.get("hourglasses", 0), view.get("round", 1), marks)
-        base = memo.get(SCENE_SLOT, key, lambda: self.scene({**view, "turn": None}, seats, seat_colours))
+        last = memo.last(SCENE_SLOT)
+        if last is not None and last[0] == key:
+            base = last[1]
+        else:
+            base = self.scene({**view, "turn": None}, seats, seat_colours)
+            memo.put(SCENE_SLOT, key, base)
         if turn is None or (turn < len(players) and "verdict" in players[turn]):
-            return base
-        return {**base, f"seat:{turn}": SEAT_LIGHTS["turn"]}
+            return base  # type: ignore[no-any-return]
+        scene = base.copy()
+        scene[SEAT_ZONES[turn] if turn < MAX_SEATS else f"seat:{turn}"] = SEAT_LIGHTS["turn"]
+        return scene  # type: ignore[no-any-return]
 
     def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
         """`info`, reused while the seat count and the view's latest round are the same (the memoized view
