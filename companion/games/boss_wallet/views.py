@@ -94,18 +94,18 @@ def public_view(state: State, seat: int | None = None, memo: Memo | None = None)
     players = ([_player(state, s, over) for s in range(state.seats)] if state.verdicts or over
                else _plain_players(state))
     last = last_round_view(state.last_round)
-    view = _fields(state, players, last)
     shown = [p for p in (*players, *(last["players"] if last else ())) if "hand" in p]
     # every card the view names (hands shown, the log's lines) can be drawn in words
     named = [c for p in shown for c in (*p["hand"], *p["credit_drawn"])]
-    view["log"] = log_view(state.log if over else state.log[state.round_log:], seat, reveal_all=over)
-    named += [c for entry in view["log"] for c in _card_ids(entry["params"])]
-    view["card_info"] = state.cfg.entries(named)
-    return view
+    log = log_view(state.log if over else state.log[state.round_log:], seat, reveal_all=over)
+    named += [c for entry in log for c in _card_ids(entry["params"])]
+    return _fields(state, players, last, log, state.cfg.entries(named))
 
 
-def _fields(state: State, players: list[dict[str, Any]], last: dict[str, Any] | None) -> dict[str, Any]:
-    """The public view up to its log and catalogue entries, given its players and latest round."""
+def _fields(state: State, players: list[dict[str, Any]], last: dict[str, Any] | None, log: list[dict[str, Any]],
+            card_info: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The public view, given its players, latest round, log and catalogue entries (one dict built whole: a
+    key added later would grow it)."""
     return {
         "game": "boss_wallet",
         "sample_deck": state.cfg.sample_deck,
@@ -128,6 +128,8 @@ def _fields(state: State, players: list[dict[str, Any]], last: dict[str, Any] | 
         "awards_due": [{"seat": s, "chips": n} for s, n in state.award_queue] if state.award_queue else [],
         "players": players,
         "last_round": last,
+        "log": log,
+        "card_info": card_info,
     }
 
 
@@ -135,14 +137,23 @@ def _memo_view(state: State, memo: Memo) -> dict[str, Any]:
     """`public_view(state)` of a running game, reusing through `memo` what an earlier publish built from the
     same inputs: the players, the latest round, the log rendered so far and the catalogue entries."""
     players, named = _players(state, memo)
-    round_result = state.last_round
-    last, named_last = memo.get(LAST_ROUND_SLOT, (round_result,), lambda: _last_round(round_result))
-    view = _fields(state, players, last)
-    view["log"], in_log = round_log(state, memo)
+    key = (state.last_round,)
+    stored = memo.last(LAST_ROUND_SLOT)
+    if stored is not None and stored[0] == key:
+        last, named_last = stored[1]
+    else:
+        last, named_last = _last_round(state.last_round)
+        memo.put(LAST_ROUND_SLOT, key, (last, named_last))
+    log, in_log = round_log(state, memo)
     cfg = state.cfg
-    view["card_info"] = memo.get(CARD_INFO_SLOT, (cfg, named, named_last, in_log),
-                                 lambda: _card_info(cfg, [*named, *named_last], in_log))
-    return view
+    key = (cfg, named, named_last, in_log)
+    stored = memo.last(CARD_INFO_SLOT)
+    if stored is not None and stored[0] == key:
+        card_info = stored[1]
+    else:
+        card_info = _card_info(cfg, [*named, *named_last], in_log)
+        memo.put(CARD_INFO_SLOT, key, card_info)
+    return _fields(state, players, last, log, card_info)
 
 
 def _last_round(result: RoundResult | None) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
