@@ -8,7 +8,7 @@ from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS, Config
 from companion.games.boss_wallet.flow import extras_taken
 from companion.games.boss_wallet.state import Phase, RoundResult, State, Verdict
 from companion.games.memo import Memo
-from companion.games.rules import LogEntry, private_part
+from companion.games.rules import LogEntry
 
 LOG_SLOT = "boss_wallet.log"
 """Memo slot of the round's public log and the entries of the cards it names (key: log, round start, config)."""
@@ -161,7 +161,7 @@ def _last_round(result: RoundResult | None) -> tuple[dict[str, Any] | None, tupl
     last = last_round_view(result)
     if last is None:
         return None, ()
-    return last, tuple(c for p in last["players"] for c in (*p["hand"], *p["credit_drawn"]))
+    return last, tuple([c for p in last["players"] for c in (*p["hand"], *p["credit_drawn"])])
 
 
 def _players(state: State, memo: Memo) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
@@ -184,7 +184,10 @@ def _players(state: State, memo: Memo) -> tuple[list[dict[str, Any]], tuple[str,
                    for s, (mine, was, old) in enumerate(zip(seat_keys, last[1][2], last[1][0]))]
     else:
         players = [_player(state, s, False) for s in range(state.seats)]
-    named = tuple(c for p in players for c in (*p["hand"], *p["credit_drawn"]))
+    if last is not None and last[1][2] is not None and last[0][2] is state.hands and last[0][5] is state.credit_drawn:
+        named = last[1][1]  # the same hands and credit draws shown (an award or a returned chip changed)
+    else:
+        named = tuple([c for p in players for c in (*p["hand"], *p["credit_drawn"])])
     memo.put(PLAYERS_SLOT, key, (players, named, seat_keys))
     return players, named
 
@@ -202,11 +205,14 @@ def round_log(state: State, memo: Memo) -> tuple[list[dict[str, Any]], dict[str,
     the order first named), extended from what the last publish rendered when the log grew from its log."""
     log, start, cfg = state.log, state.round_log, state.cfg
     last = memo.last(LOG_SLOT)
+    size = len(log)
     if last is not None and last[0][1] == start and last[0][2] is cfg and log.starts_with(last[0][0]):
         done, (rendered, in_log) = len(last[0][0]), last[1]
+        if size == done:  # nothing new: the stored log is still this one's whole prefix
+            return rendered, in_log  # type: ignore[no-any-return]
     else:
         done, rendered, in_log = start, [], {}
-    new = log_view(log[done:], None) if len(log) > done else []
+    new = log_view(log[done:], None) if size > done else []
     if new:
         rendered = rendered + new
         catalogue = cfg.catalogue
@@ -273,12 +279,21 @@ def seat_parts(state: State, public: Mapping[str, Any], memo: Memo) -> tuple[dic
     none, empty = (None,) * state.seats, ((),) * state.seats
     seat_keys = tuple(zip(state.hands or none, state.extras or empty, state.credit_drawn or empty, state.chips))
     if last is not None and len(last[1][1]) == len(seat_keys) and last[0][:2] == (card_info, cfg):
-        parts = tuple([old if mine == was else private_part(seat_own(state, s, public), public)
+        parts = tuple([old if mine == was else _part(state, s, public)
                        for s, (mine, was, old) in enumerate(zip(seat_keys, last[1][1], last[1][0]))])
     else:
-        parts = tuple([private_part(seat_own(state, s, public), public) for s in range(state.seats)])
+        parts = tuple([_part(state, s, public) for s in range(state.seats)])
     memo.put(PARTS_SLOT, key, (parts, seat_keys))
     return parts
+
+
+def _part(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, Any]:
+    """`private_part(seat_own(state, seat, public), public)`: of a seat's own fields the public view has only
+    the catalogue entries, dropped where they are the same."""
+    own = seat_own(state, seat, public)
+    if own["card_info"] == public["card_info"]:
+        del own["card_info"]
+    return own
 
 
 def seat_view(state: State, seat: int) -> dict[str, Any]:
