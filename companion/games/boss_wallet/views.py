@@ -16,6 +16,9 @@ CARD_INFO_SLOT = "boss_wallet.card_info"
 """Memo slot of the public view's catalogue entries (key: config, cards shown, the log's entries)."""
 LAST_ROUND_SLOT = "boss_wallet.last_round"
 """Memo slot of the latest judged round as shown and the cards its hands name (key: the round's result)."""
+ROUND_PLAYERS_SLOT = "boss_wallet.round_players"
+"""Memo slot of the latest round's players and the cards they name (key: the round's coins, hands, credit
+draws and verdicts)."""
 PLAYERS_SLOT = "boss_wallet.players"
 """Memo slot of the public players list, each seat's inputs and the cards shown hands name (key: the fields
 `_player` reads)."""
@@ -52,22 +55,29 @@ def _judged(hand: tuple[str, ...], drawn: tuple[str, ...], v: Verdict) -> dict[s
     }
 
 
-def last_round_view(result: RoundResult | None) -> dict[str, Any] | None:
-    """The latest judged round as it was shown: per-seat results, investigations, ranking, chip counts drawn."""
+def last_round_view(result: RoundResult | None,
+                    players: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+    """The latest judged round as it was shown: per-seat results, investigations, ranking, chip counts drawn
+    (`players`: its `round_players`, when already built)."""
     if result is None:
         return None
     return {
         "round": result.round,
         "start_seat": result.start_seat,
         "finished": result.finished,
-        "players": [{"seat": s, "coin": result.coins[s], **_judged(result.hands[s], result.credit_drawn[s], v)}
-                    for s, v in enumerate(result.verdicts)],
+        "players": round_players(result) if players is None else players,
         "investigations": [{"seat": o, "target": t, "guilty": result.verdicts[t].guilty}
                            for o, t in result.investigations],
         "ranking": list(result.ranking),
         "returned": list(result.returned),
         "awards": [{"seat": s, "chips": n} for s, n in result.awards],
     }
+
+
+def round_players(result: RoundResult) -> list[dict[str, Any]]:
+    """Each seat's results in a judged round: coin, hand, wealth, verdict and why."""
+    return [{"seat": s, "coin": result.coins[s], **_judged(result.hands[s], result.credit_drawn[s], v)}
+            for s, v in enumerate(result.verdicts)]
 
 
 def _player(state: State, seat: int, reveal: bool) -> dict[str, Any]:
@@ -142,7 +152,7 @@ def _memo_view(state: State, memo: Memo) -> dict[str, Any]:
     if stored is not None and stored[0] == key:
         last, named_last = stored[1]
     else:
-        last, named_last = _last_round(state.last_round)
+        last, named_last = _last_round(state.last_round, memo)
         memo.put(LAST_ROUND_SLOT, key, (last, named_last))
     log, in_log = round_log(state, memo)
     cfg = state.cfg
@@ -156,12 +166,20 @@ def _memo_view(state: State, memo: Memo) -> dict[str, Any]:
     return _fields(state, players, last, log, card_info)
 
 
-def _last_round(result: RoundResult | None) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
-    """`last_round_view(result)` and the cards its hands and credit draws name, in order."""
-    last = last_round_view(result)
-    if last is None:
+def _last_round(result: RoundResult | None, memo: Memo) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    """`last_round_view(result)` and the cards its hands and credit draws name, in order, with its players
+    reused while their results are the same (an award or a returned chip changes only the round's tail)."""
+    if result is None:
         return None, ()
-    return last, tuple([c for p in last["players"] for c in (*p["hand"], *p["credit_drawn"])])
+    key = (result.coins, result.hands, result.credit_drawn, result.verdicts)
+    stored = memo.last(ROUND_PLAYERS_SLOT)
+    if stored is not None and stored[0] == key:
+        players, named = stored[1]
+    else:
+        players = round_players(result)
+        named = tuple([c for p in players for c in (*p["hand"], *p["credit_drawn"])])
+        memo.put(ROUND_PLAYERS_SLOT, key, (players, named))
+    return last_round_view(result, players), named
 
 
 def _players(state: State, memo: Memo) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
