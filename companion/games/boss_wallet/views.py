@@ -191,7 +191,14 @@ def _players(state: State, memo: Memo) -> tuple[list[dict[str, Any]], tuple[str,
     if last is not None and last[0] == key:
         return last[1][0], last[1][1]
     if not state.verdicts:
-        players = _plain_players(state)
+        was = None if last is None or last[1][2] is not None else last[0]
+        if (was is not None and was[0] is state.chips and was[2] is state.hands and was[3] is state.coins
+                and was[1] and len(was[1]) == len(state.hand_sizes)):
+            # only hand sizes changed (a draw, a put): every other entry stays as it is
+            players = [p if old == size else {**p, "hand_size": size}
+                       for p, old, size in zip(last[1][0], was[1], state.hand_sizes)]  # type: ignore[index]
+        else:
+            players = _plain_players(state)
         memo.put(PLAYERS_SLOT, key, (players, (), None))
         return players, ()
     none = (None,) * state.seats
