@@ -67,9 +67,14 @@ def seat_facts(ctx: Context, session: Session) -> tuple[tuple[RGB, ...], list[di
     """The table's seat colours (for the LEDs), the game's seats as the snapshot lists them and every seat's
     configured name, built once per seat config and game seat count (shared: never mutated)."""
     config = ctx.config.seats
-    return session.memo.get(SEATS_SLOT, (config, session.seats), lambda: (
-        tuple(s.rgb for s in config), [{"name": s.name, "colour": s.colour} for s in config[: session.seats]],
-        [s.name for s in config]))
+    key = (config, session.seats)
+    last = session.memo.last(SEATS_SLOT)
+    if last is not None and last[0] == key:
+        return last[1]  # type: ignore[no-any-return]
+    facts = (tuple(s.rgb for s in config), [{"name": s.name, "colour": s.colour} for s in config[: session.seats]],
+             [s.name for s in config])
+    session.memo.put(SEATS_SLOT, key, facts)
+    return facts
 
 
 def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
@@ -138,9 +143,12 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
         # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
         if seat < count:
             info = infos[seat]
-            legal = rules.legal_actions(game_state, seat) if seat in acting else []
-            if choices is not None:
-                legal += choices(game_state, seat, components)
+            if seat in acting:
+                legal = rules.legal_actions(game_state, seat)
+                if choices is not None:
+                    legal += choices(game_state, seat, components)
+            else:  # a waiting seat's legal actions are []: only the binding's choices, if it has any
+                legal = [] if choices is None else choices(game_state, seat, components)
             if not legal and old is not None and old.get("type") == "idle" and (old["info"] is info
                                                                                  or old["info"] == info):
                 continue  # still idle, the same to show: nothing to send, nothing to store
