@@ -11,7 +11,8 @@ from companion.games.memo import Memo
 from companion.games.rules import LogEntry
 
 LOG_SLOT = "boss_wallet.log"
-"""Memo slot of the round's public log and the entries of the cards it names (key: log, round start, config)."""
+"""Memo slot of the round's public log and the entries of the cards it names (key: log, round start, config,
+the log's length)."""
 CARD_INFO_SLOT = "boss_wallet.card_info"
 """Memo slot of the public view's catalogue entries (key: config, cards shown, the log's entries)."""
 LAST_ROUND_SLOT = "boss_wallet.last_round"
@@ -232,20 +233,23 @@ def round_log(state: State, memo: Memo) -> tuple[list[dict[str, Any]], dict[str,
     last = memo.last(LOG_SLOT)
     size = len(log)
     if last is not None and last[0][1] == start and last[0][2] is cfg and log.starts_with(last[0][0]):
-        done, (rendered, in_log) = len(last[0][0]), last[1]
+        done, (rendered, in_log) = last[0][3], last[1]
         if size == done:  # nothing new: the stored log is still this one's whole prefix
             return rendered, in_log  # type: ignore[no-any-return]
     else:
         done, rendered, in_log = start, [], {}
-    new = log_view(log[done:], None) if size > done else []
+    new = log_view(log.tail(size - done), None) if size > done else []
     if new:
         rendered = rendered + new
         catalogue = cfg.catalogue
-        added = {c: catalogue[c] for entry in new for c in _card_ids(entry["params"])
-                 if c in catalogue and c not in in_log}
+        added: dict[str, Any] = {}
+        for entry in new:
+            for c in _card_ids(entry["params"]):
+                if c in catalogue and c not in in_log and c not in added:
+                    added[c] = catalogue[c]
         if added:
             in_log = {**in_log, **added}
-    memo.put(LOG_SLOT, (log, start, cfg), (rendered, in_log))
+    memo.put(LOG_SLOT, (log, start, cfg, size), (rendered, in_log))
     return rendered, in_log
 
 
