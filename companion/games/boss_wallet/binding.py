@@ -14,18 +14,20 @@ blind (enrolled coins); chip draws are sampled by the table. Digital games sampl
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from operator import methodcaller
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
                                      DeckItem, LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
                                      TableInput, ValuePattern, seat_of)
-from companion.games.boss_wallet.cards import MIN_SEATS, PERSONS, SAMPLE_CARDS, Kind
+from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS, PERSONS, SAMPLE_CARDS, Kind
 from companion.games.boss_wallet.cards import Card as PlayCard
 from companion.games.boss_wallet.codes import BINDING_CODES as OWN_CODES
 from companion.games.boss_wallet.config import COINS, HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.state import Phase, State
 from companion.games.contract import CHANCE
+from companion.games.memo import Memo
 
 _PERSON_RE = "|".join(sorted(PERSONS))
 _MARK = "(?::[2-7])?"
@@ -140,8 +142,18 @@ SEAT_LIGHTS: Mapping[str, Light] = MappingProxyType({
     "innocent": Light(GREEN), "guilty": Light(RED), "turn": Light(GOLD), "asked": Light(ORANGE),
     "scanned": Light(WHITE), "to_scan": Light(BLUE), "waiting": Light(DIM)})
 """A seat's light in each state, built once (every publish paints every seat)."""
+SEAT_ZONES = tuple(f"seat:{i}" for i in range(MAX_SEATS))
+"""The seat zones' names, made once (a scene names every seat on every publish)."""
 HOURGLASS_TRACK = LevelLights(GOLD, HOURGLASSES)
 ROUND_TRACK = LevelLights(BLUE, ROUNDS)
+SCENE_SLOT = "boss_wallet.scene"
+"""Memo slot of the LED scene without the turn's light (key: everything else `scene` reads)."""
+INFO_SLOT = "boss_wallet.info"
+"""Memo slot of the table info (key: the seat count and the view's latest round)."""
+_ABSENT = object()
+"""A seat without a verdict, in the scene's key (no verdict value can equal it)."""
+_VERDICT = methodcaller("get", "verdict", _ABSENT)
+_SCANNED = methodcaller("get", "scanned")
 
 
 class BossWalletBinding(Binding):
@@ -149,6 +161,7 @@ class BossWalletBinding(Binding):
 
     game = "boss_wallet"
     info_fields = ("last_round",)
+    scene_fields = ("players", "phase", "asked", "turn", "hourglasses", "round")
     seat_fields = ("start_seat", "confiscated_by")
     per_seat_fields = ("chip_values", "coins")
     card_kinds = CARD_KINDS
@@ -339,12 +352,50 @@ class BossWalletBinding(Binding):
                 light = SEAT_LIGHTS["scanned" if p.get("scanned") else "to_scan"]
             else:
                 light = SEAT_LIGHTS["waiting"]
-            scene[f"seat:{i}"] = light
+            scene[SEAT_ZONES[i] if i < MAX_SEATS else f"seat:{i}"] = light
         left = HOURGLASSES - int(view.get("hourglasses", 0) or 0)
         scene["hourglass"] = HOURGLASS_TRACK[max(0, left)]
         played = int(view.get("round", 1) or 1) - (0 if phase == "game_over" else 1)
         scene["round"] = ROUND_TRACK[played]
         return scene
+
+    def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
+                     memo: Memo) -> Scene:
+        """`scene` (it draws no seat colours): the scene without the turn's light, reused while the phase, the
+        seats asked, each seat's verdict (in the scan also whether it is scanned) and the tracks are the same,
+        with the seat whose turn it is lit on top (the turn moves on nearly every action)."""
+        view = public_view
+        players = view.get("players") or ()
+        phase = view.get("phase")
+        turn = view.get("turn") if phase == "turns" else None
+        if turn is not None and (type(turn) is not int or not 0 <= turn < seats):
+            return self.scene(view, seats, seat_colours)
+        marks = tuple(map(_VERDICT, players))
+        if phase == "scan":
+            marks += tuple(map(_SCANNED, players))
+        key = (seats, phase, tuple(view.get("asked") or ()), view.get("hourglasses", 0), view.get("round", 1), marks)
+        last = memo.last(SCENE_SLOT)
+        if last is not None and last[0] == key:
+            base = last[1]
+        else:
+            base = self.scene({**view, "turn": None}, seats, seat_colours)
+            memo.put(SCENE_SLOT, key, base)
+        if turn is None or (turn < len(players) and "verdict" in players[turn]):
+            return base  # type: ignore[no-any-return]
+        scene = base.copy()
+        scene[SEAT_ZONES[turn] if turn < MAX_SEATS else f"seat:{turn}"] = SEAT_LIGHTS["turn"]
+        return scene  # type: ignore[no-any-return]
+
+    def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
+        """`info`, reused while the seat count and the view's latest round are the same (the memoized view
+        holds the same latest round object while the round's result is the same: a check by identity)."""
+        key = (seats, public_view.get("last_round"))
+        last = memo.last(INFO_SLOT)
+        if last is not None and last[0] == key:
+            return last[1]  # type: ignore[no-any-return]
+        info = self.info(public_view, seats)
+        memo.put(INFO_SLOT, key, info)
+        return info
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""

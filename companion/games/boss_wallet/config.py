@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -78,6 +78,16 @@ class Config:
     rank_guilty: bool
     credit_card_limit: int | None
     sample_deck: bool
+    catalogue: Mapping[str, Mapping[str, Any]] = field(init=False, repr=False, compare=False)
+    """Every card's catalogue entry by id (the cards' own shared entries), read without a call per card."""
+    choice_entries: Mapping[str, Mapping[str, Any]] = field(init=False, repr=False, compare=False)
+    """`entries` of the extra IDs and the representative payment: what every seat's choices name."""
+
+    def __post_init__(self) -> None:
+        # Derived once from the cards (views look entries up on every publish); frozen like the rest.
+        object.__setattr__(self, "catalogue", MappingProxyType({i: c.entry() for i, c in self.cards.items()}))
+        object.__setattr__(self, "choice_entries",
+                           MappingProxyType(self.entries([*self.extra_ids, *(self.payment or ())])))
 
     def __deepcopy__(self, memo: dict) -> "Config":
         # Immutable by construction: sharing it is what a deep copy of a tuple of ints does too.
@@ -89,7 +99,8 @@ class Config:
 
     def entries(self, ids: tuple[str, ...] | list[str]) -> dict[str, dict[str, Any]]:
         """Catalogue entries of the given ids (what a page needs to draw them)."""
-        return {i: self.cards[i].entry() for i in ids if i in self.cards}
+        catalogue = self.catalogue
+        return {i: catalogue[i] for i in ids if i in catalogue}
 
 
 def _specials(raw: Any) -> dict[str, Special]:

@@ -27,7 +27,7 @@ def play_cards(state: State, seat: int) -> int:
 
 def extras_taken(state: State) -> frozenset[str]:
     """Extra IDs already bought this round."""
-    return frozenset(i for seat in state.extras for i in seat)
+    return frozenset().union(*state.extras)
 
 
 def wallet_cards(state: State) -> tuple[str, ...]:

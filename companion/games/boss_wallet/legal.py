@@ -53,16 +53,24 @@ def _turn(state: State, seat: int) -> list[dict[str, Any]]:
     check = state.size_check
     if state.wallet > 0 or not check:
         out.append({"type": "draw", "seat": seat})
-    if play_cards(state, seat) > 0 or not check:
+    cards = play_cards(state, seat)
+    if cards > 0 or not check:
         out.append({"type": "put", "seat": seat})
     payment = state.cfg.payment
-    if payment is not None and (len(payment) <= play_cards(state, seat) or not check):
+    if payment is not None and (len(payment) <= cards or not check):
         taken = extras_taken(state)
         # One representative payment per extra ID: the engine cannot know which cards the hand holds.
         out += [{"type": "buy_id", "seat": seat, "paid": list(payment), "id_card": i}
                 for i in state.cfg.extra_ids if i not in taken]
     out.append({"type": "flip", "seat": seat})
-    return out + _specials(state, seat, Timing.TURN_START)
+    return out + _specials(state, seat, Timing.TURN_START) if state.cfg.specials else out
+
+
+def acting(state: State, seat: int) -> bool:
+    """Whether `seat` is in `to_act(state)` (a turn's seat without building the set)."""
+    if state.phase is Phase.TURNS:
+        return state.turn is not None and state.turn == seat
+    return seat in to_act(state)
 
 
 def legal(state: State, seat: int) -> list[dict[str, Any]]:

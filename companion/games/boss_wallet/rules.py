@@ -13,7 +13,7 @@ from companion.games.boss_wallet.judge import REASONS
 from companion.games.boss_wallet.actions import ACTIONS
 from companion.games.boss_wallet.codes import BINDING_CODES, CODES, LOG_CODES, Phase, Reason
 from companion.games.boss_wallet.state import State
-from companion.games.contract import Outcome
+from companion.games.contract import CHANCE, Outcome
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.reveal import RevealLine
 from companion.games.rules import Rules
@@ -62,6 +62,12 @@ class BossWallet(Rules[State]):
 
     def _to_act(self, state: State) -> frozenset[int]:
         return legal.to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """The JSON actions that `apply` accepts from this seat now ([] for chance or a waiting seat)."""
+        if seat == CHANCE or not legal.acting(state, seat):
+            return []
+        return legal.legal(state, seat)
 
     def _legal(self, state: State, seat: int) -> list[dict[str, Any]]:
         return legal.legal(state, seat)

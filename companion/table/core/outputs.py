@@ -12,7 +12,7 @@ from companion.table.core.effects import Effect, PublishState, SendTerminal, Set
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
 from companion.games.memo import Memo
-from companion.table.prompts import NOT_INFO, info_of, options_of, prompt, prompt_info
+from companion.table.prompts import info_of, option, options_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
 
@@ -67,9 +67,14 @@ def seat_facts(ctx: Context, session: Session) -> tuple[tuple[RGB, ...], list[di
     """The table's seat colours (for the LEDs), the game's seats as the snapshot lists them and every seat's
     configured name, built once per seat config and game seat count (shared: never mutated)."""
     config = ctx.config.seats
-    return session.memo.get(SEATS_SLOT, (config, session.seats), lambda: (
-        tuple(s.rgb for s in config), [{"name": s.name, "colour": s.colour} for s in config[: session.seats]],
-        [s.name for s in config]))
+    key = (config, session.seats)
+    last = session.memo.last(SEATS_SLOT)
+    if last is not None and last[0] == key:
+        return last[1]  # type: ignore[no-any-return]
+    facts = (tuple(s.rgb for s in config), [{"name": s.name, "colour": s.colour} for s in config[: session.seats]],
+             [s.name for s in config])
+    session.memo.put(SEATS_SLOT, key, facts)
+    return facts
 
 
 def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
@@ -82,31 +87,34 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
     game = None
     parts: Sequence[Mapping[str, Any]] | None = None
     facts = None
+    acting = None
     if session is not None:
         memo = session.memo
         # built once for the snapshot, scene and prompts
         view, parts = session.rules.views(session.state, memo)
         outcome = session.rules.outcome(session.state)
-        game = {**game_json(session), "to_act": sorted(session.rules.to_act(session.state)),
+        acting = session.rules.to_act(session.state)
+        game = {**game_json(session), "to_act": sorted(acting),
                 "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
                                                          "reason": outcome.reason},
                 "view": view, "table_info": session.binding.cached_info(view, session.seats, memo)}
         facts = seat_facts(ctx, session)
         colours = facts[0]
-        scene = dict(session.binding.cached_scene(view, session.seats, colours, memo))
-        if resume:  # zones that differ from what the game expects blink orange
-            scene.update({d["zone"]: Light(ORANGE, "blink") for d in state.scan})
+        scene = session.binding.cached_scene(view, session.seats, colours, memo)
+        if resume:  # zones that differ from what the game expects blink orange (on a copy: the memo's is shared)
+            scene = {**scene, **{d["zone"]: Light(ORANGE, "blink") for d in state.scan}}
         effects.append(SetScene(scene))
     seats = [] if facts is None else facts[1]
     effects.append(PublishState({"table": table, "game": game, "seats": seats}))
-    state, sends = send_prompts(state, ctx, parts, None if facts is None else facts[2])
+    state, sends = send_prompts(state, ctx, parts, None if facts is None else facts[2], acting)
     return state, effects + sends
 
 
 def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, Any]] | None = None,
-                 names: list[str] | None = None) -> tuple[TableState, list[Effect]]:
-    """Every seat's prompt (`parts`: each seat's part of the view, `Rules.views`, and `names`: the seat names,
-    `seat_facts`, built when not given); a terminal is sent its seat's only when it changed."""
+                 names: list[str] | None = None, acting: frozenset[int] | None = None) -> tuple[TableState, list[Effect]]:
+    """Every seat's prompt (`parts`: each seat's part of the view, `Rules.views`, `names`: the seat names,
+    `seat_facts`, and `acting`: the game's `to_act`, each built when not given); a terminal is sent its seat's
+    only when it changed."""
     session = state.session
     if session is None:
         return state, []
@@ -117,24 +125,30 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
         names = seat_facts(ctx, session)[2]
     rules, binding, game_state, components = session.rules, session.binding, session.state, session.components
     # the engine is asked only for the seats that may act: every other seat's legal actions are []
-    acting = rules.to_act(game_state) if running else frozenset()
+    if not running:
+        acting = frozenset()
+    elif acting is None:
+        acting = rules.to_act(game_state)
     # a binding without table-side choices is not asked for them seat by seat
     choices = binding.choices if running and type(binding).choices is not Binding.choices else None
     count, memo = session.seats, session.memo
+    infos = part_infos(memo, parts)
     was = state.prompts
     prompts: dict[int, Mapping[str, Any]] | None = None
     ballots = state.ballots
     sends: list[Effect] = []
+    serving: Mapping[int, str] | None = None
     for seat in range(len(names)):
         old = was.get(seat)
         # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
         if seat < count:
-            part = parts[seat]
-            # a part holding what a prompt leaves out is filtered once while it is the same object
-            info = part if NOT_INFO.isdisjoint(part) else part_info(memo, seat, part)
-            legal = rules.legal_actions(game_state, seat) if seat in acting else []
-            if choices is not None:
-                legal += choices(game_state, seat, components)
+            info = infos[seat]
+            if seat in acting:
+                legal = rules.legal_actions(game_state, seat)
+                if choices is not None:
+                    legal += choices(game_state, seat, components)
+            else:  # a waiting seat's legal actions are []: only the binding's choices, if it has any
+                legal = [] if choices is None else choices(game_state, seat, components)
             if not legal and old is not None and old.get("type") == "idle" and (old["info"] is info
                                                                                  or old["info"] == info):
                 continue  # still idle, the same to show: nothing to send, nothing to store
@@ -143,7 +157,9 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
             message = old if old == IDLE else dict(IDLE)
         if message is old:  # unchanged: nothing to send, nothing to store
             continue
-        terminal = state.terminals.terminal_of(seat)
+        if serving is None:
+            serving = terminals_by_seat(memo, state.terminals)
+        terminal = serving.get(seat)
         if terminal and old != message:
             sends.append(SendTerminal(terminal, message))
         if prompts is None:
@@ -154,14 +170,39 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
     return evolve(state, prompts=was if prompts is None else prompts, ballots=ballots), sends
 
 
-def part_info(memo: Memo, seat: int, part: Mapping[str, Any]) -> Mapping[str, Any]:
-    """`prompt_info(part)`, filtered once while the seat's part is the same object (a view part is shared
-    from publish to publish while its inputs are the same, and never mutated)."""
-    last = memo.last((INFO_SLOT, seat))
-    if last is not None and last[0] is part:
+def terminals_by_seat(memo: Memo, book: TerminalBook) -> Mapping[int, str]:
+    """`book.terminal_of(seat)` for every seat served, found once per terminal binding map (by identity)."""
+    last = memo.last(TERMINALS_SLOT)
+    if last is not None and last[0] is book.seats:
         return last[1]  # type: ignore[no-any-return]
-    info = prompt_info(part)
-    memo.put((INFO_SLOT, seat), part, info)
+    serving: dict[int, str] = {}
+    for terminal, seat in book.seats.items():
+        serving.setdefault(seat, terminal)  # the first, as terminal_of finds it
+    memo.put(TERMINALS_SLOT, book.seats, serving)
+    return serving
+
+
+def part_infos(memo: Memo, parts: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+    """`prompt_info` of every seat's part, each filtered once while the part is the same object (a view part
+    is shared from publish to publish while its inputs are the same, and never mutated), and the last info
+    object kept while a new part's info equals it (so an idle seat's prompt is seen unchanged by identity)."""
+    last = memo.last(INFO_SLOT)
+    if last is None:
+        infos = tuple([prompt_info(part) for part in parts])
+    elif last[0] is parts:
+        return last[1]  # type: ignore[no-any-return]
+    else:
+        was, done = last
+        infos = tuple([done[seat] if seat < len(was) and was[seat] is part else _same(prompt_info(part), done, seat)
+                       for seat, part in enumerate(parts)])
+    memo.put(INFO_SLOT, parts, infos)
+    return infos
+
+
+def _same(info: Mapping[str, Any], done: Sequence[Mapping[str, Any]], seat: int) -> Mapping[str, Any]:
+    """`info`, or the seat's last info where it is equal (the object the seat's stored prompt holds)."""
+    if seat < len(done) and done[seat] == info:
+        return done[seat]
     return info
 
 
@@ -182,20 +223,45 @@ def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, 
     ballot = f"{game_id}.{ballots}"
     if memo is None:
         return prompt(ballot, legal, names, private), ballots
-    # one slot per seat and kind of first choice: a seat's vote (or location choice) comes back round after
-    # round with other prompts between
-    options = memo.get((OPTIONS_SLOT, seat, legal[0].get("type")), (names, legal), lambda: options_of(legal, names))
-    return prompt(ballot, legal, names, private, options), ballots
+    return prompt(ballot, legal, names, private, reused_options(memo, seat, legal, names)), ballots
+
+
+def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """`options_of(legal, names)`, reusing the seat's last option list of the same kind of first action (one
+    slot per seat and kind: a seat's vote or location choice comes back round after round with other prompts
+    between): the whole list for the same actions, else its options for the equal actions before and after
+    the ones that changed (renumbered when they moved: a turn's choices gain or lose one in the middle)."""
+    slot = (OPTIONS_SLOT, seat, legal[0].get("type"))
+    last = memo.last(slot)
+    if last is None or (last[0] is not names and last[0] != names):
+        options = options_of(legal, names)
+    else:
+        old = last[1]
+        n, m = len(legal), len(old)
+        same = 0
+        while same < n and same < m and old[same]["action"] == legal[same]:
+            same += 1
+        if same == n == m:
+            return old  # type: ignore[no-any-return]
+        end = 0  # equal actions at the end of both lists
+        while end < n - same and end < m - same and old[m - 1 - end]["action"] == legal[n - 1 - end]:
+            end += 1
+        options = old[:same] + [option(i, legal[i], names) for i in range(same, n - end)]
+        options += old[m - end:] if n == m else [{**o, "value": i} for i, o in enumerate(old[m - end:], n - end)]
+    memo.put(slot, names, options)
+    return options
 
 
 _ACTION = itemgetter("action")
 SEATS_SLOT = "publish.seats"
 """Memo slot of the seat colours, names and snapshot seats (key: the seat config and the game's seat count)."""
+TERMINALS_SLOT = "prompt.terminals"
+"""Memo slot of the terminal serving each seat (key: the terminal book's binding map, by identity)."""
 INFO_SLOT = "prompt.info"
-"""Memo slot (with the seat) of what its prompt carries of its part of the view (key: the part object)."""
+"""Memo slot of what each seat's prompt carries of its part of the view (key: the parts, by identity)."""
 OPTIONS_SLOT = "prompt.options"
 """Memo slot (with the seat and the type of its first action) of the options of the last such prompt (key:
-the seat names and the legal actions)."""
+the seat names; each option holds its action)."""
 
 
 def same_choices(message: Mapping[str, Any], legal: list[dict[str, Any]]) -> bool:
