@@ -143,7 +143,7 @@ SYMBOLS = {0x8: 0, 0xC: 1}
 
 def encode_spi(grb: bytes, reset_bytes: int = RESET_BYTES) -> bytes:
     """GRB bytes as the SPI stream that draws them at SPI_HZ, between a leading and a trailing reset."""
-    return bytes(reset_bytes) + b"".join(BIT_TABLE[b] for b in grb) + bytes(reset_bytes)
+    return bytes(reset_bytes) + b"".join(map(BIT_TABLE.__getitem__, grb)) + bytes(reset_bytes)
 
 
 def decode_spi(stream: bytes) -> bytes:
