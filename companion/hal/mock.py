@@ -19,6 +19,7 @@ from companion.hal.buttons import ButtonBank
 from companion.hal.events import Sink, TerminalGone
 from companion.hal.hardware import Hardware
 from companion.hal.interfaces import RGB, LedStrip, ReaderError, TagReader, TerminalHub
+from companion.hal.leds import Shaper, config_shaper, encode_spi
 from companion.hal.terminal_hub import ScreenHub, reader_name
 
 FRAME_HISTORY = 20_000
@@ -47,19 +48,26 @@ class MockReader(TagReader):
 
 
 class MockStrip(LedStrip):
-    """Records every frame shown, numbered, with its time (perf_counter); waiters can block for a frame."""
+    """Records every frame shown, numbered, with its time (perf_counter); waiters can block for a frame. Each
+    frame goes through the real strip's shaping and SPI encoding (`wire`: the stream the spidev strip would
+    write), so the mock costs what the Pi's strip code costs and refuses what it refuses."""
 
-    def __init__(self, pixel_count: int) -> None:
+    def __init__(self, pixel_count: int, shaper: Shaper | None = None) -> None:
         self.pixel_count = pixel_count
+        self.shaper = shaper or Shaper()
         self.frames: collections.deque[tuple[int, float, tuple[RGB, ...]]] = collections.deque(maxlen=FRAME_HISTORY)
         self.shown = 0
+        self.wire = b""
+        """The SPI stream of the last frame, as SpidevStrip writes it to /dev/spidev0.0."""
         self._cond = threading.Condition()
 
     def show(self, frame: Sequence[RGB]) -> None:
-        """Record the frame."""
+        """Shape and encode the frame as the spidev strip does, and record it."""
         if len(frame) != self.pixel_count:
             raise ValueError(f"frame of {len(frame)} pixels for a {self.pixel_count}-pixel strip")
+        wire = encode_spi(self.shaper.grb(frame))
         with self._cond:
+            self.wire = wire
             self.frames.append((self.shown, time.perf_counter(), tuple(frame)))
             self.shown += 1
             self._cond.notify_all()
@@ -367,7 +375,7 @@ def open_hardware(config: TableConfig) -> MockHardware:
     hw = MockHardware(
         backend="mock",
         readers=[MockReader(r.name) for r in config.readers],
-        strip=MockStrip(config.leds.pixels),
+        strip=MockStrip(config.leds.pixels, config_shaper(config.leds)),
         buttons=ButtonBank(config.buttons, pin_factory=factory),
         terminals=terminal_hub(config),
         interval_s=config.polling.interval_ms / 1000,

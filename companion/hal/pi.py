@@ -20,14 +20,13 @@ from companion.hal import BackendError
 from companion.hal.buttons import ButtonBank
 from companion.hal.hardware import Hardware
 from companion.hal.interfaces import LedStrip, ReaderError, TagReader
-from companion.hal.leds import LedError, NullStrip, Shaper, SpidevStrip, Ws281xStrip
+from companion.hal.leds import LedError, NullStrip, SpidevStrip, Ws281xStrip, config_shaper
 from companion.hal.mfrc522 import Mfrc522, ScanStatus, SpiLike
 from companion.hal.pins import claim_failed, pin_plan, uses_gpio_cs
 from companion.hal.terminal_link import SerialTerminalHub, find_terminals
 
 READER_SPI_HZ = 1_000_000
 FIELD_SETTLE_S = 0.005
-GAMMA = 2.2
 
 SpiOpener = Callable[[int, int], SpiLike]
 
@@ -232,7 +231,7 @@ def open_strip(leds: LedConfig, *, spi: Any = None, ws281x: Any = None) -> LedSt
     """The strip the config asks for: `spi` (spidev encoder, SPI0 MOSI, no root, Pi 5) or `pwm` (rpi-ws281x)."""
     if leds.pixels == 0:
         return NullStrip()
-    shaper = Shaper(brightness=leds.brightness / 255, gamma=GAMMA, max_milliamps=leds.max_milliamps)
+    shaper = config_shaper(leds)
     try:
         if leds.mode == "spi":
             if leds.pin != 10:

@@ -236,8 +236,13 @@ class ScreenHub(TerminalHub):
                     seat.plan = None
                     message = screens.phone_message(seat.wire, seat.cap)
             seat.largest_line = max(seat.largest_line, len(proto.encode(message)))
-            self._shown[terminal] = message
-        return self._show(terminal, message)
+        sent = self._show(terminal, message)
+        # recorded once written, so `showing` never names a screen the terminal cannot have yet (a test that
+        # pressed on it raced the write); a newer screen composed meanwhile is the one to name
+        with self._hub_lock:
+            if seat.wire == message.ballot:
+                self._shown[terminal] = message
+        return sent
 
     def _deliver(self, event: HalEvent | None) -> None:
         sink = self._sink

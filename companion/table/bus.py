@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from companion.table.wire_json import dumps
 from companion.web.facade import Event
 
 BUFFER = 512
@@ -28,15 +29,9 @@ Writer = Callable[[bytes], bool]
 holds too much unsent (it is then cut off)."""
 
 
-ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
-"""The events' JSON encoder (no state of its own); the data is a tree of fresh dicts and lists, never a cycle,
-so the circular-reference bookkeeping is skipped."""
-
-
 def sse_frame(event: Event) -> bytes:
     """One event in text/event-stream framing, with its `id:` line, as UTF-8 bytes."""
-    data = ENCODER.encode(event.data)
-    return f"id: {event.id}\nevent: {event.type}\ndata: {data}\n\n".encode()
+    return b"id: %b\nevent: %b\ndata: %b\n\n" % (event.id.encode(), event.type.encode(), dumps(event.data))
 
 
 def chunk(data: bytes) -> bytes:

@@ -98,6 +98,8 @@ def fault_code(exc: sqlite3.Error) -> str:
 
 MAX_ACTION_BYTES = 4096
 """An action's journaled JSON may be no longer (the largest real one, a Boss's Wallet payment, is ~200 bytes)."""
+ACTION_JSON = json.JSONEncoder(separators=(",", ":"))
+"""How an action is journaled (ASCII, compact); one encoder, as `json.dumps` with options builds one per call."""
 
 
 def journal_form(specs: Mapping[str, ActionSpec], action: Mapping[str, Any]) -> dict[str, Any]:
@@ -106,7 +108,7 @@ def journal_form(specs: Mapping[str, ActionSpec], action: Mapping[str, Any]) -> 
     spec = specs.get(str(action.get("type")))
     known = spec.fields if spec is not None else {}
     kept = {k: v for k, v in action.items() if k in ("type", "seat") or k in known}
-    if len(json.dumps(kept, separators=(",", ":"))) > MAX_ACTION_BYTES:
+    if len(ACTION_JSON.encode(kept)) > MAX_ACTION_BYTES:
         raise IllegalAction("too_large", f"an action may take at most {MAX_ACTION_BYTES} bytes of JSON")
     return kept
 
@@ -206,7 +208,7 @@ class Journal:
         now = time.time()
         self.conn.executemany(
             "INSERT INTO actions (game_id, idx, action, source, at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, first + i, json.dumps(a, separators=(",", ":")), src, now) for i, (a, src) in enumerate(rows)])
+            [(game_id, first + i, ACTION_JSON.encode(a), src, now) for i, (a, src) in enumerate(rows)])
 
     def unfinished(self) -> GameRecord | None:
         """The latest game not yet ended, with its live actions."""

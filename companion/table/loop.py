@@ -56,7 +56,8 @@ class TableLoop:
         self.cards = cards
         self.renderer = renderer
         self.bus = EventBus(lambda: self.snapshot)
-        self.inbox: queue.Queue[Any] = queue.Queue()
+        # SimpleQueue: put and get in C, no Python-level Condition per wait (the loop takes every input off it)
+        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.snapshot: dict[str, Any] = {"table": {"status": "starting"}, "game": None}
         self.ready = threading.Event()
         book = TerminalBook.start(config.terminal_seats(), self._stored_bindings(), len(config.seats))

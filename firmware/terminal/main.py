@@ -18,8 +18,10 @@ try:
 except ImportError:  # CPython running the firmware in tests
     micropython = None
 
-FW_VERSION = "0.2.0"
+FW_VERSION = "0.2.1"
 RESEND_MS = 1000
+READ_MAX = 2 * protocol.MAX_LINE
+"""Bytes taken from USB serial per loop turn at most (was 256, less than one long screen line)."""
 HOST_SILENT_MS = 3000
 TAG_POLL_MS = 100
 TAG_CONFIRM = 2
@@ -249,8 +251,10 @@ def _io():
         stdout = sys.stdout.buffer
 
         def read_available(poller):
+            # everything that has arrived, up to two lines' worth: a screen already here is taken whole before
+            # the buttons are scanned, so a press is never counted against the screen it replaces
             data = b""
-            while len(data) < 256 and poller.poll(0):
+            while len(data) < READ_MAX and poller.poll(0):
                 byte = stdin.read(1)
                 if not byte:
                     break
@@ -264,7 +268,7 @@ def _io():
     import os
 
     def read_available(poller):
-        return os.read(0, 512)
+        return os.read(0, READ_MAX)
 
     def write(data):
         os.write(1, data)

@@ -114,7 +114,7 @@ def test_terminal_answers_ping_and_hello_and_survives_garbage(firmware: dict[str
     t.on_line(b"\x03\x03garbage", 0)
     t.on_line(proto.encode(proto.Ping(4)), 1)
     t.on_line(proto.encode(proto.Hello("pi", "x", 0)), 2)
-    assert wire.messages() == [proto.Pong(4), proto.Hello("T-9", "0.2.0", 1, 2, 8, False, "")]
+    assert wire.messages() == [proto.Pong(4), proto.Hello("T-9", "0.2.1", 1, 2, 8, False, "")]
     assert t.errors == 1 and t.host_alive(100) and not t.host_alive(5000)
 
 

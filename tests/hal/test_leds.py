@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import types
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from companion.config import demo_config
 from companion.hal.leds import (
     BIT_TABLE, RESET_BYTES, SPI_HZ, WS2812B_V5_NS, WS2812B_V5_RESET_US, LedError, Shaper, SpidevStrip, Ws281xStrip,
-    decode_spi, encode_spi, gamma_table, milliamps, pulses,
+    config_shaper, decode_spi, encode_spi, gamma_table, milliamps, pulses,
 )
+from companion.hal.mock import MockStrip
 
 
 class RecordingSpi:
@@ -198,3 +203,40 @@ def test_ws281x_refuses_a_pin_that_cannot_drive_leds() -> None:
     with pytest.raises(LedError) as info:
         Ws281xStrip(4, pin=4, module=FakeWs281x().module())
     assert info.value.code == "led_bad_pin"
+
+
+def _reference_grb(shaper: Shaper, pixels: list[tuple[Any, Any, Any]]) -> bytes:
+    """The shaping as specified: per channel clamp, gamma, brightness; the whole frame scaled to the budget."""
+    duty = [shaper.table[min(255, max(0, int(c)))] * shaper.brightness for r, g, b in pixels for c in (g, r, b)]
+    if shaper.max_milliamps is not None:
+        budget = max(0.0, shaper.max_milliamps - 1.0 * len(pixels))
+        total = sum(duty) / 255 * 20.0
+        if total > budget:
+            duty = [d * (budget / total) for d in duty]
+    return bytes(int(d) for d in duty)
+
+
+@settings(max_examples=300, deadline=None)
+@given(brightness=st.sampled_from([0.0, 0.1, 0.5, 0.77, 1.0]), gamma=st.sampled_from([1.0, 2.2, 2.8]),
+       cap=st.sampled_from([None, 100.0, 600.0, 3500.0]),
+       pixels=st.lists(st.tuples(*[st.integers(0, 255)] * 3), max_size=150),
+       odd=st.lists(st.tuples(st.integers(-40, 300), st.floats(-10, 300), st.integers(0, 255)), max_size=3))
+def test_the_table_lookup_shaping_gives_the_specified_bytes(brightness: float, gamma: float, cap: float | None,
+                                                            pixels: list[tuple[Any, Any, Any]],
+                                                            odd: list[tuple[Any, Any, Any]]) -> None:
+    shaper = Shaper(brightness=brightness, gamma=gamma, max_milliamps=cap)
+    assert shaper.grb(pixels) == _reference_grb(shaper, pixels)
+    assert shaper.grb(pixels + odd) == _reference_grb(shaper, pixels + odd)  # floats, out of range: clamped
+
+
+def test_the_mock_strip_shapes_and_encodes_each_frame_as_the_spidev_strip_writes_it() -> None:
+    leds = demo_config().leds
+    frame = [(255, 40, 0), (0, 0, 0), (12, 200, 255)] + [(255, 255, 255)] * (leds.pixels - 3)
+    spi = RecordingSpi()
+    SpidevStrip(leds.pixels, shaper=config_shaper(leds), spi=spi).show(frame)
+    mock = MockStrip(leds.pixels, config_shaper(leds))
+    mock.show(frame)
+    assert mock.wire == spi.writes[-1] and mock.last() == tuple(frame)
+    assert decode_spi(mock.wire) == config_shaper(leds).grb(frame)
+    with pytest.raises(ValueError):
+        mock.show(frame[:-1])  # a frame of the wrong length, refused as before

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import random
 import select
+import signal
 import statistics
 import time
 import tty
@@ -256,3 +257,36 @@ def test_round_trips_of_a_paged_prompt_over_a_pty(tmp_path: Path) -> None:
         hub.close()
         os.close(master)
         os.close(slave)
+
+
+def test_screens_that_arrived_together_are_all_read_before_the_buttons_count(tmp_path: Path) -> None:
+    """Firmware stopped while six screens (over 512 bytes) and a press arrive: the press counts on the last
+    screen. (Firmware 0.2.0 took 256 bytes per loop turn, so the press landed on a screen still being
+    replaced and the seat chose the option before the one it pressed for.)"""
+    device = SimTerminal(tmp_path, EXE)
+    device.plug()
+    events: list[object] = []
+    hub = SerialTerminalHub([device.path], discover=None, ping_s=5.0, stale_s=10.0)
+    hub.start(events.append)
+    process = device.process
+    assert process is not None
+    try:
+        wait(lambda: device.terminal_id in hub.connected(), what="hello")
+        process.send_signal(signal.SIGSTOP)
+        burst = 0
+        for n in range(1, 7):
+            assert hub.send(device.terminal_id, {"v": 1, "type": "prompt", "ballot": f"g.{n}", "options": [
+                {"value": 0, "label": f"ja, vote {n} of the round"}, {"value": 1, "label": f"nein, vote {n} of it"}]})
+            screen = hub.showing(device.terminal_id)
+            assert isinstance(screen, proto.Prompt) and screen.ballot.startswith(f"g.{n}:")
+            burst += len(proto.encode(screen))
+        assert burst > 512
+        device.press(NEXT, OK, OK)
+        time.sleep(0.1)  # the press file is written before the firmware runs again
+        process.send_signal(signal.SIGCONT)
+        choice = wait(lambda: next((e for e in events if isinstance(e, TerminalChoice)), None), what="a choice")
+        assert choice == TerminalChoice(device.terminal_id, "g.6", 1, 1)
+    finally:
+        process.send_signal(signal.SIGCONT)
+        hub.close()
+        device.unplug()

@@ -158,3 +158,24 @@ def test_one_kind_with_many_targets_goes_on_two_levels_by_the_first_target() -> 
     assert root == [("~g0", "patrol 1 (5)"), ("~g1", "patrol 2 (4)"), (screens.MORE, "more >")]
     assert plan.groups[0].entries[:2] == (("0", "2"), ("1", "3"))
     assert ("14", "patrol 5 6") in plan.root.entries  # a first target with one option is that option
+
+
+def test_showing_names_a_screen_only_once_it_is_written_to_the_terminal() -> None:
+    """A test (or a page) that acts on `showing` must never act before the terminal can have the screen."""
+    hub, _ = started()
+    hub.connect("T0", version=None)
+    seen_during_write: list[object] = []
+    write = hub._write  # noqa: SLF001 - the transport's write, watched
+
+    def watched(terminal: str, message: proto.Message) -> bool:
+        seen_during_write.append(hub.showing(terminal))
+        return write(terminal, message)
+
+    hub._write = watched  # type: ignore[method-assign]  # noqa: SLF001
+    assert hub.send("T0", table_prompt("g.1", options(("nominate", 9))))
+    first = hub.showing("T0")
+    assert isinstance(first, proto.Prompt) and first == hub.screen("T0")
+    hub.press("T0", screens.MORE)  # the next page
+    second = hub.showing("T0")
+    assert isinstance(second, proto.Prompt) and second != first and second == hub.screen("T0")
+    assert seen_during_write == [None, first]  # while each screen was written, the one before it was named
