@@ -79,19 +79,19 @@ def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> 
 
 
 def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str]) -> list[dict[str, Any]]:
-    """A prompt's numbered options for these legal actions. An action that is not a plain dict may carry its
-    option's words, found once by its game (`option_words`: group, label, short label, item, as `option`
-    gives them for an action naming no seat); they are then only read."""
-    out = []
-    for i, action in enumerate(legal):
-        words = None if type(action) is dict else getattr(action, "option_words", None)
-        if words is None:
-            out.append(option(i, action, seat_names))
-        else:
-            group, label, short, item = words
-            out.append({"value": i, "label": label, "action": action, "group": group, "short": short,
-                        "item": item})
-    return out
+    """A prompt's numbered options for these legal actions (`option_at` each)."""
+    return [option_at(i, action, seat_names) for i, action in enumerate(legal)]
+
+
+def option_at(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
+    """`option(value, action, seat_names)`. An action that is not a plain dict may carry its option's words,
+    found once by its game (`option_words`: group, label, short label, item, as `option` gives them for an
+    action naming no seat); they are then only read."""
+    words = None if type(action) is dict else getattr(action, "option_words", None)
+    if words is None:
+        return option(value, action, seat_names)
+    group, label, short, item = words
+    return {"value": value, "label": label, "action": action, "group": group, "short": short, "item": item}
 
 
 def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence[str],

@@ -12,7 +12,7 @@ from companion.table.core.effects import Effect, PublishState, SendTerminal, Set
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
 from companion.games.memo import Memo
-from companion.table.prompts import info_of, option, options_of, prompt, prompt_info
+from companion.table.prompts import info_of, option_at, options_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
 
@@ -246,7 +246,7 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
         end = 0  # equal actions at the end of both lists
         while end < n - same and end < m - same and old[m - 1 - end]["action"] == legal[n - 1 - end]:
             end += 1
-        options = old[:same] + [option(i, legal[i], names) for i in range(same, n - end)]
+        options = old[:same] + [option_at(i, legal[i], names) for i in range(same, n - end)]
         options += old[m - end:] if n == m else [{**o, "value": i} for i, o in enumerate(old[m - end:], n - end)]
     memo.put(slot, names, options)
     return options
