@@ -50,7 +50,8 @@ class MockReader(TagReader):
 class MockStrip(LedStrip):
     """Records every frame shown, numbered, with its time (perf_counter); waiters can block for a frame. Each
     frame goes through the real strip's shaping and SPI encoding (`wire`: the stream the spidev strip would
-    write), so the mock costs what the Pi's strip code costs and refuses what it refuses."""
+    write), so the mock costs what the Pi's strip code costs. It is stricter than the strip in one way: a frame
+    of the wrong length is refused (the strip pads or cuts it), so a renderer bug shows in the tests."""
 
     def __init__(self, pixel_count: int, shaper: Shaper | None = None) -> None:
         self.pixel_count = pixel_count
