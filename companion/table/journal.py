@@ -80,6 +80,10 @@ class GameRecord:
     actions: tuple[dict[str, Any], ...]
 
 
+PAGE_BYTES = 1024
+"""The page size of a new database (one made earlier keeps its own): a tap commits about two pages to the
+write-ahead log, so 1 KiB pages write ~2.4 KB per commit instead of ~8.5 KB at SQLite's 4 KiB default, which
+cost ~25 % of a commit's CPU here and is a quarter of the wear on a Pi's SD card."""
 BUSY_TIMEOUT_S = 2.0
 """How long a commit waits for another connection's lock: short, because the loop thread waits with it."""
 
@@ -114,14 +118,16 @@ def journal_form(specs: Mapping[str, ActionSpec], action: Mapping[str, Any]) -> 
 
 
 def open_db(path: Path) -> sqlite3.Connection:
-    """Open (creating with mode 0600) the table database in WAL mode with synchronous=FULL, after checking that an
-    existing file is a whole database of ours (raises dbfile.DatabaseFileError, having changed nothing)."""
+    """Open (creating with mode 0600 and PAGE_BYTES pages) the table database in WAL mode with synchronous=FULL,
+    after checking that an existing file is a whole database of ours (raises dbfile.DatabaseFileError, having
+    changed nothing)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     check_database(path)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # create private before SQLite sees it
     os.close(fd)
     os.chmod(path, 0o600)
     conn = sqlite3.connect(str(path), check_same_thread=False, timeout=BUSY_TIMEOUT_S)
+    conn.execute(f"PRAGMA page_size={PAGE_BYTES}")  # only a database not yet written takes it
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from companion.table.journal import Journal, open_db
+from companion.table.journal import SCHEMA, Journal, open_db
 
 
 def test_a_database_from_before_the_table_chose_ids_still_opens_and_never_reuses_one(tmp_path: Path) -> None:
@@ -72,3 +72,24 @@ def test_action_indices_run_on_through_undo_failed_writes_and_a_reopened_databas
     assert _indices(path, other) == [(0, 0), (1, 0)]
     record = reopened.game(game)
     assert record is not None and [a["type"] for a in record.actions] == ["deal", "a", "c", "d"]
+
+
+def test_a_new_database_has_small_pages_so_a_tap_writes_little_and_an_older_one_keeps_its_own(tmp_path: Path) -> None:
+    journal = Journal(open_db(tmp_path / "new.db"))
+    assert journal.conn.execute("PRAGMA page_size").fetchone() == (1024,)
+    game = journal.new_game("tiny", 3, {}, "digital", ("t",) * 3)
+    journal.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the log starts empty: what one tap adds is measured
+    journal.append(game, [({"type": "vote", "seat": 1, "vote": "ja"}, "reader:r1")])
+    assert (tmp_path / "new.db-wal").stat().st_size <= 4 * (1024 + 24) + 32, "about two pages and a header"
+
+    old_path = tmp_path / "old.db"
+    old = sqlite3.connect(str(old_path))
+    old.execute("PRAGMA page_size=4096")
+    old.executescript(SCHEMA)  # as an earlier version made it
+    old.commit()
+    old.close()
+    older = Journal(open_db(old_path))
+    assert older.conn.execute("PRAGMA page_size").fetchone() == (4096,)
+    game = older.new_game("tiny", 3, {}, "digital", ("t",) * 3)
+    assert older.append(game, [({"type": "vote", "seat": 1, "vote": "ja"}, "reader:r1")]) == 1
+    assert older.game(game) is not None and len(older.game(game).actions) == 1  # type: ignore[union-attr]
