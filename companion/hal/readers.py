@@ -17,8 +17,7 @@ MAX_UID_HEX = 20  # a triple-size (10-byte) UID
 
 def plausible_uid(uid: object) -> bool:
     """Whether a poll result can be a tag UID: a non-empty hex string of at most 10 bytes."""
-    return (isinstance(uid, str) and 0 < len(uid) <= MAX_UID_HEX
-            and all(c in "0123456789abcdefABCDEF" for c in uid))
+    return isinstance(uid, str) and 0 < len(uid) <= MAX_UID_HEX and not uid.strip("0123456789abcdefABCDEF")
 
 
 CONFIRM_GAP_S = 0.005
@@ -48,7 +47,11 @@ class Debouncer:
 
     def observe(self, reader: str, uid: str | None, now: float) -> list[HalEvent]:
         """Feed one poll result; returns the events it implies."""
-        p = self._readers.setdefault(reader, _Presence())
+        p = self._readers.get(reader)
+        if p is None:
+            p = self._readers[reader] = _Presence()
+        if uid is None and p.uid is None and p.candidate is None:  # an empty reader that was empty: most polls
+            return []
         events: list[HalEvent] = []
         if uid is not None and uid == p.uid:
             p.last_seen = now
@@ -185,7 +188,9 @@ class ReaderPoller:
         """Poll every reader that is not backing off and deliver the resulting events."""
         for reader in self._all():
             now = self.clock()
-            h = self._health.setdefault(reader.name, ReaderHealth(reader.name))
+            h = self._health.get(reader.name)
+            if h is None:
+                h = self._health[reader.name] = ReaderHealth(reader.name)
             if h.retry_at > now:
                 continue
             try:
