@@ -222,7 +222,15 @@ class TableLoop:
             log.error("journal write failed: %s", exc)
             done = journal_fault(old, done, fault_code(exc), f"The journal could not be written: {exc}")
         self._state = done.state
+        lights: list[Effect] = []
         for effect in done.effects:
+            if isinstance(effect, (SetScene, Flash)):
+                lights.append(effect)
+            else:
+                self._run_effect(effect)
+        # the LEDs last: the renderer they wake takes the interpreter lock as this thread goes back to its
+        # queue, instead of both waiting for it in turn while the page's and terminals' bytes go out
+        for effect in lights:
             self._run_effect(effect)
         if call is not None and not call.future.done():
             call.future.set_result(done.reply)
@@ -254,7 +262,6 @@ class TableLoop:
     def _run_effect(self, effect: Effect) -> None:
         if isinstance(effect, SetScene):
             self.renderer.set_scene(effect.scene)
-            time.sleep(0)  # let the renderer take the GIL now rather than after the prompts are built
         elif isinstance(effect, PublishState):
             self.snapshot = dict(effect.snapshot)
             self.bus.publish("state", self.snapshot)
