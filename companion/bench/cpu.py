@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from companion.bench.floors import floors
+from companion.bench.skeleton import tap_skeleton_ms
 from companion.bench.process import TableProcess
 from companion.bench.sse import SseClient, connect
 
@@ -83,6 +84,6 @@ def cpu_per_tap(taps: int, data_dir: str, seed: int = 1, rounds: int = 3) -> dic
         runs = [_per_tap_ms(taps, f"{data_dir}/c{clients}r{r}", clients, seed) for r in range(rounds)]
         figures[f"clients_{clients}"] = min(run["mean"] for run in runs)
         detail[f"clients_{clients}"] = runs
-    return {"cpu_per_tap_ms": figures,
-            "cpu_per_tap_setup": {"taps": taps, "rounds": rounds, "game": "secret_hitler/7 digital", "runs": detail,
-                                  "floors": floors(data_dir)}}
+    setup = {"taps": taps, "rounds": rounds, "game": "secret_hitler/7 digital", "runs": detail,
+             "floors": floors(data_dir), "tap_skeleton_ms": tap_skeleton_ms(data_dir, taps, rounds)}
+    return {"cpu_per_tap_ms": figures, "cpu_per_tap_setup": setup}

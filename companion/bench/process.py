@@ -52,6 +52,17 @@ def _cpu_by_thread() -> dict[str, int]:
     return groups
 
 
+def _await_accepted(loop: Any, actions_before: int, event_before: int) -> None:
+    """Block until the game holds more than `actions_before` actions, woken by each bus event after
+    `event_before` (not polling: a look every 0.5 ms took the interpreter lock from the loop it waited for)."""
+    sub = loop.bus.subscribe(f"{loop.bus.boot}-{event_before}")
+    try:
+        while len(loop.session.actions) <= actions_before:
+            sub.frames(1.0)
+    finally:
+        sub.close()
+
+
 def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s: float) -> None:
     """Child process: the demo table on mock hardware and its waitress server, placing ballots when asked."""
     from companion.hal.mock import MockHardware
@@ -78,9 +89,9 @@ def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s
                     voters = voters_or_advance(loop, rng)
                 conn.send(voters)
             elif ask[0] == "cpu":  # the table's threads only: this one runs the benchmark's side
-                while ask[1] is not None and len(loop.session.actions) <= ask[1]:
-                    time.sleep(0.0005)  # until the tap is accepted; its publish is done once the loop idles
-                loop.wait_idle()
+                if ask[1] is not None:
+                    _await_accepted(loop, *ask[1])
+                loop.wait_idle()  # the tap's publish is done once the loop idles
                 conn.send(_cpu_by_thread())
             elif ask == "clear":
                 lift_ballots(hw, loop, tapped)
@@ -133,7 +144,7 @@ class TableProcess:
         """CPU nanoseconds the table process has spent so far in all its threads but the benchmark's own
         (once `after`'s tap is accepted and published, when given), by thread group (`table-loop`,
         `reader-poller`, `waitress`, ...; `ended`: threads that have ended)."""
-        return self._ask(("cpu", None if after is None else after.actions_before))
+        return self._ask(("cpu", None if after is None else (after.actions_before, after.event_before)))
 
     def clear(self) -> None:
         """Take the tapped ballots off their readers."""

@@ -30,6 +30,9 @@ def test_cpu_per_tap_json(tmp_path: Path) -> None:
     assert all(run["threads_ms"].get("table-loop", 0) > 0 for r in runs.values() for run in r), runs
     floors = report["cpu_per_tap_setup"]["floors"]
     assert set(floors) == {"wake_us", "durable_write_us"} and all(0 < us < 1e6 for us in floors.values()), floors
+    # the same tap with no game logic: the hand-offs, the durable commit and the sends alone, never free
+    skeleton = report["cpu_per_tap_setup"]["tap_skeleton_ms"]
+    assert set(skeleton) == {"clients_0", "clients_12"} and all(0 < ms < 1000 for ms in skeleton.values()), skeleton
     assert list(tmp_path.iterdir()) == []  # the temporary databases are gone
 
 
