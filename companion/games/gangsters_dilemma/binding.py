@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from itertools import compress
-from operator import is_, is_not
+from operator import is_, is_not, itemgetter
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -81,6 +81,7 @@ SEAT_ZONES = tuple(f"seat:{i}" for i in range(7))
 INFO_SLOT = "gangsters_dilemma.info"
 """Memo slot of the table info (key: the seat count, demand cards, police and characters; value: the players
 list the characters were read from, the characters, the log, its bank rows and the info)."""
+_CHARACTER = itemgetter("character")
 SCENE_SLOT = "gangsters_dilemma.scene"
 """Memo slot of the scene (key: what the seats' lights read and what the locations' read; value: both halves,
 the arrests and the whole)."""
@@ -291,7 +292,7 @@ class GangstersDilemmaBinding(Binding):
         if last is not None and last[1][0] is players:
             characters = last[1][1]
         else:
-            characters = tuple(p.get("character") for p in players)
+            characters = tuple(map(_CHARACTER, players))
         cards, police = view.get("demand_cards") or {}, view.get("police")
         key = (seats, cards, police, characters)
         if last is not None and last[0] == key:

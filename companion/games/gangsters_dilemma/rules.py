@@ -139,12 +139,22 @@ class GangstersDilemma(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return seat_own(state, seat, public)
 
-    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+    def views(self, state: State, memo: Memo | None = None) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+        """`Rules.views`, through the memo at once (asked on every publish)."""
+        if memo is None:
+            return super().views(state)
         public = public_view(state, memo)
         return public, seat_parts(state, public, memo)
 
-    def _outcome(self, state: State) -> Outcome | None:
+    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+        return self.views(state, memo)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game runs, else who won and why (asked on every publish, so read at once)."""
         return None if state.winners is None else Outcome(state.winners, Reason.VP)
+
+    def _outcome(self, state: State) -> Outcome | None:
+        return self.outcome(state)
 
     def _reveal(self, state: State) -> Iterable[RevealLine]:
         return reveal_lines(state.log)
