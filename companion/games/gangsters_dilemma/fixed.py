@@ -58,21 +58,21 @@ def fixed(action: dict[str, Any]) -> Fixed:
         made.option_words = None
         return made
     group = action["type"].replace("_", " ")
-    words = []
-    for key, value in action.items():
-        if key in ("type", "seat"):
-            continue
-        if type(value) is str:
-            words.append(value)
-        elif type(value) is list:
-            words.append(" ".join(str(v) for v in value))
-        elif type(value) is int:
-            words.append(str(value))
-        else:
-            raise ValueError(f"no fixed words for {key}={value!r}")
+    words = [_word(key, value) for key, value in action.items() if key not in ("type", "seat")]
     label = f"{group} {' '.join(words)}" if words else group
     made.option_words = (group, label, label, " ".join(words) or group)
     return made
+
+
+def _word(key: str, value: Any) -> str:
+    """One field of a fixed action as its option's label says it."""
+    if type(value) is str:
+        return value
+    if type(value) is list:
+        return " ".join(map(str, value))
+    if type(value) is int:
+        return str(value)
+    raise ValueError(f"no fixed words for {key}={value!r}")
 
 
 def _per_seat(build: Any) -> tuple[Any, ...]:
