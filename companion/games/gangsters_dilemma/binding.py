@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from itertools import compress
+from operator import is_, is_not, itemgetter
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -70,12 +71,17 @@ LOCATION_LIGHTS: Mapping[str, LevelLights] = MappingProxyType({
     "money": LevelLights(GOLD, MONEY_LEVEL)})
 """A location's light in each state at every money level, built once."""
 EMPTY_LOCATION = Light(OFF, Effect.OFF)
+ARREST_LIGHTS, PATROL_LIGHTS, VISITED_LIGHTS, CLOSED_LIGHTS, MONEY_LIGHTS = (
+    (*(LOCATION_LIGHTS[k][n] for n in range(MONEY_LEVEL + 1)), k) for k in ("arrest", "patrol", "visited", "closed",
+                                                                           "money"))
+"""A location's light at each money level 0..MONEY_LEVEL by state, then the state's name (`LOCATION_LIGHTS`)."""
 TO_ACT, CHOSEN, POLICE, WAITING = (SEAT_LIGHTS[k] for k in ("to_act", "chosen", "police", "waiting"))
 SEAT_ZONES = tuple(f"seat:{i}" for i in range(7))
 """The seat zones of the largest game, in order."""
 INFO_SLOT = "gangsters_dilemma.info"
 """Memo slot of the table info (key: the seat count, demand cards, police and characters; value: the players
 list the characters were read from, the characters, the log, its bank rows and the info)."""
+_CHARACTER = itemgetter("character")
 SCENE_SLOT = "gangsters_dilemma.scene"
 """Memo slot of the scene (key: what the seats' lights read and what the locations' read; value: both halves,
 the arrests and the whole)."""
@@ -210,35 +216,58 @@ class GangstersDilemmaBinding(Binding):
 
     def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
                      memo: Memo) -> Scene:
-        """`scene`, its seat lights reused while who is to act, who has chosen (while planning) and the police
-        are equal, its location lights while the arrests, patrols and locations are, and the whole while both
-        halves are (the seat colours are not read; shared from one publish to the next: never mutated)."""
+        """`scene`, the last one while the view fields its seats' lights read (who is to act, who has chosen
+        while planning, the police) and its locations' (the log's arrests, the patrols, the locations) are
+        the very same objects, else a copy of it with only the lights that changed painted anew (the seat
+        colours are not read; shared from one publish to the next: never mutated)."""
         view = public_view
-        seat_key = (seats, view.get("to_act"), view.get("phase") == "plan" and view.get("chosen"), view.get("police"))
-        log = view.get("log")
-        place_key = (log, view.get("patrols"), view.get("locations"))
+        try:
+            key = (seats, view["to_act"], view["chosen"] if view["phase"] == "plan" else None, view["police"],
+                   view["log"], view["patrols"], view["locations"])
+        except KeyError:  # not a view of this game's: drawn whole
+            return self.scene(view, seats)
         last = memo.last(SCENE_SLOT)
-        if last is None:
-            lights, arrests, places = seat_lights(view, seats), arrested(log), location_lights(view)
+        if last is None or last[0][0] != seats:
+            seat_row, arrests = _seat_row(seats, *key[1:4]), arrested(key[4])
+            place_row = _place_row(key[6], key[5], arrests)
+            scene = dict(zip(SEAT_ZONES[:seats] if seats <= len(SEAT_ZONES) else _seat_zones(seats), seat_row))
+            scene.update(zip(_location_zones(key[6]), place_row))
         else:
-            (was_seats, was_places), (lights, arrests, places, scene) = last
-            if was_seats == seat_key and was_places == place_key:
+            was, (seat_row, arrests, place_row, scene) = last
+            if all(map(is_, key, was)):
                 return scene  # type: ignore[no-any-return]
-            if was_seats != seat_key:
-                lights = seat_lights(view, seats)
-            if was_places != place_key:
-                if was_places[0] != log:
-                    was_log = was_places[0] or ()
-                    done = len(was_log)
-                    # the public log only grows within a round: only its new entries can hold an arrest
-                    grew = log is not None and len(log) >= done and log[:done] == was_log
-                    arrests_now = arrests | arrested(log[done:]) if grew else arrested(log)  # type: ignore[index]
-                    if arrests_now != arrests:
-                        places, arrests = None, arrests_now
-                if places is None or was_places[1:] != place_key[1:]:
-                    places = location_lights(view, arrests)
-        scene = {**lights, **places}
-        memo.put(SCENE_SLOT, (seat_key, place_key), (lights, arrests, places, scene))
+            before = scene
+            if key[1] is not was[1] or key[2] is not was[2] or key[3] != was[3]:
+                row = _seat_row(seats, *key[1:4])
+                for i in compress(range(seats), map(is_not, row, seat_row)):
+                    if scene is before:
+                        scene = dict(before)
+                    scene[f"seat:{i}"] = row[i]
+                seat_row = row
+            log, moved = key[4], key[5] is not was[5] or key[6] is not was[6]
+            if log is not was[4]:
+                was_log = was[4] or ()
+                done = len(was_log)
+                # the public log only grows within a round: only its new entries can hold an arrest
+                grew = log is not None and len(log) >= done and log[:done] == was_log
+                now = arrests | arrested(log[done:]) if grew else arrested(log)  # type: ignore[index]
+                if now != arrests:
+                    arrests, moved = now, True
+            if moved:
+                locations = key[6] or ()
+                row = _place_row(locations, key[5], arrests)
+                if len(row) != len(place_row):
+                    scene = {**scene}
+                    for zone in _location_zones(was[6]):
+                        del scene[zone]
+                    scene.update(zip(_location_zones(locations), row))
+                else:
+                    for i in compress(range(len(row)), map(is_not, row, place_row)):
+                        if scene is before:
+                            scene = dict(before)
+                        scene[f"location:{locations[i]['id']}"] = row[i]
+                place_row = row
+        memo.put(SCENE_SLOT, key, (seat_row, arrests, place_row, scene))
         return scene
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
@@ -263,7 +292,7 @@ class GangstersDilemmaBinding(Binding):
         if last is not None and last[1][0] is players:
             characters = last[1][1]
         else:
-            characters = tuple(p.get("character") for p in players)
+            characters = tuple(map(_CHARACTER, players))
         cards, police = view.get("demand_cards") or {}, view.get("police")
         key = (seats, cards, police, characters)
         if last is not None and last[0] == key:
@@ -287,18 +316,28 @@ class GangstersDilemmaBinding(Binding):
 
 def seat_lights(view: Mapping[str, Any], seats: int) -> Scene:
     """The seats' part of the scene: to act gold, committed white (while planning), police blue, else dim."""
+    row = _seat_row(seats, view.get("to_act"), view.get("chosen") if view.get("phase") == "plan" else None,
+                    view.get("police"))
+    return dict(zip(SEAT_ZONES[:seats] if seats <= len(SEAT_ZONES) else _seat_zones(seats), row))
+
+
+def _seat_zones(seats: int) -> tuple[str, ...]:
+    """The seat zones of a game with more seats than this one has."""
+    return tuple(f"seat:{i}" for i in range(seats))
+
+
+def _seat_row(seats: int, to_act: Iterable[int] | None, chosen: Sequence[bool] | None, police: Any) -> list[Light]:
+    """Each seat's light (`chosen`: while planning only, else None)."""
     lights = [WAITING] * seats
-    police = view.get("police")
     if type(police) is int and 0 <= police < seats:
         lights[police] = POLICE
-    if view.get("phase") == "plan":
-        for i in compress(range(seats), view.get("chosen") or ()):
+    if chosen:
+        for i in compress(range(seats), chosen):
             lights[i] = CHOSEN
-    for i in view.get("to_act") or ():
+    for i in to_act or ():
         if 0 <= i < seats:
             lights[i] = TO_ACT
-    zones = SEAT_ZONES[:seats] if seats <= len(SEAT_ZONES) else tuple(f"seat:{i}" for i in range(seats))
-    return dict(zip(zones, lights))
+    return lights
 
 
 def arrested(log: Iterable[Mapping[str, Any]] | None) -> frozenset[Any]:
@@ -309,24 +348,40 @@ def arrested(log: Iterable[Mapping[str, Any]] | None) -> frozenset[Any]:
 def location_lights(view: Mapping[str, Any], arrests: frozenset[Any] | None = None) -> Scene:
     """The locations' part of the scene: money as a level, arrests red, patrols blue, visited green, closed
     purple (`arrests`: `arrested(view's log)` when already known)."""
-    if arrests is None:
-        arrests = arrested(view.get("log"))
-    patrols = set(view.get("patrols") or ())
-    scene: Scene = {}
-    for loc in view.get("locations") or ():
-        level = min(int(loc["money"]), MONEY_LEVEL)
-        if loc["id"] in arrests:
-            light = LOCATION_LIGHTS["arrest"][level]
-        elif loc["id"] in patrols:
-            light = LOCATION_LIGHTS["patrol"][level]
+    locations = view.get("locations") or ()
+    row = _place_row(locations, view.get("patrols"), arrested(view.get("log")) if arrests is None else arrests)
+    return dict(zip(_location_zones(locations), row))
+
+
+def _location_zones(locations: Iterable[Mapping[str, Any]] | None) -> list[str]:
+    """The zone of each of these locations."""
+    return [f"location:{loc['id']}" for loc in locations or ()]
+
+
+def _place_row(locations: Iterable[Mapping[str, Any]] | None, patrols: Iterable[int] | None,
+               arrests: frozenset[Any]) -> list[Light]:
+    """Each location's light, given the arrests."""
+    patrolled = set(patrols or ())
+    row = []
+    for loc in locations or ():
+        money = loc["money"]
+        level = min(int(money), MONEY_LEVEL)
+        ident = loc["id"]
+        if ident in arrests:
+            lights = ARREST_LIGHTS
+        elif ident in patrolled:
+            lights = PATROL_LIGHTS
         elif loc["visitors"]:
-            light = LOCATION_LIGHTS["visited"][level]
+            lights = VISITED_LIGHTS
         elif loc["closed"]:
-            light = LOCATION_LIGHTS["closed"][level]
+            lights = CLOSED_LIGHTS
+        elif money:
+            lights = MONEY_LIGHTS
         else:
-            light = LOCATION_LIGHTS["money"][level] if loc["money"] else EMPTY_LOCATION
-        scene[f"location:{loc['id']}"] = light
-    return scene
+            row.append(EMPTY_LOCATION)
+            continue
+        row.append(lights[level] if level >= 0 else LOCATION_LIGHTS[lights[-1]][level])
+    return row
 
 
 def bank(public_view: Mapping[str, Any]) -> list[dict[str, Any]]:

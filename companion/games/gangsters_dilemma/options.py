@@ -58,6 +58,8 @@ class Config:
     market_price: int
     lone_bribe: bool
     by_id: dict[str, Demand] = field(compare=False, hash=False, repr=False)
+    shown: dict[str, dict[str, Any]] = field(compare=False, hash=False, repr=False)
+    """Each card as views show it (`Demand.as_json`), built once: views share these, never changing them."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Config:
         # Immutable by construction (by_id is never written after __init__), so a copy may share it.
@@ -117,4 +119,5 @@ def build_config(options: Mapping[str, Any], seats: int) -> Config:
         if len(cards) < least:
             raise ValueError(f"option 'demands' needs at least {least} cards (3 revealed"
                              f"{', 3 for the elite' if least == 6 else ''})")
-    return Config(cards, sample, tuple(chars), price, lone, {c.id: c for c in cards})
+    return Config(cards, sample, tuple(chars), price, lone, {c.id: c for c in cards},
+                  {c.id: c.as_json(sample) for c in cards})

@@ -8,9 +8,11 @@ from typing import Any, ClassVar, Iterable, Mapping
 from companion.games.contract import CHANCE, Outcome
 from companion.games.gangsters_dilemma import chance, handlers
 from companion.games.gangsters_dilemma.actions import ACTIONS, PHASE_ACTIONS
+from companion.games.gangsters_dilemma.fixed import (
+    BRIBE, CHOOSE, INFORM_SILENCE, PASS, PATROLS, PEEK, SKIP, STEAL, SWAP, TRADE,
+)
 from companion.games.gangsters_dilemma.legal import (
-    LOCATION_IDS, bribe_pays, can_peek, fulfil_choices, patrol_choices, steal_targets, swap_choices,
-    trade_choices, visitors,
+    bribe_pays, can_peek, fulfil_choices, steal_targets, swap_choices, trade_choices, visitors,
 )
 from companion.games.gangsters_dilemma.options import OPTION_DEFAULTS, build_config
 from companion.games.gangsters_dilemma.state import Player, State
@@ -81,41 +83,51 @@ class GangstersDilemma(Rules[State]):
         return self._legal(state, seat)
 
     def _legal(self, state: State, seat: int) -> list[Action]:
+        # fixed actions (fixed.py) but for a fulfil: an unchanged prompt then holds the very same objects
         phase = state.phase
-        if phase == "plan":
-            if seat == state.police:
-                return [{"type": "patrol", "seat": seat, "locations": [a, b]} for a, b in patrol_choices(state)]
+        if phase is Phase.PLAN:
             closed = state.closed
-            ids = LOCATION_IDS[state.locations]
-            out = [{"type": "choose", "seat": seat, "location": loc} for loc in ids if not closed or loc not in closed]
+            if seat == state.police:
+                patrols = PATROLS[seat][state.locations]
+                if not closed:
+                    return list(patrols)
+                return [a for a in patrols if a["locations"][0] not in closed and a["locations"][1] not in closed]
+            row = CHOOSE[seat][state.locations]
+            out = list(row) if not closed else [a for a in row if a["location"] not in closed]
             # asked for every planning seat on every publish: only the lookout may peek
             if state.players[seat].character == "lookout" and can_peek(state, seat):
-                out.append({"type": "peek", "seat": seat})
+                out.append(PEEK[seat])
             return out
-        if phase == "abilities":
+        if phase is Phase.ABILITIES:
             if state.players[seat].character == "hitman":
-                out = [{"type": "swap", "seat": seat, "target": t, "give": g, "take": k}
-                       for t, g, k in swap_choices(state, seat)]
+                swaps = SWAP[seat]
+                out = [swaps[t][g, k] for t, g, k in swap_choices(state, seat)]
             else:
-                out = [{"type": "steal", "seat": seat, "target": t} for t in steal_targets(state, seat)]
-            return out + [{"type": "skip", "seat": seat}]
-        if phase == "respond":
-            bribes = [{"type": "respond", "seat": seat, "response": "bribe", "pay": pay}
-                      for pay in bribe_pays(state.players[seat])]
+                steals = STEAL[seat]
+                out = [steals[t] for t in steal_targets(state, seat)]
+            out.append(SKIP[seat])
+            return out
+        if phase is Phase.RESPOND:
+            bribe = BRIBE[seat]
+            bribes = [bribe[pay] for pay in bribe_pays(state.players[seat])]
             if len(visitors(state, state.current)) == 1:
-                return bribes + [{"type": "pass", "seat": seat}]
-            return [{"type": "respond", "seat": seat, "response": r} for r in ("inform", "silence")] + bribes
-        if phase == "trade":
-            trades = trade_choices(state, state.current, state.players[seat])
-            return [{"type": "trade", "seat": seat, "trade": t} for t in trades + ["none"]]
-        if phase == "fulfil":
+                bribes.append(PASS[seat])
+                return bribes
+            return [*INFORM_SILENCE[seat], *bribes]
+        if phase is Phase.TRADE:
+            trade = TRADE[seat]
+            out = [trade[t] for t in trade_choices(state, state.current, state.players[seat])]
+            out.append(trade["none"])
+            return out
+        if phase is Phase.FULFIL:
             out = []
             for ident, sub, pay in fulfil_choices(state, seat):
                 action: Action = {"type": "fulfil", "seat": seat, "demand": ident}
                 if sub is not None:
                     action["substitute"], action["pay"] = sub, pay
                 out.append(action)
-            return out + [{"type": "pass", "seat": seat}]
+            out.append(PASS[seat])
+            return out
         return []
 
     def _sample_chance(self, state: State, rng: random.Random) -> Action:
@@ -127,12 +139,22 @@ class GangstersDilemma(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return seat_own(state, seat, public)
 
-    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+    def views(self, state: State, memo: Memo | None = None) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+        """`Rules.views`, through the memo at once (asked on every publish)."""
+        if memo is None:
+            return super().views(state)
         public = public_view(state, memo)
         return public, seat_parts(state, public, memo)
 
-    def _outcome(self, state: State) -> Outcome | None:
+    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+        return self.views(state, memo)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game runs, else who won and why (asked on every publish, so read at once)."""
         return None if state.winners is None else Outcome(state.winners, Reason.VP)
+
+    def _outcome(self, state: State) -> Outcome | None:
+        return self.outcome(state)
 
     def _reveal(self, state: State) -> Iterable[RevealLine]:
         return reveal_lines(state.log)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import attrgetter, is_, is_not, ne
-from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.gangsters_dilemma.board import LOCATION_NAMES
@@ -12,17 +11,13 @@ from companion.games.gangsters_dilemma.options import Config
 from companion.games.gangsters_dilemma.state import Entry, Player, State
 from companion.games.memo import Memo
 
-LOG_SLOT = "gangsters_dilemma.log"
-"""Memo slot of the public log since the latest reveal (key: the log and where it starts)."""
-CARDS_SLOT = "gangsters_dilemma.cards"
-"""Memo slot of the public view's demand cards (key: the config and the visible ids)."""
 VIEW_SLOT = "gangsters_dilemma.view"
-"""Memo slot of the last public view (key: the state it shows): each of its fields is reused while the state
-fields it reads are the very objects the next state holds (states are frozen, so `is` means equal)."""
+"""Memo slot of the last public view (key: the state it shows; value: the view and how many entries its
+state's log had): each of its fields is reused while the state fields it reads are the very objects the next
+state holds (states are frozen, so `is` means equal)."""
 PARTS_SLOT = "gangsters_dilemma.parts"
 """Memo slot of the last seats' parts (key: the state and the public view they were built from)."""
 
-_NO_VIEW: Mapping[str, Any] = MappingProxyType({})
 _FULFILLED = attrgetter("fulfilled")
 
 
@@ -53,8 +48,9 @@ def _player(p: Player, cfg: Config) -> dict[str, Any]:
 
 
 def _cards(cfg: Config, ids: Iterable[str]) -> dict[str, Any]:
-    """The demand cards of these ids as the page draws them."""
-    return {d: cfg.by_id[d].as_json(cfg.sample) for d in ids}
+    """The demand cards of these ids as the page draws them (each the config's own: shared)."""
+    shown = cfg.shown
+    return {d: shown[d] for d in ids}
 
 
 def _locations(state: State) -> list[dict[str, Any]]:
@@ -79,13 +75,9 @@ def _locations(state: State) -> list[dict[str, Any]]:
     ]
 
 
-def _players(state: State, before: State | None, was: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _players(state: State, before: State, was: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every seat's public entry, each the one built from `before` while its Player is the same object."""
     cfg = state.config
-    if before is None:
-        return [_player(p, cfg) for p in state.players]
-    if before.players is state.players:
-        return was["players"]  # type: ignore[no-any-return]
     built = list(was["players"])
     for i in compress(range(state.seats), map(is_not, before.players, state.players)):
         built[i] = _player(state.players[i], cfg)
@@ -93,63 +85,104 @@ def _players(state: State, before: State | None, was: Mapping[str, Any]) -> list
 
 
 def public_view(state: State, memo: Memo | None = None) -> dict[str, Any]:
-    """The public view; with the table's `memo`, each field the last publish's state gave from the very same
-    state fields is that publish's (shared: never mutated), and the log renders only its new entries."""
-    before: State | None = None
-    was = _NO_VIEW
-    if memo is not None:
-        last = memo.last(VIEW_SLOT)
-        if last is not None:
-            before, was = last
-            if before is state:
-                return was  # type: ignore[return-value]
-            if before.config is not state.config or before.seats != state.seats:
-                before, was = None, _NO_VIEW
-    cfg, revealed = state.config, state.revealed
-    shown = before is not None and before.revealed == revealed
-    if before is None:
-        cards = _cards(cfg, state.row + tuple(d for p in state.players for d in p.fulfilled))
-    elif before.row is state.row and (before.players is state.players or all(
-            map(is_, map(_FULFILLED, before.players), map(_FULFILLED, state.players)))):
-        cards = was["demand_cards"]
-    else:
-        visible = state.row + tuple(d for p in state.players for d in p.fulfilled)
-        cards = memo.get(CARDS_SLOT, (cfg, visible), lambda: _cards(cfg, visible))  # type: ignore[union-attr]
-    if before is not None and before.log is state.log and before.log_from == state.log_from:
-        log = was["log"]
-    else:
-        # From the latest reveal on (one round's worth): the journal keeps the whole game, and a view
-        # that grew with it would make every view (and so every tap) slower as the game goes on.
-        log = log_view(state.log, None, state.log_from) if memo is None \
-            else memo.rendered_log(LOG_SLOT, state.log, state.log_from, log_view)
-    out: dict[str, Any] = {
+    """The public view; with the table's `memo`, the last publish's view with only the fields whose state
+    fields changed built again (the others are that publish's, shared: never mutated), and the log extended
+    by its new entries."""
+    if memo is None:
+        return _public(state)
+    last = memo.last(VIEW_SLOT)
+    if last is not None:
+        before, (was, logged) = last
+        if before is state:
+            return was  # type: ignore[no-any-return]
+        if before.config is state.config and before.seats == state.seats:
+            out = _changed(before, was, logged, state)
+            memo.put(VIEW_SLOT, state, (out, len(state.log)))
+            return out
+    out = _public(state)
+    memo.put(VIEW_SLOT, state, (out, len(state.log)))
+    return out
+
+
+def _public(state: State) -> dict[str, Any]:
+    """The public view built whole."""
+    cfg = state.config
+    return {
         "round": state.round,
         "police": None if state.phase == "setup" else state.police,
         "phase": state.phase._value_,
-        "locations": was["locations"] if shown and before.money is state.money and before.closed is state.closed
-        and (not revealed or (before.patrols is state.patrols and before.choices is state.choices))
-        else _locations(state),
-        "players": _players(state, before, was),
-        "demands": was["demands"] if before is not None and before.row is state.row else list(state.row),
-        "demand_cards": cards,
+        "locations": _locations(state),
+        "players": [_player(p, cfg) for p in state.players],
+        "demands": list(state.row),
+        "demand_cards": _cards(cfg, state.row + tuple(d for p in state.players for d in p.fulfilled)),
         "deck": len(state.deck),
         "sample_deck": cfg.sample,
         "market_price": cfg.market_price,
         "lone_gangster_may_bribe": cfg.lone_bribe,
-        "patrols": was["patrols"] if shown and (not revealed or before.patrols is state.patrols)
-        else list(state.patrols if revealed else ()),
-        "chosen": was["chosen"] if shown and before.choices is state.choices and before.police == state.police
-        and bool(before.patrols) == bool(state.patrols) else _chosen(state),
-        "responded": was["responded"] if before is not None and before.responses is state.responses
-        else [r is not None for r in state.responses] if state.responses else [False] * state.seats,
+        "patrols": list(state.patrols if state.revealed else ()),
+        "chosen": _chosen(state),
+        "responded": [r is not None for r in state.responses] if state.responses else [False] * state.seats,
         "resolving": state.current or None,
         "peeked": state.peeked,
-        "to_act": was["to_act"] if before is not None and before.acting == state.acting else sorted(state.acting),
+        "to_act": sorted(state.acting),
         "winners": sorted(state.winners) if state.winners is not None else None,
-        "log": log,
+        # From the latest reveal on (one round's worth): the journal keeps the whole game, and a view that
+        # grew with it would make every view (and so every tap) slower as the game goes on.
+        "log": log_view(state.log, None, state.log_from),
     }
-    if memo is not None:
-        memo.put(VIEW_SLOT, state, out)
+
+
+def _changed(before: State, was: dict[str, Any], logged: int, state: State) -> dict[str, Any]:
+    """The public view of `state` from `was`, `before`'s (of the same config and seats, whose log had
+    `logged` entries): a copy with only the fields whose state fields are not the very same objects built."""
+    out = was.copy()
+    phase, revealed = state.phase, state.revealed
+    if before.acting is not state.acting:
+        out["to_act"] = sorted(state.acting)
+    log = state.log
+    if before.log is not log or before.log_from != state.log_from:
+        if before.log_from == state.log_from and log.starts_with(before.log):
+            # the log only grew: render its new entries (an entry for some seats only renders to nothing)
+            more = [{"code": e.code, "params": {k: list(v) if type(v) is tuple else v for k, v in e.params.items()}}
+                    for e in log.tail(len(log) - logged) if e.to is None]
+            if more:
+                out["log"] = was["log"] + more
+        else:
+            out["log"] = log_view(log, None, state.log_from)
+    if before.phase is not phase:
+        out["phase"] = phase._value_
+        out["police"] = None if phase == "setup" else state.police
+    elif before.police != state.police:
+        out["police"] = None if phase == "setup" else state.police
+    shown = before.revealed == revealed
+    if before.choices is not state.choices or before.police != state.police or not shown \
+            or bool(before.patrols) != bool(state.patrols):
+        out["chosen"] = _chosen(state)
+    if not shown or before.money is not state.money or before.closed is not state.closed or (revealed and (
+            before.patrols is not state.patrols or before.choices is not state.choices)):
+        out["locations"] = _locations(state)
+    if not shown or (revealed and before.patrols is not state.patrols):
+        out["patrols"] = list(state.patrols if revealed else ())
+    players = state.players
+    if before.players is not players:
+        out["players"] = _players(state, before, was)
+    if before.row is not state.row:
+        out["demands"] = list(state.row)
+    if before.row is not state.row or (before.players is not players and not all(
+            map(is_, map(_FULFILLED, before.players), map(_FULFILLED, players)))):
+        out["demand_cards"] = _cards(state.config, state.row + tuple(d for p in players for d in p.fulfilled))
+    if before.deck is not state.deck:
+        out["deck"] = len(state.deck)
+    if before.responses is not state.responses:
+        out["responded"] = [r is not None for r in state.responses] if state.responses else [False] * state.seats
+    if before.current != state.current:
+        out["resolving"] = state.current or None
+    if before.peeked != state.peeked:
+        out["peeked"] = state.peeked
+    if before.round != state.round:
+        out["round"] = state.round
+    if before.winners is not state.winners:
+        out["winners"] = sorted(state.winners) if state.winners is not None else None
     return out
 
 
