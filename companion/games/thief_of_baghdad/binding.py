@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem,
+from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem, Effect,
                                      LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput,
                                      seat_of)
 from companion.games.contract import CHANCE
@@ -233,11 +233,14 @@ class ThiefOfBaghdadBinding(Binding):
         """`scene`, the last one while the fields it reads and the colours are the same, else the last one with
         the seats, palaces and track that changed drawn again."""
         # the palaces list is the same object while no palace changed (the views' memo): compared at a glance
-        key = (seats, seat_colours, public_view.get("palaces"), public_view.get("turn"),
-               public_view.get("thief_moves"))
+        palaces, turn, used = public_view.get("palaces"), public_view.get("turn"), public_view.get("thief_moves")
         last = memo.last(SCENE_SLOT)
-        if last is not None and last[0] == key:
-            return last[1]  # type: ignore[no-any-return]
+        if last is not None:
+            was = last[0]
+            if was[2] is palaces and was[3] == turn and was[4] == used and was[0] == seats \
+                    and (was[1] is seat_colours or was[1] == seat_colours):
+                return last[1]  # type: ignore[no-any-return]
+        key = (seats, seat_colours, palaces, turn, used)
         scene = None if last is None else redrawn(last[0], last[1], key)
         if scene is None:
             scene = self.scene(public_view, seats, seat_colours)
@@ -280,10 +283,9 @@ def redrawn(was: tuple[Any, ...], last: Scene, key: tuple[Any, ...]) -> Scene | 
             colour = palace.get("color", "white")
             if colour != old.get("color", "white"):
                 return None
-            if palace != old:
-                if own is None:
-                    own = tuple(colours) if colours and len(colours) >= seats else SEAT_RGB
-                scene[f"palace:{colour}"] = palace_light(palace, own)
+            if own is None:
+                own = tuple(colours) if colours and len(colours) >= seats else SEAT_RGB
+            scene[f"palace:{colour}"] = palace_light(palace, own)
     if used != used_was:
         scene["moves"] = MOVES_TRACK[max(0, MOVES - int(used or 0))]
     return scene
@@ -292,12 +294,28 @@ def redrawn(was: tuple[Any, ...], last: Scene, key: tuple[Any, ...]) -> Scene | 
 def palace_light(palace: Mapping[str, Any], own: tuple[RGB, ...]) -> Light:
     """A palace's segment: its guards in their owners' colours, its thieves in theirs, then its chests."""
     n = len(own)
-    guards = [NEUTRAL_RGB if g == "neutral" else own[int(g) % n] for g in palace.get("guards") or ()][:GUARD_SPACES]
-    thieves = [own[s % n] for s, k in enumerate(palace.get("thieves") or ()) if k for _ in range(int(k))][:THIEF_PIXELS]
+    # loops, not comprehensions: a comprehension is a function call of its own, and a palace is drawn per move
+    guards: tuple[RGB, ...] = ()
+    for g in palace.get("guards") or ():
+        guards += (NEUTRAL_RGB if g == "neutral" else own[int(g) % n],)
+    thieves: tuple[RGB, ...] = ()
+    for s, k in enumerate(palace.get("thieves") or ()):
+        if k:
+            thieves += (own[s % n],) * int(k)
+    guards, thieves = guards[:GUARD_SPACES], thieves[:THIEF_PIXELS]
     chests = min(len(palace.get("chests") or ()), CHEST_PIXELS)
-    return Light(PALACE_RGB.get(palace.get("color", "white"), WHITE),
-                 pixels=(*guards, *DARK[GUARD_SPACES - len(guards)], *thieves, *DARK[THIEF_PIXELS - len(thieves)],
-                         *CHEST_ROWS[chests]))
+    return solid(PALACE_RGB.get(palace.get("color", "white"), WHITE),
+                 guards + DARK[GUARD_SPACES - len(guards)] + thieves + DARK[THIEF_PIXELS - len(thieves)]
+                 + CHEST_ROWS[chests])
+
+
+def solid(colour: RGB, pixels: tuple[RGB, ...]) -> Light:
+    """`Light(colour, pixels=pixels)`, its fields set at once (a frozen dataclass's __init__ sets them one by
+    one through object.__setattr__ and then checks the effect, which is the solid default here)."""
+    made = object.__new__(Light)
+    made.__dict__.update({"colour": colour, "effect": Effect.SOLID, "level": None, "pixels": pixels})
+    return made
+
 
 
 BINDING = ThiefOfBaghdadBinding()

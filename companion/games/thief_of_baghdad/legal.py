@@ -110,11 +110,12 @@ def handed(action: Worded) -> Worded:
 def hand_out(actions: list[Worded]) -> list[dict[str, Any]]:
     """Copies of fixed actions that pay with cards (`handed`, inlined: a dozen per prompt)."""
     out: list[dict[str, Any]] = []
+    append = out.append
     for action in actions:
         copy = Worded(action)
-        copy["cards"] = list(action["cards"])
+        copy["cards"] = action["cards"].copy()
         copy.option_words = action.option_words
-        out.append(copy)
+        append(copy)
     return out
 
 

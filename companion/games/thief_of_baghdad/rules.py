@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Iterable, Mapping
 
-from companion.games.contract import Outcome
+from companion.games.contract import CHANCE, Outcome
 from companion.games.memo import Memo
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.reveal import RevealLine
@@ -14,9 +14,15 @@ from companion.games.thief_of_baghdad.reveal import reveal_lines
 from companion.games.schema import ActionSpec, is_int
 from companion.games.thief_of_baghdad import chance, legal, moves, turns, views
 from companion.games.thief_of_baghdad.actions import ACTIONS, ALLOWED
-from companion.games.thief_of_baghdad.board import hand_sizes
+from companion.games.thief_of_baghdad.board import GUARDS_PER_SEAT, hand_sizes
 from companion.games.thief_of_baghdad.codes import BINDING_CODES, CODES, LOG_CODES, Phase, Reason
 from companion.games.thief_of_baghdad.state import State
+
+ALONE: tuple[frozenset[int], ...] = tuple(frozenset({seat}) for seat in range(max(GUARDS_PER_SEAT)))
+"""[seat] -> who acts on that seat's turn (asked on every publish, twice)."""
+CHANCE_ALONE = frozenset({CHANCE})
+NOBODY: frozenset[int] = frozenset()
+
 
 class ThiefOfBaghdad(Rules[State]):
     """Thief of Baghdad (Queen Games 2006) as ruled in docs/RULES.md, Thief of Baghdad."""
@@ -49,11 +55,21 @@ class ThiefOfBaghdad(Rules[State]):
         return turns.initial(seats, options["first_hand"])
 
     def _to_act(self, state: State) -> frozenset[int]:
-        if state.phase is Phase.DEAL or state.phase is Phase.DRAW:
-            return frozenset({-1})
-        if state.phase is Phase.OVER:
-            return frozenset()
-        return frozenset({state.turn})
+        phase = state.phase
+        if phase is Phase.PLACE or phase is Phase.TURN:
+            turn = state.turn
+            return ALONE[turn] if 0 <= turn < len(ALONE) else frozenset({turn})
+        if phase is Phase.DEAL or phase is Phase.DRAW:
+            return CHANCE_ALONE
+        return NOBODY
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """The JSON actions that `apply` accepts from this seat now ([] for chance or a waiting seat)."""
+        # `Rules.legal_actions` without building `to_act`: only the seat whose turn it is acts, in two phases
+        phase = state.phase
+        if (phase is Phase.PLACE or phase is Phase.TURN) and seat == state.turn and seat != CHANCE:
+            return legal.legal_actions(state, seat)
+        return []
 
     def _legal(self, state: State, seat: int) -> list[dict[str, Any]]:
         return legal.legal_actions(state, seat)

@@ -156,11 +156,12 @@ def _rebuilt(state: State, was: State, old: Built) -> Built:
     n = state.seats
     palaces, players, parts = old.palaces, old.players, old.parts
     guards, thieves, chests, hands = state.guards, state.thieves, state.chests, state.hands
+    # identity first, inline: most publishes change one or two of these fields
     if guards is not was.guards or thieves is not was.thieves or chests is not was.chests:
         palaces = list(palaces)
         for p in {*_rows(guards, was.guards, n + 1), *_rows(thieves, was.thieves, n), *_rows(chests, was.chests, 1)}:
             palaces[p] = _palace(state, p)
-    held = _rows(hands, was.hands, HAND_WIDTH)
+    held = [] if hands is was.hands else _rows(hands, was.hands, HAND_WIDTH)
     supply, unplaced, won = state.supply, state.unplaced, state.won
     if held or supply is not was.supply or unplaced is not was.unplaced or won is not was.won:
         players = list(players)
@@ -171,18 +172,25 @@ def _rebuilt(state: State, was: State, old: Built) -> Built:
         for s in held:
             changed[s] = seat_own(state, s)
         parts = tuple(changed)
-    log, start = state.log, state.log_from
-    if log is was.log and start == was.log_from:
+    log, start, was_start = state.log, state.log_from, was.log_from
+    if log is was.log and start == was_start:
         entries, shown = old.log, old.shown
-    elif start >= was.log_from and log.starts_with(was.log):
+    elif start >= was_start and log.starts_with(was.log):
         # the log grew from the last one and shows from the same entry or a later one: the entries still
         # shown are the end of the last rendering, then the new ones
-        keep = bisect_left(old.shown, start) if start > was.log_from else 0
-        new, at = _public_entries(log, max(start, len(was.log)))
-        entries, shown = old.log[keep:] + new, old.shown[keep:] + at
+        keep = bisect_left(old.shown, start) if start > was_start else 0
+        done = len(was.log)
+        new, at = _public_entries(log, start if start > done else done)
+        if keep:
+            entries, shown = old.log[keep:] + new, old.shown[keep:] + at
+        elif new:
+            entries, shown = old.log + new, old.shown + at
+        else:
+            entries, shown = old.log, old.shown
     else:
         entries, shown = _public_entries(log, start)
-    return Built(palaces, players, parts, entries, shown)
+    # `Built(...)` without the generated __new__ (a Python call per publish): the same tuple
+    return tuple.__new__(Built, (palaces, players, parts, entries, shown))
 
 
 def _rows(new: bytes, old: bytes, width: int) -> list[int]:
@@ -204,7 +212,10 @@ def _public_entries(log: Log[Event], start: int) -> tuple[list[dict[str, Any]], 
     """The public entries of `log` from index `start` as views show them, and their indices."""
     entries: list[dict[str, Any]] = []
     shown: list[int] = []
-    for i, e in enumerate(log[start:], start):
+    count = len(log)
+    if start >= count:
+        return entries, ()
+    for i, e in enumerate(log.tail(count - start), start):
         if e.to is None:
             entries.append(_entry(e))
             shown.append(i)
