@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Iterable, Mapping
 
-from companion.games.boss_wallet import chance, legal, roundend, turns, views
+from companion.games.boss_wallet import chance, legal, publish, roundend, turns, views
 from companion.games.memo import Memo
 from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS
 from companion.games.boss_wallet.config import OPTION_DEFAULTS, build_config
@@ -82,8 +82,7 @@ class BossWallet(Rules[State]):
         return views.seat_own(state, seat, public)
 
     def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        public = views.public_view(state, None, memo)
-        return public, views.seat_parts(state, public, memo)
+        return publish.views(state, memo)
 
     def _outcome(self, state: State) -> Outcome | None:
         if state.phase is not Phase.GAME_OVER:
