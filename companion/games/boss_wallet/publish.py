@@ -15,6 +15,8 @@ from companion.games.rules import LogEntry
 
 VIEWS_SLOT = "boss_wallet.views"
 """Memo slot of the last running state published and the pieces of its views (`Built`)."""
+_GAME_OVER = Phase.GAME_OVER
+"""Read once (an enum member read off its class is a metaclass lookup)."""
 OVER_SLOT = "boss_wallet.over"
 """Memo slot of a finished game's views (key: the state; built whole, it shows the whole log)."""
 
@@ -40,7 +42,7 @@ class Built(NamedTuple):
 def views(state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
     """`(public_view(state), every seat's part)`, the pieces reused from the last publish while the state
     fields they read are the same objects."""
-    if state.phase is Phase.GAME_OVER:
+    if state.phase is _GAME_OVER:
         return _over(state, memo)
     last = memo.last(VIEWS_SLOT)
     if last is None or last[0].cfg is not state.cfg:

@@ -19,6 +19,10 @@ from companion.games.reveal import RevealLine
 from companion.games.rules import Rules
 from companion.games.boss_wallet.reveal import reveal_lines
 
+_GAME_OVER = Phase.GAME_OVER
+"""Read once (an enum member read off its class is a metaclass lookup): every publish asks for the outcome."""
+
+
 class BossWallet(Rules[State]):
     """Boss's Wallet (docs/RULES.md, Boss's Wallet)."""
 
@@ -85,7 +89,7 @@ class BossWallet(Rules[State]):
         return publish.views(state, memo)
 
     def _outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.GAME_OVER:
+        if state.phase is not _GAME_OVER:
             return None
         totals = [(sum(c), len(c)) for c in state.chips]
         best = max(totals)
