@@ -14,7 +14,6 @@ blind (enrolled coins); chip draws are sampled by the table. Digital games sampl
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from operator import methodcaller
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -152,8 +151,6 @@ INFO_SLOT = "boss_wallet.info"
 """Memo slot of the table info (key: the seat count and the view's latest round)."""
 _ABSENT = object()
 """A seat without a verdict, in the scene's key (no verdict value can equal it)."""
-_VERDICT = methodcaller("get", "verdict", _ABSENT)
-_SCANNED = methodcaller("get", "scanned")
 
 
 class BossWalletBinding(Binding):
@@ -358,9 +355,10 @@ class BossWalletBinding(Binding):
         if last is not None and last[1][1] is players and last[1][2] is asked and last[0][:2] == (seats, phase):
             key, (lights, _, _, tracks_were, base) = last  # the very lists of the last view: the same lights
         else:
-            marks = tuple(map(_VERDICT, players))
+            absent = _ABSENT  # a comprehension: methodcaller makes a bound method per player
+            marks = tuple([p.get("verdict", absent) for p in players])
             if phase == "scan":
-                marks += tuple(map(_SCANNED, players))
+                marks += tuple([p.get("scanned") for p in players])
             key = (seats, phase, tuple(asked), marks)
             if last is not None and last[0] == key:
                 lights, tracks_were, base = last[1][0], last[1][3], last[1][4]

@@ -8,7 +8,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 from companion.games.boss_wallet.flow import extras_taken
 from companion.games.boss_wallet.state import Phase, RoundResult, State
 from companion.games.boss_wallet.views import (
-    ASKING, card_ids, last_round_view, log_view, plain_players, player, public_view, round_players, view_fields,
+    ASKING, card_ids, last_round_view, log_view, plain_players, player, round_players, view_fields,
 )
 from companion.games.memo import Memo
 from companion.games.rules import LogEntry
@@ -61,11 +61,50 @@ def _over(state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any
     last = memo.last(OVER_SLOT)
     if last is not None and last[0] is state:
         return last[1]  # type: ignore[no-any-return]
-    public = public_view(state)
+    players = [player(state, s, True) for s in range(state.seats)]
+    last = last_round_view(state.last_round)
+    shown = [p for p in (*players, *(last["players"] if last else ())) if "hand" in p]
+    log, in_log = whole_log(state.log, state.cfg.catalogue)
+    public = view_fields(state, players, last, log, _card_info(
+        state, tuple([c for p in shown for c in (*p["hand"], *p["credit_drawn"])]), (), in_log))
     choice = dict(state.cfg.choice_entries)
     out = public, tuple([part(state, s, public, choice) for s in range(state.seats)])
     memo.put(OVER_SLOT, state, out)
     return out
+
+
+def whole_log(log: Sequence[LogEntry], catalogue: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """`log_view(log, None, reveal_all=True)` and the catalogue entries of the cards it names (`card_ids` of
+    each entry's params), in the order first named: one pass, no call per entry or flat param (a finished
+    game shows its whole log)."""
+    out: list[dict[str, Any]] = []
+    named: dict[str, Any] = {}
+    for e in log:
+        params = e.params.copy()  # the mapping's own dict copied, in its order
+        for k, v in params.items():
+            kind = type(v)
+            if kind is tuple:
+                params[k] = list(v)
+                for c in v:
+                    if type(c) is str:
+                        if c in catalogue and c not in named:
+                            named[c] = catalogue[c]
+                    elif type(c) is not int and c is not None:
+                        _name(card_ids(c), catalogue, named)
+            elif kind is str:
+                if v in catalogue and v not in named:
+                    named[v] = catalogue[v]
+            elif kind is not int and v is not None:
+                _name(card_ids(v), catalogue, named)
+        out.append({"code": e.code, "params": params})
+    return out, named
+
+
+def _name(ids: list[str], catalogue: Mapping[str, Any], named: dict[str, Any]) -> None:
+    """Add the catalogue entries of `ids` not yet in `named`."""
+    for c in ids:
+        if c in catalogue and c not in named:
+            named[c] = catalogue[c]
 
 
 def _built(state: State) -> Built:
