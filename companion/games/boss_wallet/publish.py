@@ -8,7 +8,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 from companion.games.boss_wallet.flow import extras_taken
 from companion.games.boss_wallet.state import Phase, RoundResult, State
 from companion.games.boss_wallet.views import (
-    ASKING, card_ids, last_round_view, log_view, plain_players, player, round_players, view_fields,
+    ASKING, card_ids, last_round_view, plain_players, player, round_players, view_fields,
 )
 from companion.games.memo import Memo
 from companion.games.rules import LogEntry
@@ -64,7 +64,7 @@ def _over(state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any
     players = [player(state, s, True) for s in range(state.seats)]
     last = last_round_view(state.last_round)
     shown = [p for p in (*players, *(last["players"] if last else ())) if "hand" in p]
-    log, in_log = whole_log(state.log, state.cfg.catalogue)
+    log, in_log = render(state.log, state.cfg.catalogue, reveal_all=True)
     public = view_fields(state, players, last, log, _card_info(
         state, tuple([c for p in shown for c in (*p["hand"], *p["credit_drawn"])]), (), in_log))
     choice = dict(state.cfg.choice_entries)
@@ -73,13 +73,15 @@ def _over(state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any
     return out
 
 
-def whole_log(log: Sequence[LogEntry], catalogue: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """`log_view(log, None, reveal_all=True)` and the catalogue entries of the cards it names (`card_ids` of
-    each entry's params), in the order first named: one pass, no call per entry or flat param (a finished
-    game shows its whole log)."""
+def render(log: Sequence[LogEntry], catalogue: Mapping[str, Any],
+           reveal_all: bool = False) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """`log_view(log, None, reveal_all)` and the catalogue entries of the cards it names (`card_ids` of each
+    entry's params), in the order first named: one pass, no call per entry or flat param."""
     out: list[dict[str, Any]] = []
     named: dict[str, Any] = {}
     for e in log:
+        if not reveal_all and e.to is not None:
+            continue
         params = e.params.copy()  # the mapping's own dict copied, in its order
         for k, v in params.items():
             kind = type(v)
@@ -254,14 +256,12 @@ def _render(entries: Sequence[LogEntry], catalogue: Mapping[str, Any], rendered:
             in_log: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """`rendered` extended by the public ones of `entries` as `log_view` renders them, and `in_log` by the
     catalogue entries of the cards they name (the same objects when nothing is added)."""
-    new = log_view(entries, None)
+    new, named = render(entries, catalogue)
     if not new:
         return rendered, in_log
-    added: dict[str, Any] = {}
-    for entry in new:
-        for c in card_ids(entry["params"]):
-            if c in catalogue and c not in in_log and c not in added:
-                added[c] = catalogue[c]
+    if not named:  # most entries name no card
+        return rendered + new, in_log
+    added = {c: entry for c, entry in named.items() if c not in in_log}
     return rendered + new, {**in_log, **added} if added else in_log
 
 
