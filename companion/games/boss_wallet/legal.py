@@ -6,7 +6,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from companion.games.boss_wallet.config import SPECIALS_PER_SEAT, Timing
-from companion.games.boss_wallet.flow import extras_taken, play_cards
+from companion.games.boss_wallet.flow import extras_taken
 from companion.games.boss_wallet.state import Phase, State
 from companion.games.contract import CHANCE
 
@@ -53,12 +53,13 @@ def _specials(state: State, seat: int, timing: Timing) -> list[dict[str, Any]]:
             if s.timing is timing and s.id not in state.specials_used]
 
 
-def _turn(state: State, seat: int) -> list[dict[str, Any]]:
+def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    """The actions of the seat whose turn it is."""
     out: list[dict[str, Any]] = []
     check = state.size_check
     if state.wallet > 0 or not check:
         out.append({"type": "draw", "seat": seat})
-    cards = play_cards(state, seat)
+    cards = state.hand_sizes[seat] - len(state.extras[seat])  # `play_cards`, inlined
     if cards > 0 or not check:
         out.append({"type": "put", "seat": seat})
     payment = state.cfg.payment
@@ -82,7 +83,7 @@ def legal(state: State, seat: int) -> list[dict[str, Any]]:
     """The actions this acting seat may take now."""
     phase = state.phase
     if phase is _TURNS:
-        return _turn(state, seat)
+        return turn_actions(state, seat)
     if phase is _ROUND_END_SPECIALS:
         return [{"type": "pass", "seat": seat}] + _specials(state, seat, _ROUND_END)
     if phase is _CREDIT:

@@ -19,8 +19,9 @@ from companion.games.reveal import RevealLine
 from companion.games.rules import Rules
 from companion.games.boss_wallet.reveal import reveal_lines
 
-_GAME_OVER = Phase.GAME_OVER
-"""Read once (an enum member read off its class is a metaclass lookup): every publish asks for the outcome."""
+_GAME_OVER, _TURNS = Phase.GAME_OVER, Phase.TURNS
+"""Read once (an enum member read off its class is a metaclass lookup): every publish asks for the outcome and
+the acting seat's legal actions."""
 
 
 class BossWallet(Rules[State]):
@@ -69,6 +70,8 @@ class BossWallet(Rules[State]):
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         """The JSON actions that `apply` accepts from this seat now ([] for chance or a waiting seat)."""
+        if state.phase is _TURNS:  # most publishes: the turn's seat, asked without the acting set
+            return legal.turn_actions(state, seat) if seat == state.turn and seat != CHANCE else []
         if seat == CHANCE or not legal.acting(state, seat):
             return []
         return legal.legal(state, seat)
