@@ -2,7 +2,8 @@
 
 Modules (the same in every game package): `codes` (phases, reasons, refusal and log codes) · `cards` and
 `config` (the catalogue and options) · `state` · `actions` (schemas) · `legal` (phase -> action types, who acts)
-· `chance` · `turns`, `roundend`, `flow` and `judge` (the actions and the verdicts) · `views` · `rules` (the Rules
+· `chance` · `turns`, `roundend`, `flow` and `judge` (the actions and the verdicts) · `views` · `publish` (one
+publish's views from the last publish's pieces) · `rules` (the Rules
 subclass, `RULES`) · `binding`.
 """
 

@@ -14,7 +14,6 @@ blind (enrolled coins); chip draws are sampled by the table. Digital games sampl
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from operator import methodcaller
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -152,8 +151,6 @@ INFO_SLOT = "boss_wallet.info"
 """Memo slot of the table info (key: the seat count and the view's latest round)."""
 _ABSENT = object()
 """A seat without a verdict, in the scene's key (no verdict value can equal it)."""
-_VERDICT = methodcaller("get", "verdict", _ABSENT)
-_SCANNED = methodcaller("get", "scanned")
 
 
 class BossWalletBinding(Binding):
@@ -335,51 +332,44 @@ class BossWalletBinding(Binding):
         """Seats: verdict green/red once shown; else whose turn (gold), asked (orange), scanned (white), to scan
         (blue). Tracks: hourglasses left, rounds played."""
         view = public_view
-        players = view.get("players") or [{}] * seats
         phase = view.get("phase")
-        asked = set(view.get("asked") or ())
-        scene: Scene = {}
-        turn = view.get("turn") if phase == "turns" else None
-        for i in range(seats):
-            p = players[i] if i < len(players) else {}
-            if "verdict" in p:
-                light = SEAT_LIGHTS["innocent" if p["verdict"] == "innocent" else "guilty"]
-            elif turn == i:
-                light = SEAT_LIGHTS["turn"]
-            elif i in asked:
-                light = SEAT_LIGHTS["asked"]
-            elif phase == "scan":
-                light = SEAT_LIGHTS["scanned" if p.get("scanned") else "to_scan"]
-            else:
-                light = SEAT_LIGHTS["waiting"]
-            scene[SEAT_ZONES[i] if i < MAX_SEATS else f"seat:{i}"] = light
-        left = HOURGLASSES - int(view.get("hourglasses", 0) or 0)
-        scene["hourglass"] = HOURGLASS_TRACK[max(0, left)]
-        played = int(view.get("round", 1) or 1) - (0 if phase == "game_over" else 1)
-        scene["round"] = ROUND_TRACK[played]
+        scene = _seat_lights(view.get("players") or [{}] * seats, phase, view.get("asked") or (),
+                             view.get("turn") if phase == "turns" else None, seats)
+        _add_tracks(scene, view, phase)
         return scene
 
     def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
                      memo: Memo) -> Scene:
-        """`scene` (it draws no seat colours): the scene without the turn's light, reused while the phase, the
-        seats asked, each seat's verdict (in the scan also whether it is scanned) and the tracks are the same,
-        with the seat whose turn it is lit on top (the turn moves on nearly every action)."""
+        """`scene` (it draws no seat colours): the seat lights without the turn's, reused while the phase, the
+        seats asked and each seat's verdict (in the scan also whether it is scanned) are the same, the tracks
+        added to them while the hourglasses and the round are, and the seat whose turn it is lit on top (the
+        turn moves on nearly every action)."""
         view = public_view
         players = view.get("players") or ()
         phase = view.get("phase")
         turn = view.get("turn") if phase == "turns" else None
         if turn is not None and (type(turn) is not int or not 0 <= turn < seats):
             return self.scene(view, seats, seat_colours)
-        marks = tuple(map(_VERDICT, players))
-        if phase == "scan":
-            marks += tuple(map(_SCANNED, players))
-        key = (seats, phase, tuple(view.get("asked") or ()), view.get("hourglasses", 0), view.get("round", 1), marks)
+        asked = view.get("asked") or ()
         last = memo.last(SCENE_SLOT)
-        if last is not None and last[0] == key:
-            base = last[1]
+        if last is not None and last[1][1] is players and last[1][2] is asked and last[0][:2] == (seats, phase):
+            key, (lights, _, _, tracks_were, base) = last  # the very lists of the last view: the same lights
         else:
-            base = self.scene({**view, "turn": None}, seats, seat_colours)
-            memo.put(SCENE_SLOT, key, base)
+            absent = _ABSENT  # a comprehension: methodcaller makes a bound method per player
+            marks = tuple([p.get("verdict", absent) for p in players])
+            if phase == "scan":
+                marks += tuple([p.get("scanned") for p in players])
+            key = (seats, phase, tuple(asked), marks)
+            if last is not None and last[0] == key:
+                lights, tracks_were, base = last[1][0], last[1][3], last[1][4]
+            else:
+                lights, tracks_were, base = _seat_lights(players or [{}] * seats, phase, asked, None, seats), None, None
+        tracks = (view.get("hourglasses", 0), view.get("round", 1))
+        if tracks != tracks_were or base is None:
+            base = dict(lights)
+            _add_tracks(base, view, phase)
+        if last is None or last[1][4] is not base or last[1][1] is not players or last[1][2] is not asked:
+            memo.put(SCENE_SLOT, key, (lights, players, asked, tracks, base))
         if turn is None or (turn < len(players) and "verdict" in players[turn]):
             return base  # type: ignore[no-any-return]
         scene = base.copy()
@@ -415,6 +405,35 @@ class BossWalletBinding(Binding):
             "award_order": list(last["ranking"]),
             "awards": list(last["awards"]),
         }
+
+
+def _seat_lights(players: Sequence[Mapping[str, Any]], phase: Any, asked: Iterable[Any], turn: Any,
+                 seats: int) -> Scene:
+    """Each seat's light, in seat order: its verdict once shown, else whose turn, asked, scanned or to scan."""
+    asked = set(asked)
+    lit: Scene = {}
+    for i in range(seats):
+        p = players[i] if i < len(players) else {}
+        if "verdict" in p:
+            light = SEAT_LIGHTS["innocent" if p["verdict"] == "innocent" else "guilty"]
+        elif turn == i:
+            light = SEAT_LIGHTS["turn"]
+        elif i in asked:
+            light = SEAT_LIGHTS["asked"]
+        elif phase == "scan":
+            light = SEAT_LIGHTS["scanned" if p.get("scanned") else "to_scan"]
+        else:
+            light = SEAT_LIGHTS["waiting"]
+        lit[SEAT_ZONES[i] if i < MAX_SEATS else f"seat:{i}"] = light
+    return lit
+
+
+def _add_tracks(scene: Scene, view: Mapping[str, Any], phase: Any) -> None:
+    """The hourglasses left and the rounds played, after the seats."""
+    left = HOURGLASSES - int(view.get("hourglasses", 0) or 0)
+    scene["hourglass"] = HOURGLASS_TRACK[max(0, left)]
+    played = int(view.get("round", 1) or 1) - (0 if phase == "game_over" else 1)
+    scene["round"] = ROUND_TRACK[played]
 
 
 BINDING = BossWalletBinding()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Iterable, Mapping
 
-from companion.games.boss_wallet import chance, legal, roundend, turns, views
+from companion.games.boss_wallet import chance, legal, publish, roundend, turns, views
 from companion.games.memo import Memo
 from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS
 from companion.games.boss_wallet.config import OPTION_DEFAULTS, build_config
@@ -18,6 +18,11 @@ from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.reveal import RevealLine
 from companion.games.rules import Rules
 from companion.games.boss_wallet.reveal import reveal_lines
+
+_GAME_OVER, _TURNS = Phase.GAME_OVER, Phase.TURNS
+"""Read once (an enum member read off its class is a metaclass lookup): every publish asks for the outcome and
+the acting seat's legal actions."""
+
 
 class BossWallet(Rules[State]):
     """Boss's Wallet (docs/RULES.md, Boss's Wallet)."""
@@ -65,6 +70,8 @@ class BossWallet(Rules[State]):
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         """The JSON actions that `apply` accepts from this seat now ([] for chance or a waiting seat)."""
+        if state.phase is _TURNS:  # most publishes: the turn's seat, asked without the acting set
+            return legal.turn_actions(state, seat) if seat == state.turn and seat != CHANCE else []
         if seat == CHANCE or not legal.acting(state, seat):
             return []
         return legal.legal(state, seat)
@@ -82,11 +89,10 @@ class BossWallet(Rules[State]):
         return views.seat_own(state, seat, public)
 
     def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        public = views.public_view(state, None, memo)
-        return public, views.seat_parts(state, public, memo)
+        return publish.views(state, memo)
 
     def _outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.GAME_OVER:
+        if state.phase is not _GAME_OVER:
             return None
         totals = [(sum(c), len(c)) for c in state.chips]
         best = max(totals)
