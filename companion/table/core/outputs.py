@@ -137,10 +137,10 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
     was = state.prompts
     # a game giving choice keys: a seat whose key equals its stored prompt's keeps it without being asked
     keys = choice_keys(rules, binding, choices is not None)
-    new_keys: dict[int, Any] | None = None
-    old_keys: Mapping[int, Any] = {}
+    new_keys: dict[int, Hashable] = {}
+    old_keys: Mapping[int, Hashable] = {}
     if keys is not None:
-        new_keys = {}
+        rules_key, binding_key = keys
         last = memo.last(KEYS_SLOT)
         if last is not None and last[0] is was:
             old_keys = last[1]
@@ -153,21 +153,25 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
         # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
         if seat < count:
             info = infos[seat]
-            key = None
-            if new_keys is not None and (choices is not None or seat in acting):
-                key = seat_key(keys, game_state, seat, seat in acting, components)  # type: ignore[arg-type]
+            acts = seat in acting
+            kept = False
+            if keys is not None and (acts or choices is not None):
+                # a waiting seat is offered no legal action: only its binding's choices, if any, can differ
+                key = rules_key(game_state, seat) if acts else _WAITING
+                if key is not None and binding_key is not None:
+                    extra = binding_key(game_state, seat, components)
+                    key = None if extra is None else (key, extra)
                 if key is not None:
                     new_keys[seat] = key
                     stored = old_keys.get(seat)
-                    if stored is not None and (stored is key or stored == key):
-                        # the very choices of the stored prompt (`prompt_for` would keep them)
+                    if stored is key or (stored is not None and stored == key):
+                        # the very choices of the stored prompt: `prompt_for` would keep them
                         was_info = old["info"]  # type: ignore[index]
                         if was_info is info or was_info == info:
                             continue
-                        message = {**old, "info": info_of(info)}  # type: ignore[dict-item]
-                        key = _KEPT
-            if key is not _KEPT:
-                if seat in acting:
+                        message, kept = {**old, "info": info_of(info)}, True  # type: ignore[dict-item]
+            if not kept:
+                if acts:
                     legal = rules.legal_actions(game_state, seat)
                     if choices is not None:
                         legal += choices(game_state, seat, components)
@@ -189,7 +193,7 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
         if prompts is None:
             prompts = dict(was)
         prompts[seat] = message
-    if new_keys is not None:
+    if keys is not None:
         memo.put(KEYS_SLOT, was if prompts is None else prompts, new_keys)
     if prompts is None and ballots == state.ballots:
         return state, sends
@@ -209,17 +213,6 @@ def choice_keys(rules: Rules[Any], binding: Binding, with_choices: bool) -> Choi
     if type(binding).choices_key is Binding.choices_key:
         return None
     return rules.choices_key, binding.choices_key
-
-
-def seat_key(keys: ChoiceKeys, game_state: Any, seat: int, acting: bool, mode: str) -> Hashable | None:
-    """A seat's choice key now: its engine key while it acts (a waiting seat is offered no legal action),
-    with its binding's; None where a game gives none."""
-    rules_key, binding_key = keys
-    key = rules_key(game_state, seat) if acting else _WAITING
-    if key is None or binding_key is None:
-        return key
-    extra = binding_key(game_state, seat, mode)
-    return None if extra is None else (key, extra)
 
 
 def terminals_by_seat(memo: Memo, book: TerminalBook) -> Mapping[int, str]:
@@ -313,8 +306,6 @@ KEYS_SLOT = "prompt.keys"
 """Memo slot of the choice key each seat's stored prompt was offered under (key: the prompts, by identity)."""
 _WAITING = ("waiting",)
 """The engine part of a waiting seat's choice key (it is offered no legal action)."""
-_KEPT = ("kept",)
-"""Marks a seat whose prompt's choices are kept by their key (only its info is new)."""
 INFO_SLOT = "prompt.info"
 """Memo slot of what each seat's prompt carries of its part of the view (key: the parts, by identity)."""
 OPTIONS_SLOT = "prompt.options"
