@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Sequence, Union
+from typing import Any, Hashable, Iterable, Mapping, Sequence, Union
 
 from companion.games.contract import BINDING_CODES, CHANCE, IllegalAction
 from companion.games.memo import Memo
@@ -242,6 +242,12 @@ class Binding:
     def choices(self, state: Any, seat: int, mode: str) -> list[dict[str, Any]]:
         """Table-side choices offered to a seat besides its legal actions (e.g. "my hand is scanned")."""
         return []
+
+    def choices_key(self, state: Any, seat: int, mode: str) -> Hashable | None:
+        """A cheap value that equals (`==`) the one given for another state only when `choices` gives this
+        seat the same list in both (with `Rules.choices_key`, a table then keeps the seat's prompt without
+        asking); None: no such key."""
+        return None
 
     def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """What the table publishes beside the public view (`game.table_info`): the game's `facts` and the

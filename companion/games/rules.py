@@ -6,7 +6,7 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, Hashable, Iterable, Mapping, Sequence, TypeVar
 
 from companion.games.contract import BINDING_CODES, CHANCE, COMMON_CODES, Described, IllegalAction, Outcome, described
 from companion.games.memo import Memo
@@ -108,6 +108,12 @@ class Rules(ABC, Generic[S]):
         if seat == CHANCE or seat not in self.to_act(state):
             return []
         return self._legal(state, seat)
+
+    def choices_key(self, state: S, seat: int) -> Hashable | None:
+        """A cheap value that equals (`==`) the one given for another state only when this (acting) seat's
+        `legal_actions` are the same in both, so a table keeps the seat's prompt without asking; None: no
+        such key (the seat is asked every publish)."""
+        return None
 
     def sample_chance(self, state: S, rng: random.Random) -> dict[str, Any]:
         """A chance action drawn with the right odds."""

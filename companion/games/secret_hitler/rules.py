@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Hashable, Iterable, Mapping
 
 from companion.games.contract import CHANCE, Outcome
 from companion.games.reveal import RevealLine
@@ -102,6 +102,17 @@ class SecretHitler(Rules[State]):
         if phase is Phase.GAME_OVER:
             return _NOBODY
         return _SINGLE[state.president]
+
+    def choices_key(self, state: State, seat: int) -> Hashable | None:
+        """What the acting seat's legal actions are built from (`legal.legal_actions`): the phase, with the
+        tiles held for legislation, else the seats and their history that nominations and powers read."""
+        phase = state.phase
+        if phase is Phase.VOTE or phase is Phase.VETO_REPLY or phase is Phase.PEEK_REVIEW:
+            return phase
+        if phase is Phase.DISCARD or phase is Phase.ENACT:
+            return phase, state.hand, state.fascist, state.veto_refused
+        return phase, state.seats, state.president, state.alive, state.last_president, state.last_chancellor, \
+            state.investigated
 
     def _legal(self, state: State, seat: int) -> list[dict[str, Any]]:
         return legal.legal_actions(state, seat)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from operator import itemgetter
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from companion.games.binding import ORANGE, RGB, Binding, Light
 from companion.hal.terminal_hub import READER_PREFIX
@@ -12,6 +12,7 @@ from companion.table.core.effects import Effect, PublishState, SendTerminal, Set
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
 from companion.games.memo import Memo
+from companion.games.rules import Rules
 from companion.table.prompts import info_of, option_at, options_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
@@ -134,6 +135,15 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
     count, memo = session.seats, session.memo
     infos = part_infos(memo, parts)
     was = state.prompts
+    # a game giving choice keys: a seat whose key equals its stored prompt's keeps it without being asked
+    keys = choice_keys(rules, binding, choices is not None)
+    new_keys: dict[int, Hashable] = {}
+    old_keys: Mapping[int, Hashable] = {}
+    if keys is not None:
+        rules_key, binding_key = keys
+        last = memo.last(KEYS_SLOT)
+        if last is not None and last[0] is was:
+            old_keys = last[1]
     prompts: dict[int, Mapping[str, Any]] | None = None
     ballots = state.ballots
     sends: list[Effect] = []
@@ -143,16 +153,34 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
         # seats beyond this game's count are told they are idle (no stale prompt from an earlier game)
         if seat < count:
             info = infos[seat]
-            if seat in acting:
-                legal = rules.legal_actions(game_state, seat)
-                if choices is not None:
-                    legal += choices(game_state, seat, components)
-            else:  # a waiting seat's legal actions are []: only the binding's choices, if it has any
-                legal = [] if choices is None else choices(game_state, seat, components)
-            if not legal and old is not None and old.get("type") == "idle" and (old["info"] is info
-                                                                                 or old["info"] == info):
-                continue  # still idle, the same to show: nothing to send, nothing to store
-            message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots, memo, seat)
+            acts = seat in acting
+            kept = False
+            if keys is not None and (acts or choices is not None):
+                # a waiting seat is offered no legal action: only its binding's choices, if any, can differ
+                key = rules_key(game_state, seat) if acts else _WAITING
+                if key is not None and binding_key is not None:
+                    extra = binding_key(game_state, seat, components)
+                    key = None if extra is None else (key, extra)
+                if key is not None:
+                    new_keys[seat] = key
+                    stored = old_keys.get(seat)
+                    if stored is key or (stored is not None and stored == key):
+                        # the very choices of the stored prompt: `prompt_for` would keep them
+                        was_info = old["info"]  # type: ignore[index]
+                        if was_info is info or was_info == info:
+                            continue
+                        message, kept = {**old, "info": info_of(info)}, True  # type: ignore[dict-item]
+            if not kept:
+                if acts:
+                    legal = rules.legal_actions(game_state, seat)
+                    if choices is not None:
+                        legal += choices(game_state, seat, components)
+                else:  # a waiting seat's legal actions are []: only the binding's choices, if it has any
+                    legal = [] if choices is None else choices(game_state, seat, components)
+                if not legal and old is not None and old.get("type") == "idle" and (old["info"] is info
+                                                                                     or old["info"] == info):
+                    continue  # still idle, the same to show: nothing to send, nothing to store
+                message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots, memo, seat)
         else:
             message = old if old == IDLE else dict(IDLE)
         if message is old:  # unchanged: nothing to send, nothing to store
@@ -165,9 +193,26 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
         if prompts is None:
             prompts = dict(was)
         prompts[seat] = message
+    if keys is not None:
+        memo.put(KEYS_SLOT, was if prompts is None else prompts, new_keys)
     if prompts is None and ballots == state.ballots:
         return state, sends
     return evolve(state, prompts=was if prompts is None else prompts, ballots=ballots), sends
+
+
+ChoiceKeys = tuple[Callable[[Any, int], Hashable | None], Callable[[Any, int, str], Hashable | None] | None]
+"""A game's `Rules.choices_key` and, when its binding has table-side choices, its `Binding.choices_key`."""
+
+
+def choice_keys(rules: Rules[Any], binding: Binding, with_choices: bool) -> ChoiceKeys | None:
+    """The key functions of a game that gives choice keys for all it offers, else None (every seat asked)."""
+    if type(rules).choices_key is Rules.choices_key:
+        return None
+    if not with_choices:
+        return rules.choices_key, None
+    if type(binding).choices_key is Binding.choices_key:
+        return None
+    return rules.choices_key, binding.choices_key
 
 
 def terminals_by_seat(memo: Memo, book: TerminalBook) -> Mapping[int, str]:
@@ -257,6 +302,10 @@ SEATS_SLOT = "publish.seats"
 """Memo slot of the seat colours, names and snapshot seats (key: the seat config and the game's seat count)."""
 TERMINALS_SLOT = "prompt.terminals"
 """Memo slot of the terminal serving each seat (key: the terminal book's binding map, by identity)."""
+KEYS_SLOT = "prompt.keys"
+"""Memo slot of the choice key each seat's stored prompt was offered under (key: the prompts, by identity)."""
+_WAITING = ("waiting",)
+"""The engine part of a waiting seat's choice key (it is offered no legal action)."""
 INFO_SLOT = "prompt.info"
 """Memo slot of what each seat's prompt carries of its part of the view (key: the parts, by identity)."""
 OPTIONS_SLOT = "prompt.options"
