@@ -24,7 +24,6 @@ INTERVAL_S = 0.010
 """The bench table's poll interval."""
 FRAME_BYTES = 3000
 """About a 7-seat Secret Hitler state event on the wire."""
-ACTION = {"type": "vote", "seat": 3, "vote": "ja"}
 
 
 def _read_all(port: int, clients: int) -> None:
@@ -56,6 +55,7 @@ def _run(clients: int, taps: int, data_dir: Path) -> float:
     lights = threading.Condition()
     scene = [0]
     frame = b"x" * FRAME_BYTES
+    row = [({"type": "vote", "seat": 3, "vote": "ja"}, "reader:r3")]  # one ballot, as a tap journals it
 
     def poller() -> None:
         for i in range(taps):
@@ -67,7 +67,7 @@ def _run(clients: int, taps: int, data_dir: Path) -> float:
 
     def loop() -> None:
         while inbox.get() is not None:
-            journal.append(game, [(ACTION, "reader:r3")])
+            journal.append(game, row)
             for c in conns:
                 c.send(frame)
             with lights:
