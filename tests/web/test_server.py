@@ -75,12 +75,15 @@ def test_a_stop_with_streams_open_ends_them_cleanly(runtime: Runtime, caplog: py
         resp = conn.getresponse()
         assert resp.readline() == b"retry: 2000\n"
         streams.append((conn, resp))
-    with caplog.at_level(logging.ERROR, logger="waitress"):
+    # Only the stop is judged. At start-up waitress counts a new worker as busy until it first waits, so the
+    # first request on a loaded host may log "Task queue depth is 1": true, harmless, and not the stop's doing.
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="waitress"):
         runtime.close_server()
         thread.join(timeout=5)
-    for conn, resp in streams:
-        while resp.readline():  # the stream ends (EOF), it is not cut mid-event
-            pass
-        conn.close()
+        for conn, resp in streams:
+            while resp.readline():  # the stream ends (EOF), it is not cut mid-event
+                pass
+            conn.close()
     assert not thread.is_alive()
     assert not [r for r in caplog.records if r.name.startswith("waitress")], caplog.text
