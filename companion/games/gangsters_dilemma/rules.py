@@ -50,6 +50,9 @@ class GangstersDilemma(Rules[State]):
     option_specs: ClassVar[Mapping[str, OptionSpec]] = {
         "market_price": OptionSpec(OptionType.INT, 1, 100),
         "characters": OptionSpec(OptionType.SUBSET, choices=CHARACTERS)}
+    quick_playout_seeds: ClassVar[int] = 50
+    """Seven-seat random games run to hundreds of actions: the default suite plays 50 seeds per seat count, `make
+    soak` all 100."""
 
     def allowed(self, state: State, seat: int) -> frozenset[str]:
         """Action types the current phase takes."""

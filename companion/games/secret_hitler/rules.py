@@ -35,6 +35,8 @@ class SecretHitler(Rules[State]):
     own_codes = CODES
     log_codes = LOG_CODES
     option_defaults = MappingProxyType({"rebalance": False})
+    quick_playout_seeds = 50
+    """The default suite plays 50 random seeds per seat count (six counts, ~1 minute in all), `make soak` all 100."""
 
     def apply(self, state: State, action: Any) -> State:
         """The state after `action` (see Rules.apply). The most frequent actions, when well-formed and from the
