@@ -283,13 +283,15 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
     else:
         old = last[1]
         n, m = len(legal), len(old)
+        # identity first: a game handing out fixed read-only actions offers the very objects again
         same = 0
-        while same < n and same < m and old[same]["action"] == legal[same]:
+        while same < n and same < m and ((was := old[same]["action"]) is legal[same] or was == legal[same]):
             same += 1
         if same == n == m:
             return old  # type: ignore[no-any-return]
         end = 0  # equal actions at the end of both lists
-        while end < n - same and end < m - same and old[m - 1 - end]["action"] == legal[n - 1 - end]:
+        while end < n - same and end < m - same and ((was := old[m - 1 - end]["action"]) is legal[n - 1 - end]
+                                                      or was == legal[n - 1 - end]):
             end += 1
         options = old[:same] + [option_at(i, legal[i], names) for i in range(same, n - end)]
         options += old[m - end:] if n == m else [{**o, "value": i} for i, o in enumerate(old[m - end:], n - end)]
