@@ -120,6 +120,8 @@ def test_legal_actions_are_the_reference_ones_in_order_and_the_same_objects_agai
                 assert dumped(got) == dumped(reference_legal(state, seat))
                 assert dumped(options_of(got, NAMES[2])) == dumped([option(i, dict(a), NAMES[2])
                                                                     for i, a in enumerate(got)])
+                # a slice of the options, numbered by their place (as a reused list's middle is built)
+                assert options_of(got, NAMES[1], 1, len(got) - 1) == options_of(got, NAMES[1])[1:-1]
                 again = RULES.legal_actions(state, seat)
                 assert again is not got, "a new list each call (the table may extend it)"
                 assert all(type(a) is Worded and a is b for a, b in zip(again, got))

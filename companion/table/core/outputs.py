@@ -13,7 +13,7 @@ from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
 from companion.games.memo import Memo
 from companion.games.rules import Rules
-from companion.table.prompts import info_of, option_at, options_of, prompt, prompt_info
+from companion.table.prompts import info_of, options_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
 
@@ -293,7 +293,7 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
         while end < n - same and end < m - same and ((was := old[m - 1 - end]["action"]) is legal[n - 1 - end]
                                                       or was == legal[n - 1 - end]):
             end += 1
-        options = old[:same] + [option_at(i, legal[i], names) for i in range(same, n - end)]
+        options = old[:same] + options_of(legal, names, same, n - end)
         options += old[m - end:] if n == m else [{**o, "value": i} for i, o in enumerate(old[m - end:], n - end)]
     memo.put(slot, names, options)
     return options
