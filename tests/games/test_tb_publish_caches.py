@@ -27,6 +27,7 @@ from companion.games.thief_of_baghdad.payments import (
 from companion.games.thief_of_baghdad.state import State
 from companion.games.thief_of_baghdad.views import OWNERS, owners, view
 from companion.games.thief_of_baghdad.legal import Worded, worded
+from companion.table.core.outputs import OPTIONS_SLOT, reused_options
 from companion.table.prompts import option, options_of
 from tests.games.test_publish_memo import COLOURS, rng_colours, walk
 
@@ -134,6 +135,22 @@ def test_legal_actions_are_the_reference_ones_in_order_and_the_same_objects_agai
                 assert dumped(RULES.legal_actions(state, seat)) == dumped(reference_legal(state, seat))
                 checked += 1
     assert checked > 500
+
+
+def test_reused_options_of_worded_actions_equal_options_built_anew() -> None:
+    memo = Memo()
+    reused = 0
+    for state in walk("thief_of_baghdad", 5, 600):
+        for seat in RULES.to_act(state):
+            if seat < 0:
+                continue
+            legal = RULES.legal_actions(state, seat)
+            was = memo.last((OPTIONS_SLOT, seat, legal[0]["type"]))
+            options = reused_options(memo, seat, legal, NAMES[1])
+            assert dumped(options) == dumped(options_of(legal, NAMES[1]))
+            reused += was is not None and bool(options) and options[0] is was[1][0]
+            assert reused_options(memo, seat, legal, NAMES[1]) is options, "the same actions again: the same list"
+    assert reused > 20
 
 
 def test_fixed_actions_are_read_only_and_their_copies_are_plain() -> None:
