@@ -1,14 +1,19 @@
 """Thief of Baghdad's publish caches change nothing: over random walks (undos, new games, other seat counts)
 the views rebuilt from the last publish's pieces, the scene redrawn from the last one and the legal actions
-handed out from fixed ones say, byte for byte (JSON in order), what fresh builds say; every fixed action's
-option words are what the generic option builder gives it for any seat names."""
+handed out from fixed ones say, byte for byte (JSON in order), what fresh builds say; the fixed actions are
+handed out again as the same read-only objects (a change raises; their copies are plain); every fixed
+action's option words are what the generic option builder gives it for any seat names."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 from itertools import product
 from typing import Any
+
+import pytest
 
 from companion.games import get_rules
 from companion.games.binding import get_binding
@@ -22,6 +27,7 @@ from companion.games.thief_of_baghdad.payments import (
 from companion.games.thief_of_baghdad.state import State
 from companion.games.thief_of_baghdad.views import OWNERS, owners, view
 from companion.games.thief_of_baghdad.legal import Worded, worded
+from companion.table.core.outputs import OPTIONS_SLOT, reused_options
 from companion.table.prompts import option, options_of
 from tests.games.test_publish_memo import COLOURS, rng_colours, walk
 
@@ -104,7 +110,7 @@ def test_unchanged_pieces_are_the_last_publish_objects() -> None:
     assert shared > 20
 
 
-def test_legal_actions_are_the_reference_ones_in_order_and_fresh() -> None:
+def test_legal_actions_are_the_reference_ones_in_order_and_the_same_objects_again() -> None:
     checked = 0
     for seed in range(3):
         for state in walk("thief_of_baghdad", seed, 800):
@@ -115,13 +121,58 @@ def test_legal_actions_are_the_reference_ones_in_order_and_fresh() -> None:
                 assert dumped(got) == dumped(reference_legal(state, seat))
                 assert dumped(options_of(got, NAMES[2])) == dumped([option(i, dict(a), NAMES[2])
                                                                     for i, a in enumerate(got)])
-                for action in got:  # handed-out copies: changing one changes no later call
+                # a slice of the options, numbered by their place (as a reused list's middle is built)
+                assert options_of(got, NAMES[1], 1, len(got) - 1) == options_of(got, NAMES[1])[1:-1]
+                again = RULES.legal_actions(state, seat)
+                assert again is not got, "a new list each call (the table may extend it)"
+                assert all(type(a) is Worded and a is b for a, b in zip(again, got))
+                for action in got:  # shared fixed actions: no change gets through
+                    with pytest.raises(TypeError):
+                        action["seat"] = 99
                     if "cards" in action:
-                        action["cards"].append("dancer")
-                    action["seat"] = 99
+                        with pytest.raises(TypeError):
+                            action["cards"].append("dancer")
                 assert dumped(RULES.legal_actions(state, seat)) == dumped(reference_legal(state, seat))
                 checked += 1
     assert checked > 500
+
+
+def test_reused_options_of_worded_actions_equal_options_built_anew() -> None:
+    memo = Memo()
+    reused = 0
+    for state in walk("thief_of_baghdad", 5, 600):
+        for seat in RULES.to_act(state):
+            if seat < 0:
+                continue
+            legal = RULES.legal_actions(state, seat)
+            was = memo.last((OPTIONS_SLOT, seat, legal[0]["type"]))
+            options = reused_options(memo, seat, legal, NAMES[1])
+            assert dumped(options) == dumped(options_of(legal, NAMES[1]))
+            reused += was is not None and bool(options) and options[0] is was[1][0]
+            assert reused_options(memo, seat, legal, NAMES[1]) is options, "the same actions again: the same list"
+    assert reused > 20
+
+
+def test_fixed_actions_are_read_only_and_their_copies_are_plain() -> None:
+    paid = next(a for row in legal.CHOICES[1].carry for _, by_held in row for actions in by_held.values()
+                for a in actions if a["with_thief"])
+    want = json.loads(json.dumps(paid))
+    for change in (lambda a: a.update(seat=5), lambda a: a.pop("seat"), lambda a: a.setdefault("x", 1),
+                   lambda a: a.clear(), lambda a: a.popitem(), lambda a: a.__delitem__("seat"),
+                   lambda a: a.__ior__({"seat": 5}), lambda a: a["cards"].extend(["red"]),
+                   lambda a: a["cards"].__setitem__(0, "red"), lambda a: a["cards"].__delitem__(0),
+                   lambda a: a["cards"].__iadd__(["red"]), lambda a: a["cards"].__imul__(2),
+                   lambda a: a["cards"].insert(0, "red"), lambda a: a["cards"].pop(),
+                   lambda a: a["cards"].remove(a["cards"][0]), lambda a: a["cards"].clear(),
+                   lambda a: a["cards"].sort(), lambda a: a["cards"].reverse()):
+        with pytest.raises(TypeError):
+            change(paid)
+    assert json.loads(json.dumps(paid)) == want, "the fixed one is unchanged"
+    for made in (copy.copy(paid), copy.deepcopy(paid), pickle.loads(pickle.dumps(paid))):
+        assert made == want and type(made) is dict and type(made["cards"]) is list
+        made["cards"].append("dancer")
+        made["seat"] = 3
+    assert json.loads(json.dumps(paid)) == want
 
 
 def test_every_fixed_action_carries_the_generic_option_words() -> None:

@@ -2,14 +2,15 @@
 
 Every action a seat can be offered is one of a few hundred fixed ones, so each is built once at import with
 the words of its prompt option (`Worded`), grouped by what it depends on: the board picks the groups, and a
-group's actions that the hand pays for are found by one lookup of the hand's cards as bits (`held_mask`). A
-call hands out copies.
+group's actions that the hand pays for are found by one lookup of the hand's cards as bits (`held_mask`). They
+are read-only (`Worded`, `Cards`) and handed out as they are, so a seat offered an action again holds the very
+same object (the table compares them at a glance).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Mapping, Sequence
+from typing import Any, Final, Mapping, NoReturn, Sequence
 
 from companion.games.thief_of_baghdad.board import (
     COLORS, DANCER_INDEX, GUARD_SPACES, GUARDS_PER_SEAT, PALACES, THIEF_MOVES_PER_TURN,
@@ -33,12 +34,35 @@ OptionWords = tuple[str, str, str, str]
 """A prompt option's group, label, short label and item (as the table's prompt options give them)."""
 
 
+def _read_only(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
+    """Refuse a change: a fixed action is shared by every prompt that offers it."""
+    raise TypeError("a fixed legal action is read-only: change a copy (dict(action))")
+
+
+class Cards(list):  # type: ignore[type-arg]
+    """The read-only card list of a fixed action's payment: to everyone else the list it is."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
+    append = extend = insert = pop = remove = clear = sort = reverse = _read_only
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # copies and pickles are plain lists (copy.copy would otherwise refill a new one item by item)
+        return list, (list(self),)
+
+
 class Worded(dict):  # type: ignore[type-arg]
-    """A fixed legal action, to everyone else the plain dict it is, carrying the words of its prompt option
-    (`option_words`), which the table's prompt options then only read."""
+    """A fixed legal action, to everyone else the plain dict it is, read-only, carrying the words of its
+    prompt option (`option_words`), which the table's prompt options then only read."""
 
     __slots__ = ("option_words",)
     option_words: OptionWords
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # copies and pickles are plain dicts (with plain lists), which the holder may change
+        return dict, ({k: list(v) if type(v) is Cards else v for k, v in self.items()},)
 
 
 def worded(action: dict[str, Any]) -> Worded:
@@ -60,7 +84,7 @@ def worded(action: dict[str, Any]) -> Worded:
     label = f"{group} {' '.join(words)}" if words else group
     if not label.isascii():
         raise ValueError(f"a fixed action's label is ASCII: {label!r}")
-    made = Worded(action)
+    made = Worded({k: Cards(v) if type(v) is list else v for k, v in action.items()})
     made.option_words = (group, label, label, " ".join(words) or group)
     return made
 
@@ -96,27 +120,6 @@ def payable(choices: Sequence[tuple[int, Sequence[Worded]]]) -> Payable:
         held = sum(bit for i, bit in enumerate(bits) if chosen >> i & 1)
         by_held[held] = tuple(a for need, actions in choices if not need & ~held for a in actions)
     return read, by_held
-
-
-def handed(action: Worded) -> Worded:
-    """A copy of a fixed action to hand out: its card list copied too, the same option words."""
-    out = Worded(action)
-    if "cards" in action:
-        out["cards"] = list(action["cards"])
-    out.option_words = action.option_words
-    return out
-
-
-def hand_out(actions: list[Worded]) -> list[dict[str, Any]]:
-    """Copies of fixed actions that pay with cards (`handed`, inlined: a dozen per prompt)."""
-    out: list[dict[str, Any]] = []
-    append = out.append
-    for action in actions:
-        copy = Worded(action)
-        copy["cards"] = action["cards"].copy()
-        copy.option_words = action.option_words
-        append(copy)
-    return out
 
 
 @dataclass(frozen=True)
@@ -162,7 +165,7 @@ def seat_choices(seat: int) -> SeatChoices:
 
 
 CHOICES: Final[tuple[SeatChoices, ...]] = tuple(seat_choices(seat) for seat in range(max(GUARDS_PER_SEAT)))
-"""[seat] -> its fixed actions; read-only (only copies are handed out)."""
+"""[seat] -> its fixed actions; read-only (handed out as they are)."""
 DESTINATIONS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(d for d in range(PALACES) if d != o and free >> d & 1) for free in range(1 << PALACES))
     for o in range(PALACES))
@@ -178,7 +181,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     turn = state.phase is Phase.TURN
     if not turn and state.phase is not Phase.PLACE:
         return []
-    picked: list[Worded] = []
+    picked: list[dict[str, Any]] = []
     held = held_mask(state.hand(seat))
     infiltrating = turn and state.thief_moves < THIEF_MOVES_PER_TURN and state.supply[seat]
     # one pass over the palaces: the free ones, the infiltrations, and where this seat's and neutral guards are
@@ -198,7 +201,8 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         if here[neutral]:
             neutrals.append(p)
     if not turn:
-        return [handed(mine.place[p]) for p in range(PALACES) if free >> p & 1]
+        place = mine.place
+        return [place[p] for p in range(PALACES) if free >> p & 1]
     thieves = state.thieves[seat::state.seats] if state.thief_moves < THIEF_MOVES_PER_TURN else bytes(PALACES)
     # without a dancer a payment needs a card of the origin's or the destination's colour
     colours = PALETTE if held & DANCER_BIT else held & PALETTE
@@ -213,8 +217,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
             for d in DESTINATIONS[o][free & colours]:
                 read, by_held = moves[d]
                 picked += by_held[held & read]
-    out = hand_out(picked)
-    out.append(handed(mine.end_turn[0]))
+    picked.append(mine.end_turn[0])
     if not state.acted and state.dancers:
-        out.append(handed(mine.end_turn[1]))
-    return out
+        picked.append(mine.end_turn[1])
+    return picked

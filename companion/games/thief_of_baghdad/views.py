@@ -157,15 +157,28 @@ def _rebuilt(state: State, was: State, old: Built) -> Built:
     palaces, players, parts = old.palaces, old.players, old.parts
     guards, thieves, chests, hands = state.guards, state.thieves, state.chests, state.hands
     # identity first, inline: most publishes change one or two of these fields
+    # a field's rows are looked for only when it is another object (a call saved per unchanged field)
     if guards is not was.guards or thieves is not was.thieves or chests is not was.chests:
         palaces = list(palaces)
-        for p in {*_rows(guards, was.guards, n + 1), *_rows(thieves, was.thieves, n), *_rows(chests, was.chests, 1)}:
+        rows = set() if guards is was.guards else set(_rows(guards, was.guards, n + 1))
+        if thieves is not was.thieves:
+            rows.update(_rows(thieves, was.thieves, n))
+        if chests is not was.chests:
+            rows.update(_rows(chests, was.chests, 1))
+        for p in rows:
             palaces[p] = _palace(state, p)
     held = [] if hands is was.hands else _rows(hands, was.hands, HAND_WIDTH)
     supply, unplaced, won = state.supply, state.unplaced, state.won
     if held or supply is not was.supply or unplaced is not was.unplaced or won is not was.won:
         players = list(players)
-        for s in {*held, *_rows(supply, was.supply, 1), *_rows(unplaced, was.unplaced, 1), *_rows(won, was.won, 1)}:
+        rows = set(held)
+        if supply is not was.supply:
+            rows.update(_rows(supply, was.supply, 1))
+        if unplaced is not was.unplaced:
+            rows.update(_rows(unplaced, was.unplaced, 1))
+        if won is not was.won:
+            rows.update(_rows(won, was.won, 1))
+        for s in rows:
             players[s] = _player(state, s)
     if held:
         changed = list(parts)

@@ -13,7 +13,7 @@ from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
 from companion.games.memo import Memo
 from companion.games.rules import Rules
-from companion.table.prompts import info_of, option_at, options_of, prompt, prompt_info
+from companion.table.prompts import info_of, options_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
 
@@ -275,7 +275,8 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
     """`options_of(legal, names)`, reusing the seat's last option list of the same kind of first action (one
     slot per seat and kind: a seat's vote or location choice comes back round after round with other prompts
     between): the whole list for the same actions, else its options for the equal actions before and after
-    the ones that changed (renumbered when they moved: a turn's choices gain or lose one in the middle)."""
+    the ones that changed (renumbered when they moved: a turn's choices gain or lose one in the middle); for
+    actions carrying their option words only the equal ones before the first change."""
     slot = (OPTIONS_SLOT, seat, legal[0].get("type"))
     last = memo.last(slot)
     if last is None or (last[0] is not names and last[0] != names):
@@ -283,15 +284,23 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
     else:
         old = last[1]
         n, m = len(legal), len(old)
+        # identity first: a game handing out fixed read-only actions offers the very objects again
         same = 0
-        while same < n and same < m and old[same]["action"] == legal[same]:
+        while same < n and same < m and ((was := old[same]["action"]) is legal[same] or was == legal[same]):
             same += 1
         if same == n == m:
             return old  # type: ignore[no-any-return]
+        first = legal[0]
+        if type(first) is not dict and getattr(first, "option_words", None) is not None:
+            # actions carrying their words: options built anew cost less than finding and renumbering old ones
+            options = old[:same] + options_of(legal, names, same)
+            memo.put(slot, names, options)
+            return options
         end = 0  # equal actions at the end of both lists
-        while end < n - same and end < m - same and old[m - 1 - end]["action"] == legal[n - 1 - end]:
+        while end < n - same and end < m - same and ((was := old[m - 1 - end]["action"]) is legal[n - 1 - end]
+                                                      or was == legal[n - 1 - end]):
             end += 1
-        options = old[:same] + [option_at(i, legal[i], names) for i in range(same, n - end)]
+        options = old[:same] + options_of(legal, names, same, n - end)
         options += old[m - end:] if n == m else [{**o, "value": i} for i, o in enumerate(old[m - end:], n - end)]
     memo.put(slot, names, options)
     return options
