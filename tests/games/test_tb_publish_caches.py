@@ -17,6 +17,7 @@ import pytest
 
 from companion.games import get_rules
 from companion.games.binding import get_binding
+from companion.games.fixed_actions import Fixed
 from companion.games.memo import Memo
 from companion.games.thief_of_baghdad import legal
 from companion.games.thief_of_baghdad.board import COLORS, DANCER_INDEX, GUARD_SPACES, PALACES, THIEF_MOVES_PER_TURN
@@ -26,7 +27,7 @@ from companion.games.thief_of_baghdad.payments import (
 )
 from companion.games.thief_of_baghdad.state import State
 from companion.games.thief_of_baghdad.views import OWNERS, owners, view
-from companion.games.thief_of_baghdad.legal import Worded, worded
+from companion.games.thief_of_baghdad.legal import worded
 from companion.table.core.outputs import OPTIONS_SLOT, reused_options
 from companion.table.prompts import option, options_of
 from tests.games.test_publish_memo import COLOURS, rng_colours, walk
@@ -125,7 +126,7 @@ def test_legal_actions_are_the_reference_ones_in_order_and_the_same_objects_agai
                 assert options_of(got, NAMES[1], 1, len(got) - 1) == options_of(got, NAMES[1])[1:-1]
                 again = RULES.legal_actions(state, seat)
                 assert again is not got, "a new list each call (the table may extend it)"
-                assert all(type(a) is Worded and a is b for a, b in zip(again, got))
+                assert all(type(a) is Fixed and a is b for a, b in zip(again, got))
                 for action in got:  # shared fixed actions: no change gets through
                     with pytest.raises(TypeError):
                         action["seat"] = 99
@@ -180,7 +181,7 @@ def test_every_fixed_action_carries_the_generic_option_words() -> None:
     for seat in legal.CHOICES:
         for groups in (seat.infiltrate, seat.move_guard, seat.carry, seat.move_neutral):
             fixed += [a for row in groups for _, by_held in row for actions in by_held.values() for a in actions]
-    assert len(fixed) > 1000 and all(type(a) is Worded for a in fixed)
+    assert len(fixed) > 1000 and all(type(a) is Fixed for a in fixed)
     for action, names in product(fixed, NAMES):
         assert option(3, action, names) == {**options_of([action], names)[0], "value": 3}
         assert options_of([action], names) == [option(0, dict(action), names)]

@@ -1,52 +1,21 @@
 """Fixed legal actions: every action a seat can be offered that names no demand, built once at import.
 
-They are read-only (`Fixed`, `FixedList`) and handed out as they are, so a seat offered the same choices
-as at its last prompt holds the very same objects (the table compares them at a glance), and each carries
-the words of its prompt option (`option_words`, None for an action naming a seat, whose label is the
+They are read-only (`Fixed`, `FixedList`: companion/games/fixed_actions.py) and handed out as they are, so
+a seat offered the same choices as at its last prompt holds the very same objects (the table compares them at
+a glance), and each carries the words of its prompt option (`option_words`, None for an action naming a seat, whose label is the
 table's seat name). Who may do what stays in legal.py; this module only names the objects.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Final, NoReturn
+from typing import Any, Final
 
+from companion.games.fixed_actions import Fixed, FixedList
 from companion.games.gangsters_dilemma.board import LOOT, TRADES
 
 MAX_SEATS: Final = 7
 MAX_LOCATIONS: Final = 6
-OptionWords = tuple[str, str, str, str]
-"""A prompt option's group, label, short label and item (as the table's prompt options give them)."""
-
-
-def _read_only(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
-    """Refuse a change: a fixed action is shared by every prompt that offers it."""
-    raise TypeError("a fixed legal action is read-only: change a copy (dict(action))")
-
-
-class FixedList(list):  # type: ignore[type-arg]
-    """A read-only list inside a fixed action (a patrol's locations): to everyone else the list it is."""
-
-    __slots__ = ()
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
-    append = extend = insert = pop = remove = clear = sort = reverse = _read_only
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        # copies and pickles are plain lists (copy.copy would otherwise refill a new one item by item)
-        return list, (list(self),)
-
-
-class Fixed(dict):  # type: ignore[type-arg]
-    """A fixed legal action: to everyone else the plain dict it is, read-only, carrying its option's words."""
-
-    __slots__ = ("option_words",)
-    option_words: OptionWords | None
-    __setitem__ = __delitem__ = __ior__ = _read_only
-    clear = pop = popitem = setdefault = update = _read_only
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        # copies and pickles are plain dicts (with plain lists), which the holder may change
-        return dict, ({k: list(v) if type(v) is FixedList else v for k, v in self.items()},)
 
 
 def fixed(action: dict[str, Any]) -> Fixed:

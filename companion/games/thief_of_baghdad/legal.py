@@ -1,17 +1,18 @@
 """The legal actions of the acting seat: one representative per distinct multiset of cards paid.
 
 Every action a seat can be offered is one of a few hundred fixed ones, so each is built once at import with
-the words of its prompt option (`Worded`), grouped by what it depends on: the board picks the groups, and a
+the words of its prompt option (`worded`), grouped by what it depends on: the board picks the groups, and a
 group's actions that the hand pays for are found by one lookup of the hand's cards as bits (`held_mask`). They
-are read-only (`Worded`, `Cards`) and handed out as they are, so a seat offered an action again holds the very
+are read-only (`Fixed`, `FixedList`: companion/games/fixed_actions.py) and handed out as they are, so a seat offered an action again holds the very
 same object (the table compares them at a glance).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Mapping, NoReturn, Sequence
+from typing import Any, Final, Mapping, Sequence
 
+from companion.games.fixed_actions import Fixed, FixedList
 from companion.games.thief_of_baghdad.board import (
     COLORS, DANCER_INDEX, GUARD_SPACES, GUARDS_PER_SEAT, PALACES, THIEF_MOVES_PER_TURN,
 )
@@ -30,42 +31,7 @@ PALETTE: Final = (1 << PALACES) - 1
 """The mask bits of holding at least one card of each colour."""
 DANCER_BIT: Final = 1 << DANCER_INDEX
 """The mask bit of holding a dancer."""
-OptionWords = tuple[str, str, str, str]
-"""A prompt option's group, label, short label and item (as the table's prompt options give them)."""
-
-
-def _read_only(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
-    """Refuse a change: a fixed action is shared by every prompt that offers it."""
-    raise TypeError("a fixed legal action is read-only: change a copy (dict(action))")
-
-
-class Cards(list):  # type: ignore[type-arg]
-    """The read-only card list of a fixed action's payment: to everyone else the list it is."""
-
-    __slots__ = ()
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
-    append = extend = insert = pop = remove = clear = sort = reverse = _read_only
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        # copies and pickles are plain lists (copy.copy would otherwise refill a new one item by item)
-        return list, (list(self),)
-
-
-class Worded(dict):  # type: ignore[type-arg]
-    """A fixed legal action, to everyone else the plain dict it is, read-only, carrying the words of its
-    prompt option (`option_words`), which the table's prompt options then only read."""
-
-    __slots__ = ("option_words",)
-    option_words: OptionWords
-    __setitem__ = __delitem__ = __ior__ = _read_only
-    clear = pop = popitem = setdefault = update = _read_only
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        # copies and pickles are plain dicts (with plain lists), which the holder may change
-        return dict, ({k: list(v) if type(v) is Cards else v for k, v in self.items()},)
-
-
-def worded(action: dict[str, Any]) -> Worded:
+def worded(action: dict[str, Any]) -> Fixed:
     """`action` carrying its option's words: the type in words, then each field but the seat (a name as it
     is, a list of names joined, a flag as "key yes/no"), the same for every table's seat names."""
     group = action["type"].replace("_", " ")
@@ -84,12 +50,12 @@ def worded(action: dict[str, Any]) -> Worded:
     label = f"{group} {' '.join(words)}" if words else group
     if not label.isascii():
         raise ValueError(f"a fixed action's label is ASCII: {label!r}")
-    made = Worded({k: Cards(v) if type(v) is list else v for k, v in action.items()})
+    made = Fixed({k: FixedList(v) if type(v) is list else v for k, v in action.items()})
     made.option_words = (group, label, label, " ".join(words) or group)
     return made
 
 
-Payable = tuple[int, Mapping[int, tuple[Worded, ...]]]
+Payable = tuple[int, Mapping[int, tuple[Fixed, ...]]]
 """The bits of a hand's mask that a group's payments read, and for each value of those bits the group's
 actions the hand pays for, in order."""
 
@@ -108,7 +74,7 @@ def held_mask(hand: bytes) -> int:
             | bits[hand[5]] << 5 | bits[hand[6]] << 6)
 
 
-def payable(choices: Sequence[tuple[int, Sequence[Worded]]]) -> Payable:
+def payable(choices: Sequence[tuple[int, Sequence[Fixed]]]) -> Payable:
     """A group of payments (each its need and its actions) by what a hand pays for: for every combination of
     the bits they read, the actions of the payments it covers."""
     read = 0
@@ -126,7 +92,7 @@ def payable(choices: Sequence[tuple[int, Sequence[Worded]]]) -> Payable:
 class SeatChoices:
     """Every action one seat can be offered, grouped by what it depends on."""
 
-    place: tuple[Worded, ...]
+    place: tuple[Fixed, ...]
     """[palace]."""
     infiltrate: tuple[tuple[Payable, ...], ...]
     """[palace][foreign guards]."""
@@ -136,7 +102,7 @@ class SeatChoices:
     """[origin][destination], each payment without and then with a thief."""
     move_neutral: tuple[tuple[Payable, ...], ...]
     """[origin][destination]."""
-    end_turn: tuple[Worded, Worded]
+    end_turn: tuple[Fixed, Fixed]
     """(without, taking a dancer)."""
 
 
