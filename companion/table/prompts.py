@@ -82,18 +82,8 @@ def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str], start: in
                stop: int | None = None) -> list[dict[str, Any]]:
     """A prompt's numbered options for these legal actions (`option_at` each; only `legal[start:stop]`,
     numbered by their place in `legal`, when given)."""
-    out: list[dict[str, Any]] = []
-    append = out.append
-    # `option_at`, inlined: a turn's prompt offers a few dozen actions, most carrying their words
-    for value in range(start, len(legal) if stop is None else stop):
-        action = legal[value]
-        words = None if type(action) is dict else getattr(action, "option_words", None)
-        if words is None:
-            append(option(value, action, seat_names))
-        else:
-            group, label, short, item = words
-            append({"value": value, "label": label, "action": action, "group": group, "short": short, "item": item})
-    return out
+    end = len(legal) if stop is None else stop
+    return [option_at(value, legal[value], seat_names) for value in range(start, end)]
 
 
 def option_at(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
