@@ -156,8 +156,8 @@ def _rebuilt(state: State, was: State, old: Built) -> Built:
     n = state.seats
     palaces, players, parts = old.palaces, old.players, old.parts
     guards, thieves, chests, hands = state.guards, state.thieves, state.chests, state.hands
-    # identity first, inline: most publishes change one or two of these fields
-    # a field's rows are looked for only when it is another object (a call saved per unchanged field)
+    # most publishes change one or two of these fields: a field's rows are looked for only when it is another
+    # object (a call saved per unchanged field)
     if guards is not was.guards or thieves is not was.thieves or chests is not was.chests:
         palaces = list(palaces)
         rows = set() if guards is was.guards else set(_rows(guards, was.guards, n + 1))
