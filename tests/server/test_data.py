@@ -15,20 +15,22 @@ from tests.server.table import Table, companion, digest, free_port, write_config
 
 
 def _play(table: Table, actions: int) -> int:
-    """Accept `actions` seat actions (starting new games when one ends); returns the table's action count."""
+    """Accept `actions` seat actions (starting new games when one ends, also after the last action: the table
+    is left with a game running); returns the running game's action count."""
     opener, csrf = table.host()
     done = 0
-    while done < actions:
+    while True:
         state = table.call("GET", "/api/state")[1]
         if state["game"]["outcome"] is not None:
             assert table.call("POST", "/api/host/new_game", {}, csrf, opener)[0] == 200
             continue
+        if done >= actions:
+            return int(state["game"]["actions"])
         tokens = [t["token"] for t in table.call("GET", "/api/host/state", opener=opener)[1]["game"]["seat_tokens"]]
         seat = state["game"]["to_act"][0]
         action = table.call("GET", f"/api/seat/{tokens[seat]}")[1]["prompt"]["options"][0]["action"]
         assert table.call("POST", "/api/action", {"token": tokens[seat], "action": action})[0] == 200
         done += 1
-    return int(table.call("GET", "/api/state")[1]["game"]["actions"])
 
 
 def _refused(config: Path, data: Path) -> tuple[int, str]:
