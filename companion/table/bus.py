@@ -29,9 +29,11 @@ Writer = Callable[[bytes], bool]
 holds too much unsent (it is then cut off)."""
 
 
-def sse_frame(event: Event) -> bytes:
-    """One event in text/event-stream framing, with its `id:` line, as UTF-8 bytes."""
-    return b"id: %b\nevent: %b\ndata: %b\n\n" % (event.id.encode(), event.type.encode(), dumps(event.data))
+def sse_frame(event: Event, data: bytes | None = None) -> bytes:
+    """One event in text/event-stream framing, with its `id:` line, as UTF-8 bytes (`data`: its data already
+    encoded)."""
+    return b"id: %b\nevent: %b\ndata: %b\n\n" % (event.id.encode(), event.type.encode(),
+                                                   dumps(event.data) if data is None else data)
 
 
 def chunk(data: bytes) -> bytes:
@@ -102,12 +104,13 @@ class EventBus:
         self._snapshot = snapshot
         self._snapshot_entry: _Entry | None = None
 
-    def publish(self, type_: str, data: Mapping[str, Any]) -> Event:
-        """Number an event, encode it once, keep it in the ring and wake the clients."""
+    def publish(self, type_: str, data: Mapping[str, Any], encoded: bytes | None = None) -> Event:
+        """Number an event, encode it once (unless `encoded` is its data's encoding), keep it in the ring and
+        wake the clients."""
         with self._changed:
             self._n += 1
             event = Event(f"{self.boot}-{self._n}", type_, data)
-            frame = sse_frame(event)
+            frame = sse_frame(event, encoded)
             self._ring.append(_Entry(self._n, frame))
             if self._pushed:
                 self._write_pushed(chunk(frame))

@@ -152,3 +152,19 @@ def test_last_number_is_the_latest_event_number_without_decoding() -> None:
     bus.publish("state", {"n": 1})
     event = bus.publish("health", {"n": 2})
     assert bus.last_number() == 2 and event.id == f"{bus.boot}-2" == bus.recent()[-1].id
+
+
+def test_an_event_encoded_before_its_publish_goes_out_as_the_same_bytes() -> None:
+    from companion.table.wire_json import dumps
+
+    plain, early = _bus(), _bus()
+    plain.boot = early.boot
+    subs = [plain.subscribe(None), early.subscribe(None)]
+    for s in subs:
+        s.frames(0.1)
+    data = {"game": {"seats": [1, 2, 3]}, "note": "한글"}
+    plain.publish("state", data)
+    early.publish("state", data, dumps(data))
+    assert subs[0].frames(0.1) == subs[1].frames(0.1)
+    early.publish("state", data, b'{"given":1}')  # the bytes given are the ones sent: nothing encodes again
+    assert b'data: {"given":1}' in (subs[1].frames(0.1) or b"")

@@ -119,10 +119,10 @@ def test_check_mode_names_tags_and_the_reader_confirms_in_colour(rt: Runtime) ->
     flashes: list[Flash] = []
     real = rt.loop._run_effect  # type: ignore[attr-defined]
 
-    def spy(effect: Any) -> None:
+    def spy(effect: Any, *rest: Any) -> None:
         if isinstance(effect, Flash):
             flashes.append(effect)
-        real(effect)
+        real(effect, *rest)
 
     rt.loop._run_effect = spy  # type: ignore[attr-defined]
     tap(rt, "r1", uid(1))
