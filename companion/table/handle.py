@@ -145,9 +145,26 @@ class MockSim:
                 return Refusal("bad_field", "choose needs a ballot")
             hub.choose(terminal, ballot, value, seq)
         else:
-            return Refusal("bad_field", "op is connect, disconnect or choose")
+            return Refusal("bad_field", "op is connect, disconnect, choose or tap")
         self.loop.wait_idle()
         return None
+
+    def tap_terminal(self, terminal: str, uid: str) -> str | Refusal:
+        """Hold a tag to a plugged-in mock terminal's own reader and take it away; the UID as tapped."""
+        bad = _bad_terminal(terminal)
+        if bad:
+            return bad
+        if not isinstance(self.hw.terminals, MockTerminalHub):
+            return Refusal("real_terminals", "this table's terminals are real ([terminals] ports): tap their readers")
+        if terminal not in self.hw.mock_terminals.connected():  # an unplugged terminal's reader reports nothing
+            return Refusal("terminal_unplugged", f"terminal {terminal} is unplugged: connect it first")
+        try:
+            clean = normalise_uid(uid)
+        except CardError as exc:
+            return Refusal(exc.code, exc.message)
+        self.hw.tap_at_terminal(terminal, clean)
+        self.loop.wait_idle()
+        return clean
 
     def fail_reader(self, reader: str, times: int) -> Refusal | None:
         """Script a reader failure (0 heals)."""

@@ -66,6 +66,9 @@ class SimFacade(Protocol):
                  seq: int | None) -> CompanionError | None:
         """`connect`, `disconnect` or `choose` on a mock terminal."""
 
+    def tap_terminal(self, terminal: str, uid: str) -> str | CompanionError:
+        """Tap a tag at a plugged-in mock terminal's own reader; the UID as tapped."""
+
     def fail_reader(self, reader: str, times: int) -> CompanionError | None:
         """Script a reader failure (0 heals it)."""
 

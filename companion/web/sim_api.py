@@ -62,6 +62,11 @@ def remove() -> Any:
     return done(sim().remove(body["reader"]))
 
 
+def new_uid() -> str:
+    """A fresh 7-byte UID, as a new tag has."""
+    return "04" + secrets.token_hex(6).upper()
+
+
 @bp.post("/api/sim/tap")
 def tap() -> Any:
     """Body {reader, uid?}: put a tag on a reader and take it off again (a tap); without a uid, a new tag's
@@ -69,7 +74,7 @@ def tap() -> Any:
     body = json_body({"reader": str})
     uid = body.get("uid")
     if uid is None:
-        uid = "04" + secrets.token_hex(6).upper()
+        uid = new_uid()
     elif not isinstance(uid, str):
         raise ApiError("bad_field", "field 'uid' must be a str")
     result = sim().place(body["reader"], uid) or sim().remove(body["reader"])
@@ -91,8 +96,15 @@ def press() -> Any:
 
 @bp.post("/api/sim/terminal")
 def terminal() -> Any:
-    """Body {terminal, op: connect|disconnect|choose, ballot?, value?, seq?}."""
+    """Body {terminal, op: connect|disconnect|choose|tap, ballot?, value?, seq?, uid?}; `tap` holds a tag to the
+    terminal's own reader and takes it away again (a new tag's without a uid) and answers the UID tapped."""
     body = json_body({"terminal": str, "op": str})
+    if body["op"] == "tap":
+        uid = body.get("uid", new_uid())
+        if not isinstance(uid, str):
+            raise ApiError("bad_field", "field 'uid' must be a str")
+        tapped = sim().tap_terminal(body["terminal"], uid)
+        return refusal_response(tapped) if isinstance(tapped, CompanionError) else jsonify(ok=True, uid=tapped)
     seq = body.get("seq")
     if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
         raise ApiError("bad_field", "field 'seq' must be an int")

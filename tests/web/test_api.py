@@ -145,6 +145,26 @@ def test_simulator_drives_the_mock_hardware(client: FlaskClient, runtime: Runtim
     assert client.post("/api/sim/fail", json={"reader": "r1", "times": 0}, headers=headers).json == {"ok": True}
 
 
+def test_the_simulator_taps_a_tag_at_a_terminals_own_reader(client: FlaskClient, runtime: Runtime) -> None:
+    headers = login(client)
+    client.post("/api/host/enroll", json={"uid": "04A1B2C3", "kind": "ballot", "value": "ja"}, headers=headers)
+    tap = {"terminal": "T2", "op": "tap", "uid": "04:a1:b2:c3"}
+    r = client.post("/api/sim/terminal", json=tap, headers=headers)
+    assert (r.status_code, r.json["code"]) == (409, "terminal_unplugged")  # an unplugged terminal reads nothing
+    journaled = len(live_rows(runtime))
+    assert client.post("/api/sim/terminal", json={"terminal": "T2", "op": "connect"}, headers=headers).json["ok"]
+    assert client.post("/api/sim/terminal", json=tap, headers=headers).json == {"ok": True, "uid": "04A1B2C3"}
+    assert live_rows(runtime)[-1]["action"] == {"type": "vote", "seat": 2, "vote": "ja"}
+    assert live_rows(runtime)[-1]["source"] == "reader:terminal:T2"  # heard at the terminal, not a table zone
+    fresh = client.post("/api/sim/terminal", json={"terminal": "T2", "op": "tap"}, headers=headers).json
+    assert fresh["ok"] and len(fresh["uid"]) == 14 and fresh["uid"] != "04A1B2C3"
+    assert len(live_rows(runtime)) == journaled + 1, "an unknown tag plays nothing"
+    for body, code in [({"uid": "xyz"}, "bad_uid"), ({"uid": 4}, "bad_field"), ({"terminal": "T 2"}, "bad_terminal")]:
+        r = client.post("/api/sim/terminal", json={**tap, **body}, headers=headers)
+        assert (r.status_code, r.json["code"]) == (400, code), body
+    assert len(live_rows(runtime)) == journaled + 1
+
+
 def test_no_simulator_without_the_mock_backend(runtime: Runtime) -> None:
     runtime.handle.sim = None
     client = runtime.app(TESTING=True).test_client()

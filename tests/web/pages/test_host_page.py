@@ -142,8 +142,22 @@ def test_sim_offers_each_seats_buttons_and_keeps_unplugged_terminals(browser: An
     page.fill("#terminal-id", "PICO-7")
     page.click("#terminal-form button[type=submit]")
     page.wait_for_selector(".zone[data-terminal='PICO-7'][data-plugged='1']")
+    with page.expect_response("**/api/sim/terminal") as tapped:  # a new tag at the terminal's own reader
+        page.click(".zone[data-terminal='PICO-7'] button.tap-here")
+    assert tapped.value.ok and len(tapped.value.json()["uid"]) == 14
+    assert page.is_hidden("#sim-error")
+    page.fill(".zone[data-terminal='PICO-7'] input[data-terminal]", "04A1")  # typing survives a live update
+    box = page.query_selector(".zone[data-terminal='PICO-7']")
+    host_call(runtime.loop, "end_game")
+    page.wait_for_function("box => !box.isConnected", arg=box)  # the terminals were drawn again
+    assert page.input_value(".zone[data-terminal='PICO-7'] input[data-terminal]") == "04A1"
     page.click(".zone[data-terminal='PICO-7'] button:has-text('Unplug')")
     page.wait_for_selector(".zone[data-terminal='PICO-7'][data-plugged='']")
+    page.fill(".zone[data-terminal='PICO-7'] input[data-terminal]", "")
+    page.click(".zone[data-terminal='PICO-7'] button.tap-here")
+    page.wait_for_selector("#sim-error:not([hidden])")
+    assert "unplugged: connect it first" in page.inner_text("#sim-error")  # the refusal in words, not its code
+    errors.remove("Failed to load resource: the server responded with a status of 409 (CONFLICT)")  # that refusal
     page.reload()
     page.wait_for_selector(".zone[data-terminal='PICO-7'][data-plugged='']")  # still listed after a reload
     assert "unplugged" in page.inner_text(".zone[data-terminal='PICO-7']").lower()

@@ -84,16 +84,33 @@ function drawZones(rebuild = false) {
   });
 }
 
+/** Tap a tag at a terminal's own reader (a new tag's when `uid` is empty); remembered for "tap again". */
+async function tapAtTerminal(terminal, uid) {
+  try {
+    const res = await postJSON("/api/sim/terminal", uid ? { terminal, op: "tap", uid } : { terminal, op: "tap" });
+    lastTapped = res.uid;
+    fail(null);
+  } catch (err) { fail(err); }
+  await refresh();
+}
+
 async function drawTerminals() {
-  const boxes = [];
+  const screens = [];
   for (const t of terminals) {
-    let messages = [];
-    try { messages = (await fetchJSON(`/api/sim/terminal/${encodeURIComponent(t)}`)).messages || []; } catch (_) { messages = []; }
+    try { screens.push((await fetchJSON(`/api/sim/terminal/${encodeURIComponent(t)}`)).messages || []); } catch (_) { screens.push([]); }
+  }
+  const box = byId("terminals");
+  // the boxes are rebuilt on every change: what is being typed into a UID field survives it (read after the
+  // fetches, so a draw that began before the typing cannot wipe it)
+  const typed = new Map([...box.querySelectorAll("input[data-terminal]")].map((i) => [i.dataset.terminal, i.value]));
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.terminal : undefined;
+  const boxes = terminals.map((t, i) => {
+    const messages = screens[i];
     const last = messages[messages.length - 1];
     const prompt = last && last.type === "prompt" ? last : null;
     const options = prompt ? prompt.options || [] : [];
     const seat = servesSeat.get(t);
-    boxes.push(h("div", { class: "zone", dataset: { terminal: t, plugged: plugged.has(t) ? "1" : "" } },
+    return h("div", { class: "zone", dataset: { terminal: t, plugged: plugged.has(t) ? "1" : "" } },
       h("div", { class: "name" }, t, h("span", { class: "muted" }, ` · ${i18n.t(plugged.has(t) ? "host.plugged_in" : "host.unplugged")}`,
         seat === null || seat === undefined ? "" : ` · ${i18n.seat(seat)}`)),
       h("div", { class: "row" },
@@ -101,9 +118,24 @@ async function drawTerminals() {
         h("button", { type: "button", onclick: () => act("/api/sim/terminal", { terminal: t, op: "disconnect" }) }, i18n.t("sim.disconnect"))),
       h("div", { class: "prompt-list" }, options.map((o) => h("button", { type: "button", onclick: () =>
         act("/api/sim/terminal", { terminal: t, op: "choose", ballot: prompt.ballot, value: o.value, seq: nextSeq() }) },
-        o.action ? i18n.action(o.action) : o.label)))));
+        o.action ? i18n.action(o.action) : o.label))),
+      terminalTagForm(t, typed.get(t) || ""));
+  });
+  replace(box, boxes);
+  if (focused !== undefined) {
+    const input = box.querySelector(`input[data-terminal="${CSS.escape(focused)}"]`);
+    if (input) input.focus();
   }
-  replace(byId("terminals"), boxes);
+}
+
+/** A terminal's own reader: tap a typed UID (a new tag's when empty) or the last tag tapped again. */
+function terminalTagForm(t, value) {
+  const input = h("input", { list: "known-cards", placeholder: i18n.t("sim.uid"), dataset: { terminal: t } });
+  input.value = value;
+  return h("form", { class: "row terminal-tag", onsubmit: (ev) => { ev.preventDefault(); tapAtTerminal(t, input.value.trim()); } },
+    input, h("button", { type: "submit", class: "tap-here" }, i18n.t("sim.tap_here")),
+    h("button", { type: "button", class: "tap-again", onclick: () => (lastTapped ? tapAtTerminal(t, lastTapped) : null) },
+      i18n.t("sim.tap_again")));
 }
 
 let refreshing = null;  // the refresh under way, and whether another was asked for meanwhile
