@@ -98,11 +98,10 @@ class MockSim:
         bad = self._reader(reader)
         if bad:
             return bad
-        try:
-            uid = normalise_uid(uid)
-        except CardError as exc:
-            return Refusal(exc.code, exc.message)
-        self.hw.place(reader, uid)
+        clean = _clean_uid(uid)
+        if isinstance(clean, Refusal):
+            return clean
+        self.hw.place(reader, clean)
         self.loop.wait_idle()
         return None
 
@@ -158,10 +157,9 @@ class MockSim:
             return Refusal("real_terminals", "this table's terminals are real ([terminals] ports): tap their readers")
         if terminal not in self.hw.mock_terminals.connected():  # an unplugged terminal's reader reports nothing
             return Refusal("terminal_unplugged", f"terminal {terminal} is unplugged: connect it first")
-        try:
-            clean = normalise_uid(uid)
-        except CardError as exc:
-            return Refusal(exc.code, exc.message)
+        clean = _clean_uid(uid)
+        if isinstance(clean, Refusal):
+            return clean
         self.hw.tap_at_terminal(terminal, clean)
         self.loop.wait_idle()
         return clean
@@ -197,6 +195,14 @@ class MockSim:
             return Refusal("unknown_reader", f"no reader {reader!r} (readers: "
                                              f"{', '.join(self.loop.config.reader_zones())})")
         return None
+
+
+def _clean_uid(uid: str) -> str | Refusal:
+    """The UID as the table spells it, or the refusal of one no tag can have."""
+    try:
+        return normalise_uid(uid)
+    except CardError as exc:
+        return Refusal(exc.code, exc.message)
 
 
 def _bad_terminal(terminal: str) -> Refusal | None:
