@@ -100,8 +100,10 @@ def terminal() -> Any:
     terminal's own reader and takes it away again (a new tag's without a uid) and answers the UID tapped."""
     body = json_body({"terminal": str, "op": str})
     if body["op"] == "tap":
-        uid = body.get("uid", new_uid())
-        if not isinstance(uid, str):
+        uid = body.get("uid")
+        if uid is None:
+            uid = new_uid()
+        elif not isinstance(uid, str):
             raise ApiError("bad_field", "field 'uid' must be a str")
         tapped = sim().tap_terminal(body["terminal"], uid)
         return refusal_response(tapped) if isinstance(tapped, CompanionError) else jsonify(ok=True, uid=tapped)

@@ -156,8 +156,9 @@ def test_the_simulator_taps_a_tag_at_a_terminals_own_reader(client: FlaskClient,
     assert client.post("/api/sim/terminal", json=tap, headers=headers).json == {"ok": True, "uid": "04A1B2C3"}
     assert live_rows(runtime)[-1]["action"] == {"type": "vote", "seat": 2, "vote": "ja"}
     assert live_rows(runtime)[-1]["source"] == "reader:terminal:T2"  # heard at the terminal, not a table zone
-    fresh = client.post("/api/sim/terminal", json={"terminal": "T2", "op": "tap"}, headers=headers).json
-    assert fresh["ok"] and len(fresh["uid"]) == 14 and fresh["uid"] != "04A1B2C3"
+    for fresh_tap in ({"terminal": "T2", "op": "tap"}, {"terminal": "T2", "op": "tap", "uid": None}):
+        fresh = client.post("/api/sim/terminal", json=fresh_tap, headers=headers).json
+        assert fresh["ok"] and len(fresh["uid"]) == 14 and fresh["uid"] != "04A1B2C3"  # a new tag's, as /api/sim/tap
     assert len(live_rows(runtime)) == journaled + 1, "an unknown tag plays nothing"
     for body, code in [({"uid": "xyz"}, "bad_uid"), ({"uid": 4}, "bad_field"), ({"terminal": "T 2"}, "bad_terminal")]:
         r = client.post("/api/sim/terminal", json={**tap, **body}, headers=headers)
