@@ -1,9 +1,9 @@
 """Fixed legal actions: every action a seat can be offered that names no demand, built once at import.
 
-They are read-only (`Fixed`, `FixedList`: companion/games/fixed_actions.py) and handed out as they are, so
-a seat offered the same choices as at its last prompt holds the very same objects (the table compares them at
-a glance), and each carries the words of its prompt option (`option_words`, None for an action naming a seat, whose label is the
-table's seat name). Who may do what stays in legal.py; this module only names the objects.
+They are read-only (`Fixed`, `FixedList`: companion/games/fixed_actions.py) and handed out as they are, so a seat
+offered the same choices as at its last prompt holds the very same objects (the table compares them at a glance),
+and each carries the words of its prompt option (`option_words`, None for an action naming a seat, whose label is
+the table's seat name). Who may do what stays in legal.py; this module only names the objects.
 """
 
 from __future__ import annotations

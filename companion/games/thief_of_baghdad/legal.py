@@ -1,10 +1,10 @@
 """The legal actions of the acting seat: one representative per distinct multiset of cards paid.
 
-Every action a seat can be offered is one of a few hundred fixed ones, so each is built once at import with
-the words of its prompt option (`worded`), grouped by what it depends on: the board picks the groups, and a
-group's actions that the hand pays for are found by one lookup of the hand's cards as bits (`held_mask`). They
-are read-only (`Fixed`, `FixedList`: companion/games/fixed_actions.py) and handed out as they are, so a seat offered an action again holds the very
-same object (the table compares them at a glance).
+Every action a seat can be offered is one of a few hundred fixed ones, so each is built once at import with the
+words of its prompt option (`worded`), grouped by what it depends on: the board picks the groups, and a group's
+actions that the hand pays for are found by one lookup of the hand's cards as bits (`held_mask`). They are
+read-only (`Fixed`, `FixedList`: companion/games/fixed_actions.py) and handed out as they are, so a seat offered
+an action again holds the very same object (the table compares them at a glance).
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ PALETTE: Final = (1 << PALACES) - 1
 """The mask bits of holding at least one card of each colour."""
 DANCER_BIT: Final = 1 << DANCER_INDEX
 """The mask bit of holding a dancer."""
+
+
 def worded(action: dict[str, Any]) -> Fixed:
     """`action` carrying its option's words: the type in words, then each field but the seat (a name as it
     is, a list of names joined, a flag as "key yes/no"), the same for every table's seat names."""
