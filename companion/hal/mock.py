@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 from gpiozero.pins.mock import MockFactory
 
 from companion.config import TableConfig
+from companion.errors import DeviceError
 from companion.hal import terminal_protocol as proto
 from companion.hal import terminal_screens as screens
 from companion.hal.buttons import ButtonBank
@@ -94,6 +95,15 @@ class MockStrip(LedStrip):
                 self._cond.wait(left)
 
 
+class TerminalUnplugged(DeviceError):
+    """A script made a mock terminal that is not plugged in send something; a real one sends nothing."""
+
+    code = "terminal_unplugged"
+
+    def __init__(self, terminal: str) -> None:
+        super().__init__(message=f"terminal {terminal} is unplugged: connect it first")
+
+
 class MockTerminalHub(ScreenHub):
     """Seat terminals in memory behind the same hub as the serial ones: every screen is encoded and decoded
     with the protocol's limits; the script connects terminals, chooses through their pages and taps tags.
@@ -166,8 +176,9 @@ class MockTerminalHub(ScreenHub):
         return self._choice(terminal, wire or ballot, target, seq)
 
     def tag(self, terminal: str, uid: str | None) -> None:
-        """The terminal's reader reports a tag (None: it lost it)."""
+        """The terminal's reader reports a tag (None: it lost it); TerminalUnplugged unless it is plugged in."""
         with self._lock:
+            self._plugged(terminal)
             self._seq[terminal] += 1
             seq = self._seq[terminal]
         message: proto.Message = proto.Tag(seq, uid.lower()) if uid else proto.Untag(seq)
@@ -207,8 +218,14 @@ class MockTerminalHub(ScreenHub):
             self.lines[terminal].append(line)
         return proto.decode(line)
 
+    def _plugged(self, terminal: str) -> None:
+        """Refuse a line from a terminal that is not plugged in: an unplugged one sends nothing (the lock held)."""
+        if terminal not in self._screens:
+            raise TerminalUnplugged(terminal)
+
     def _choice(self, terminal: str, ballot: str, value: str, seq: int | None) -> int:
         with self._lock:
+            self._plugged(terminal)
             if seq is None:
                 self._seq[terminal] += 1
                 seq = self._seq[terminal]

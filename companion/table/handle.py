@@ -5,7 +5,7 @@ from __future__ import annotations
 import hmac
 from typing import Any, Mapping
 
-from companion.hal.mock import MockHardware, MockTerminalHub
+from companion.hal.mock import MockHardware, MockTerminalHub, TerminalUnplugged
 from companion.hal.terminal_protocol import is_terminal_id
 from companion.table.bus import Subscriber
 from companion.table.cards import CardError, normalise_uid
@@ -142,7 +142,10 @@ class MockSim:
         elif op == "choose":
             if ballot is None:
                 return Refusal("bad_field", "choose needs a ballot")
-            hub.choose(terminal, ballot, value, seq)
+            try:
+                hub.choose(terminal, ballot, value, seq)
+            except TerminalUnplugged as exc:
+                return Refusal(exc.code, exc.message)
         else:
             return Refusal("bad_field", "op is connect, disconnect, choose or tap")
         self.loop.wait_idle()
@@ -155,12 +158,13 @@ class MockSim:
             return bad
         if not isinstance(self.hw.terminals, MockTerminalHub):
             return Refusal("real_terminals", "this table's terminals are real ([terminals] ports): tap their readers")
-        if terminal not in self.hw.mock_terminals.connected():  # an unplugged terminal's reader reports nothing
-            return Refusal("terminal_unplugged", f"terminal {terminal} is unplugged: connect it first")
         clean = _clean_uid(uid)
         if isinstance(clean, Refusal):
             return clean
-        self.hw.tap_at_terminal(terminal, clean)
+        try:
+            self.hw.tap_at_terminal(terminal, clean)
+        except TerminalUnplugged as exc:  # the mock hub refuses as a real one would: it hears nothing
+            return Refusal(exc.code, exc.message)
         self.loop.wait_idle()
         return clean
 

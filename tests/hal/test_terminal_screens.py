@@ -9,7 +9,7 @@ import pytest
 from companion.hal import terminal_protocol as proto
 from companion.hal import terminal_screens as screens
 from companion.hal.events import TerminalChoice, TerminalHello
-from companion.hal.mock import MockTerminalHub
+from companion.hal.mock import MockTerminalHub, TerminalUnplugged
 
 
 def options(*groups: tuple[str, int]) -> list[dict[str, Any]]:
@@ -131,6 +131,19 @@ def test_a_terminal_reader_reports_the_tag_until_untag() -> None:
     hub.tag("T0", "04a1b2c3")
     hub.disconnect("T0")
     assert reader.poll() is None
+
+
+def test_an_unplugged_mock_terminal_sends_nothing_as_a_real_one_cannot() -> None:
+    hub, events = started()
+    for send in (lambda: hub.tag("T0", "04a1b2c3"), lambda: hub.press("T0", "1")):
+        with pytest.raises(TerminalUnplugged) as refused:
+            send()
+        assert isinstance(refused.value, OSError) and refused.value.code == "terminal_unplugged"
+    hub.connect("T0")
+    hub.disconnect("T0")
+    with pytest.raises(TerminalUnplugged):
+        hub.tag("T0", "04a1b2c3")
+    assert [type(e).__name__ for e in events] == ["TerminalHello", "TerminalGone"]
 
 
 @pytest.mark.parametrize("count", [1, 7, 8, 9, 20, 48])

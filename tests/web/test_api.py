@@ -151,6 +151,9 @@ def test_the_simulator_taps_a_tag_at_a_terminals_own_reader(client: FlaskClient,
     tap = {"terminal": "T2", "op": "tap", "uid": "04:a1:b2:c3"}
     r = client.post("/api/sim/terminal", json=tap, headers=headers)
     assert (r.status_code, r.json["code"]) == (409, "terminal_unplugged")  # an unplugged terminal reads nothing
+    r = client.post("/api/sim/terminal", json={"terminal": "T2", "op": "choose", "ballot": "b", "value": 1},
+                    headers=headers)
+    assert (r.status_code, r.json["code"]) == (409, "terminal_unplugged")  # nor answers a prompt
     journaled = len(live_rows(runtime))
     assert client.post("/api/sim/terminal", json={"terminal": "T2", "op": "connect"}, headers=headers).json["ok"]
     assert client.post("/api/sim/terminal", json=tap, headers=headers).json == {"ok": True, "uid": "04A1B2C3"}
