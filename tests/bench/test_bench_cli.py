@@ -10,6 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from companion.cli import main
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -26,3 +30,35 @@ def test_bench_json_shape(tmp_path: Path) -> None:
     assert set(report) == {"tap_to_led_ms", "spi_transfers"}, "--only limits the run to the named figures"
     assert all(isinstance(report["spi_transfers"][k], int) for k in ("empty_poll", "read_4byte", "read_7byte"))
     assert list(tmp_path.iterdir()) == []  # the temporary database is gone
+
+
+def test_bench_makes_a_missing_data_directory(tmp_path: Path) -> None:
+    data = tmp_path / "not" / "yet"
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "bench", "--json", "--only", "tap_to_led",
+                          "--taps", "5", "--data", str(data)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["tap_to_led_ms"]["taps"] >= 5
+    assert data.is_dir() and list(data.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--cpu-taps", "0"], "argument --cpu-taps: must be at least 1, not 0"),
+    (["--pages", "many"], "argument --pages: not a whole number: 'many'"),
+    (["--idle-s", "nan"], "argument --idle-s: must be a positive number of seconds, not nan"),
+    (["--polling-s", "-1"], "argument --polling-s: must be a positive number of seconds, not -1"),
+])
+def test_bench_refuses_counts_it_cannot_measure(argv: list[str], words: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "--only", "spi_transfers", *argv])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_bench_refuses_a_data_path_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a_file = tmp_path / "taken"
+    a_file.write_text("")
+    assert main(["bench", "--json", "--only", "spi_transfers", "--data", str(a_file)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and f"--data {a_file}: not a directory it can use" in out.err
