@@ -9,6 +9,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
+from companion.commands._args import count, seconds
+
 HELP = "measure speed figures (tap -> LED latency, ...) and print them"
 
 Bench = Callable[[argparse.Namespace], dict[str, Any]]
@@ -84,41 +86,19 @@ BENCHES: dict[str, Bench] = {
 """Figure name -> function returning the keys it adds to the report; read-only."""
 
 
-def _count(text: str) -> int:
-    """A whole number of at least 1 (taps, pages, clients, rounds), else argparse's usage error."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    """A positive number of seconds, else argparse's usage error."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--only", choices=sorted(BENCHES), action="append", help="run only these figures")
-    parser.add_argument("--taps", type=_count, default=1000, help="taps for tap_to_led (>= 1000 for the figure)")
-    parser.add_argument("--dom-taps", type=_count, default=200, help="taps for tap_to_dom (each seen by --pages pages)")
-    parser.add_argument("--pages", type=_count, default=10, help="table pages connected for tap_to_dom")
-    parser.add_argument("--sse-taps", type=_count, default=200, help="taps for tap_to_sse")
-    parser.add_argument("--sse-clients", type=_count, default=20, help="SSE clients for tap_to_sse")
-    parser.add_argument("--idle-s", type=_seconds, default=30.0, help="seconds of idle `companion run` measured")
-    parser.add_argument("--polling-s", type=_seconds, default=3.0, help="seconds each reader count is polled")
-    parser.add_argument("--cpu-taps", type=_count, default=100, help="taps per cpu_per_tap run")
-    parser.add_argument("--cpu-rounds", type=_count, default=3, help="cpu_per_tap runs per client count (least kept)")
+    parser.add_argument("--taps", type=count, default=1000, help="taps for tap_to_led (>= 1000 for the figure)")
+    parser.add_argument("--dom-taps", type=count, default=200, help="taps for tap_to_dom (each seen by --pages pages)")
+    parser.add_argument("--pages", type=count, default=10, help="table pages connected for tap_to_dom")
+    parser.add_argument("--sse-taps", type=count, default=200, help="taps for tap_to_sse")
+    parser.add_argument("--sse-clients", type=count, default=20, help="SSE clients for tap_to_sse")
+    parser.add_argument("--idle-s", type=seconds, default=30.0, help="seconds of idle `companion run` measured")
+    parser.add_argument("--polling-s", type=seconds, default=3.0, help="seconds each reader count is polled")
+    parser.add_argument("--cpu-taps", type=count, default=100, help="taps per cpu_per_tap run")
+    parser.add_argument("--cpu-rounds", type=count, default=3, help="cpu_per_tap runs per client count (least kept)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--data", default=None, help="directory for the temporary database (its disk is measured)")
 

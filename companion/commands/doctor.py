@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.commands._args import seconds, seconds_or_zero
 from companion.commands._config import add_config_arguments, config_from_args
 from companion.config import TableConfig
 from companion.hal.pi_env import (BOOT_CONFIGS, BUFSIZ_PARAM, LED_BUFSIZ_BYTES_PER_PIXEL, ensure_lg_wd, missing_groups,
@@ -32,8 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
     parser.add_argument("--no-leds", action="store_true", help="skip the LED test pattern")
     parser.add_argument("--no-buttons", action="store_true", help="do not wait for button presses")
-    parser.add_argument("--button-timeout", type=float, default=10.0, help="seconds to wait for each button")
-    parser.add_argument("--live", nargs="?", type=float, const=0.0, default=None, metavar="SECONDS",
+    parser.add_argument("--button-timeout", type=seconds, default=10.0, help="seconds to wait for each button")
+    parser.add_argument("--live", nargs="?", type=seconds_or_zero, const=0.0, default=None, metavar="SECONDS",
                         help="after the checks, print each reader's UID as tags are tapped (until Ctrl-C, or SECONDS)")
 
 

@@ -8,6 +8,7 @@ import random
 import time
 from collections import Counter
 
+from companion.commands._args import count
 from companion.games.playout import random_playout
 from companion.games.registry import game_names, get_rules
 
@@ -18,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
     parser.add_argument("game", choices=game_names())
     parser.add_argument("--seats", type=int, required=True)
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--games", type=count, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--options", default=None, help="options as a JSON object")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -41,21 +41,6 @@ def test_bench_makes_a_missing_data_directory(tmp_path: Path) -> None:
     assert data.is_dir() and list(data.iterdir()) == []
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--cpu-taps", "0"], "argument --cpu-taps: must be at least 1, not 0"),
-    (["--pages", "many"], "argument --pages: not a whole number: 'many'"),
-    (["--idle-s", "nan"], "argument --idle-s: must be a positive number of seconds, not nan"),
-    (["--polling-s", "-1"], "argument --polling-s: must be a positive number of seconds, not -1"),
-])
-def test_bench_refuses_counts_it_cannot_measure(argv: list[str], words: str,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main(["bench", "--only", "spi_transfers", *argv])
-    assert exit_.value.code == 2
-    err = capsys.readouterr().err
-    assert words in err and "Traceback" not in err
-
-
 def test_bench_refuses_a_data_path_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     a_file = tmp_path / "taken"
     a_file.write_text("")
