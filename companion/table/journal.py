@@ -171,22 +171,35 @@ class Journal:
                end: tuple[str, dict[str, Any] | None] | None = None) -> int:
         """Commit actions (with their sources) in one transaction, with the game's end (reason, outcome) when
         they finish it; returns how many actions were written."""
-        rows = list(actions)
-        if not rows and end is None:
+        return self.append_all([(game_id, actions, end)])
+
+    def append_all(self, appends: Sequence[tuple[int, Iterable[tuple[dict[str, Any], str]],
+                                                 tuple[str, dict[str, Any] | None] | None]]) -> int:
+        """Commit several appends (game id, actions with sources, end or None), in order, in one transaction:
+        all of them or none; returns how many actions were written."""
+        batch = [(game_id, list(actions), end) for game_id, actions, end in appends]
+        if not any(rows or end is not None for _, rows, end in batch):
             return 0
-        first = self._next_idx.pop(game_id, None)
-        with self.conn:
-            if rows:
-                if first is None:
-                    (top,) = self.conn.execute("SELECT COALESCE(MAX(idx), -1) FROM actions WHERE game_id = ?",
-                                               (game_id,)).fetchone()
-                    first = top + 1
-                self._insert(game_id, first, rows)
-            if end is not None:
-                self._end(game_id, *end)
-        if first is not None:
-            self._next_idx[game_id] = first + len(rows)
-        return len(rows)
+        written: dict[int, int] = {}
+        try:
+            with self.conn:
+                for game_id, rows, end in batch:
+                    if rows:
+                        first = written.get(game_id, self._next_idx.get(game_id))
+                        if first is None:
+                            (top,) = self.conn.execute("SELECT COALESCE(MAX(idx), -1) FROM actions WHERE game_id = ?",
+                                                       (game_id,)).fetchone()
+                            first = top + 1
+                        self._insert(game_id, first, rows)
+                        written[game_id] = first + len(rows)
+                    if end is not None:
+                        self._end(game_id, *end)
+        except BaseException:
+            for game_id, _, _ in batch:  # rolled back: the next append asks the database
+                self._next_idx.pop(game_id, None)
+            raise
+        self._next_idx.update(written)
+        return sum(len(rows) for _, rows, _ in batch)
 
     def undo_from(self, game_id: int, keep: int, reopen: bool = False) -> int:
         """Mark every live action after the first `keep` as undone (kept for history), reopening a finished

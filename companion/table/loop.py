@@ -11,7 +11,7 @@ import threading
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from companion.config import TableConfig
 from companion.hal import Hardware, TagPlaced, TagRemoved
@@ -36,6 +36,8 @@ from companion.table.wire_json import dumps
 log = logging.getLogger("companion.table")
 
 CALL_TIMEOUT_S = 10.0
+GROUP_MAX = 16
+"""Queued inputs taken together at most: the appends of those stepped one after another share one commit."""
 
 
 @dataclass
@@ -186,19 +188,56 @@ class TableLoop:
             self._handle(BootFailed())
         self.ready.set()
         while True:
-            item = self.inbox.get()
-            if item is None:
-                return
-            try:
+            group: list[tuple[Input, Step]] = []
+            for item in self._queued():
+                if item is None:
+                    self._finish_group(group)
+                    return
                 if isinstance(item, Call):
-                    self._handle(item.command, item)
-                else:
-                    self._handle(item)
-            except Exception as exc:  # one bad input never stops the table
-                self._state = count_error(self._state)
-                log.exception("input failed: %r", item)
-                if isinstance(item, Call) and not item.future.done():
-                    item.future.set_result(Refusal("internal", f"internal error: {type(exc).__name__}"))
+                    self._finish_group(group)
+                    group = []
+                    self._guarded(item, lambda: self._handle(item.command, item))
+                    continue
+                try:
+                    done = step(self._group_state(group), item, evolve(self._context, now=time.time()))
+                except Exception as exc:
+                    self._finish_group(group)
+                    group = []
+                    self._failed(item, exc)
+                    continue
+                if all(isinstance(row, AppendActions) for row in done.rows):
+                    group.append((item, done))  # committed with the other queued inputs' appends
+                    continue
+                kept = self._finish_group(group)
+                group = []
+                self._guarded(item, lambda: self._finish(done) if kept else self._handle(item))
+            self._finish_group(group)
+
+    def _queued(self) -> list[Any]:
+        """The next input (waiting for it) and every other one already queued, up to GROUP_MAX, in order."""
+        items = [self.inbox.get()]
+        while len(items) < GROUP_MAX and items[-1] is not None:
+            try:
+                items.append(self.inbox.get_nowait())
+            except queue.Empty:
+                break
+        return items
+
+    def _group_state(self, group: list[tuple[Input, Step]]) -> TableState:
+        return group[-1][1].state if group else self._state
+
+    def _guarded(self, item: Any, handle: Callable[[], None]) -> None:
+        """Handle one input; one bad input never stops the table (it is counted and logged)."""
+        try:
+            handle()
+        except Exception as exc:
+            self._failed(item, exc)
+
+    def _failed(self, item: Any, exc: Exception) -> None:
+        self._state = count_error(self._state)
+        log.error("input failed: %r", item, exc_info=exc)
+        if isinstance(item, Call) and not item.future.done():
+            item.future.set_result(Refusal("internal", f"internal error: {type(exc).__name__}"))
 
     def _boot(self) -> None:
         if self.hw.poller:
@@ -223,8 +262,11 @@ class TableLoop:
 
     def _handle(self, item: Input, call: Call | None = None) -> None:
         """Step the core, commit its rows, and only then run its effects and answer."""
+        self._finish(step(self._state, item, evolve(self._context, now=time.time())), call)
+
+    def _finish(self, done: Step, call: Call | None = None) -> None:
+        """Commit a step's rows, and only then run its effects and answer."""
         old = self._state
-        done: Step = step(old, item, evolve(self._context, now=time.time()))
         wire = _encoded(done)
         try:
             for row in done.rows:
@@ -234,18 +276,52 @@ class TableLoop:
             done = journal_fault(old, done, fault_code(exc), f"The journal could not be written: {exc}")
             wire = _encoded(done)
         self._state = done.state
+        self._run_lights(self._run_outputs(done.effects, wire))
+        if call is not None and not call.future.done():
+            call.future.set_result(done.reply)
+
+    def _finish_group(self, group: list[tuple[Input, Step]]) -> bool:
+        """Commit the appends of inputs stepped one after another in one transaction (one fsync for a burst of
+        taps), and only then run their effects in order; True. If that commit fails, nothing of it is written
+        and each input is handled again on its own, as if none had been grouped; False."""
+        if len(group) <= 1:
+            for item, done in group:
+                self._guarded(item, lambda: self._finish(done))
+            return True
+        wires = [_encoded(done) for _, done in group]
+        try:
+            self.journal.append_all([(row.game_id, row.actions, row.end)  # type: ignore[misc]
+                                     for _, done in group for row in done.rows if isinstance(row, AppendActions)])
+        except sqlite3.Error as exc:
+            log.error("journal write of %d grouped inputs failed (%s): each on its own", len(group), exc)
+            for item, _ in group:
+                self._guarded(item, lambda: self._handle(item))
+            return False
+        self._state = group[-1][1].state
         lights: list[Effect] = []
-        for effect in done.effects:
+        for (item, done), wire in zip(group, wires):
+            self._guarded(item, lambda: lights.extend(self._run_outputs(done.effects, wire)))
+        self._guarded(group[-1][0], lambda: self._run_lights(lights))
+        return True
+
+    def _run_outputs(self, effects: tuple[Effect, ...], wire: dict[int, bytes]) -> list[Effect]:
+        """Run every effect but the lights; returns the lights, for `_run_lights` after them."""
+        lights: list[Effect] = []
+        for effect in effects:
             if isinstance(effect, (SetScene, Flash)):
                 lights.append(effect)
             else:
                 self._run_effect(effect, wire.get(id(effect)))
-        # the LEDs last: the renderer they wake takes the interpreter lock as this thread goes back to its
-        # queue, instead of both waiting for it in turn while the page's and terminals' bytes go out
-        for effect in lights:
-            self._run_effect(effect)
-        if call is not None and not call.future.done():
-            call.future.set_result(done.reply)
+        return lights
+
+    def _run_lights(self, lights: list[Effect]) -> None:
+        """The LEDs last: the renderer they wake takes the interpreter lock as this thread goes back to its
+        queue, instead of both waiting for it in turn while the page's and terminals' bytes go out. Only the
+        last scene is shown (a scene replaces the one before it whole)."""
+        last_scene = max((i for i, e in enumerate(lights) if isinstance(e, SetScene)), default=-1)
+        for i, effect in enumerate(lights):
+            if i == last_scene or isinstance(effect, Flash):
+                self._run_effect(effect)
 
     def _commit(self, row: Row) -> None:
         if isinstance(row, AppendActions):

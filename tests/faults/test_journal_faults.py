@@ -10,10 +10,11 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
+from companion.hal.events import ButtonPressed
 from companion.table.runtime import Runtime
 from companion.table.session import from_record
 from companion.table.refusal import Refusal
-from tests.table.helpers import host_call, live_rows
+from tests.table.helpers import host_call, live_rows, queue_while_busy
 
 pytestmark = pytest.mark.usefixtures("tiny_game")
 
@@ -83,6 +84,23 @@ def test_a_full_database_refuses_with_journal_full_then_recovers(make_table: Mak
     assert isinstance(host_call(rt.loop, "submit", seat=0, action=VOTE, source="test"), dict)
     assert live_rows(rt)[before]["action"] == {**VOTE, "seat": 0}
 
+
+
+def test_a_burst_into_a_full_database_is_refused_input_by_input_and_nothing_shows(make_table: Make) -> None:
+    rt = make_table()
+    state, rows, snapshot = rt.loop.session.state, live_rows(rt), rt.loop.snapshot  # type: ignore[union-attr]
+    sub = rt.handle.subscribe(None)
+    sub.get(0.1)
+    votes = [ButtonPressed(0, "ja"), ButtonPressed(1, "nein"), ButtonPressed(2, "ja")]
+    with full_database(rt):
+        queue_while_busy(rt, votes)  # queued together: the group's commit fails, then each one's own
+        assert rt.loop.session.state is state  # type: ignore[union-attr]
+        assert rt.loop.snapshot is snapshot and live_rows(rt) == rows
+        events = list(iter(lambda: sub.get(0.3), None))
+        assert [(e.type, e.data["code"]) for e in events] == [("rejected", "journal_full")] * 3, events
+    sub.close()
+    queue_while_busy(rt, votes)
+    assert [r["action"]["type"] for r in live_rows(rt)[len(rows):]] == ["vote", "vote", "vote", "draw"]
 
 # --- a write that belongs with an action: the game's end, the game it replaces, the reopening by an undo --------
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from companion.hal.mock import MockHardware
-from companion.table.core.commands import parse_command
-from companion.table.loop import TableLoop
+from companion.table.core.commands import Ping, parse_command
+from companion.table.loop import Call, TableLoop
 from companion.table.refusal import Refusal
 from companion.table.runtime import Runtime
 
@@ -54,3 +55,16 @@ def live_rows(rt: Runtime) -> list[dict[str, Any]]:
     session = rt.loop.session
     assert session is not None
     return [r for r in rt.journal.rows(session.game_id) if not r["undone"]]
+
+
+def queue_while_busy(rt: Runtime, items: list[Any]) -> None:
+    """Hold the loop thread (in a ping's answer, which runs on it), queue `items`, let go, wait until handled."""
+    held, release = threading.Event(), threading.Event()
+    call = Call(Ping())
+    call.future.add_done_callback(lambda _: (held.set(), release.wait(5)))
+    rt.loop.inbox.put(call)
+    assert held.wait(5)
+    for item in items:
+        rt.loop.inbox.put(item)
+    release.set()
+    rt.loop.wait_idle()
