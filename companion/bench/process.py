@@ -58,22 +58,36 @@ def _cpu_by_thread() -> dict[str, int]:
     return groups
 
 
-def _await_accepted(loop: Any, actions_before: int) -> None:
-    """Block until the game holds more than `actions_before` actions, its publish done: asleep while the tap
+def _await_accepted(loop: Any, actions_before: int, taps: int = 1) -> None:
+    """Block until the game holds `taps` more actions than `actions_before`, their publish done: asleep while the tap
     can still be on its way (a reader's poll interval plus its confirming read), then asking the loop with a
     ping, whose cost the benchmark measures and subtracts. A bus subscription stayed in the figure: the loop
     thread paid its wake-up at every publish (the bus's publish took 88 us with it, 62-77 us without), which no
     real table pays. So did polling: a look every 0.5 ms took the interpreter lock from the loop it waited for."""
     deadline = time.monotonic() + 10
-    if len(loop.session.actions) <= actions_before:
+    if len(loop.session.actions) < actions_before + taps:
         time.sleep(ACCEPT_S)
     while True:
         loop.wait_idle()
-        if len(loop.session.actions) > actions_before:
+        if len(loop.session.actions) >= actions_before + taps:
             return
         if time.monotonic() > deadline:
             raise RuntimeError("the tap was never accepted")
         time.sleep(ACCEPT_RETRY_S)
+
+
+def _count_commits(runtime: Any) -> list[int]:
+    """[n]: the action commits (journal transactions) the runtime has made since, counted as they return."""
+    commits = [0]
+    append_all = runtime.journal.append_all
+
+    def counted(appends: Any) -> int:
+        written = append_all(appends)
+        commits[0] += 1
+        return written
+
+    runtime.journal.append_all = counted
+    return commits
 
 
 def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s: float) -> None:
@@ -87,6 +101,7 @@ def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s
     hw, loop = runtime.hardware, runtime.loop
     assert isinstance(hw, MockHardware)
     server = runtime.make_server("127.0.0.1", 0, SSE_HEARTBEAT_S=heartbeat_s)
+    commits = _count_commits(runtime)
     runtime.freeze_heap()  # as `companion run` does once its server is built
     threading.Thread(target=server.run, daemon=True).start()
     ballots = enroll_ballots(loop, "E")  # UIDs are hex
@@ -107,6 +122,18 @@ def _serve(conn: Connection, data_dir: str, seed: int, threads: int, heartbeat_s
                 else:
                     loop.wait_idle()
                 conn.send(_cpu_by_thread())
+            elif ask[0] == "burst":  # every seat's ballot at once, as a table drops them when a vote opens
+                session = loop.session
+                tap = Tap(str(session.game_id), len(session.actions), loop.bus.last_number(), time.time() * 1000)
+                for seat in ask[1]:
+                    tapped.append(seat)
+                    hw.place(f"r{seat}", ballots[(seat, "nein" if rng.random() < 0.6 else "ja")], wait=False)
+                conn.send(tap)
+            elif ask == "commits":
+                conn.send(commits[0])
+            elif ask[0] == "accepted":
+                _await_accepted(loop, ask[1], ask[2])
+                conn.send((loop.bus.last_number(), commits[0]))
             elif ask == "clear":
                 lift_ballots(hw, loop, tapped)
                 tapped.clear()
@@ -159,6 +186,19 @@ class TableProcess:
         (once `after`'s tap is accepted and published, when given), by thread group (`table-loop`,
         `reader-poller`, `waitress`, ...; `ended`: threads that have ended)."""
         return self._ask(("cpu", None if after is None else after.actions_before))
+
+    def burst(self, seats: list[int]) -> Tap:
+        """Place a random ballot on each of these seats' readers at once (a CPU reading just left the loop idle)."""
+        return self._ask(("burst", seats))
+
+    def commits(self) -> int:
+        """How many action commits (journal transactions) the table has made so far."""
+        return self._ask("commits")
+
+    def accepted(self, tap: Tap, taps: int) -> tuple[int, int]:
+        """Once `taps` actions after `tap` are accepted and published: the bus's last event number and how many
+        action commits the table has made so far."""
+        return self._ask(("accepted", tap.actions_before, taps))
 
     def clear(self) -> None:
         """Take the tapped ballots off their readers."""

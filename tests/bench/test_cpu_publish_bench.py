@@ -33,6 +33,16 @@ def test_cpu_per_tap_json(tmp_path: Path) -> None:
     # the same tap with no game logic: the hand-offs, the durable commit and the sends alone, never free
     skeleton = report["cpu_per_tap_setup"]["tap_skeleton_ms"]
     assert set(skeleton) == {"clients_0", "clients_12"} and all(0 < ms < 1000 for ms in skeleton.values()), skeleton
+    # every voter's ballot at once: a CPU figure per tap, and the commits the burst took (at least one, at most
+    # one per ballot; tests/table/test_grouped_commits.py checks that queued ballots share one)
+    setup = report["cpu_per_tap_setup"]
+    assert set(setup["burst_ms"]) == {"clients_0", "clients_12"} and all(
+        0 < ms < 1000 for ms in setup["burst_ms"].values()), setup["burst_ms"]
+    for clients, runs in setup["burst_runs"].items():
+        for run in runs:
+            assert 1 <= run["commits_per_burst"] <= run["ballots_per_burst"] and run["bursts"] >= 1, run
+            assert (run["to_last_client_ms"] is None) == (clients == "clients_0"), run
+            assert run["to_last_client_ms"] is None or run["to_last_client_ms"] > 0, run
     assert list(tmp_path.iterdir()) == []  # the temporary databases are gone
 
 
