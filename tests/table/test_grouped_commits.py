@@ -178,3 +178,20 @@ def test_a_bad_input_in_a_burst_is_counted_and_the_others_go_in(table: Callable[
     assert [(a["type"], a.get("seat")) for a, _ in _played(rt)] == [("deal", -1), ("vote", 0), ("vote", 2)]
     assert rt.loop.counters.errors == errors + 1
     assert not isinstance(rt.loop.call(Ping()), Refusal), "the table goes on"
+
+
+def test_a_bug_in_a_group_commit_leaves_the_loop_running(table: Callable[[str], Runtime],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    rt = table("bug")
+    real = rt.journal.append_all
+
+    def append_all(appends: Any) -> int:
+        appends = list(appends)
+        if len(appends) > 1:
+            raise TypeError("a bug, not a database fault")
+        return real(appends)
+
+    monkeypatch.setattr(rt.journal, "append_all", append_all)
+    queue_while_busy(rt, VOTES)
+    assert rt.loop.alive, "the loop thread survives"
+    assert [a["type"] for a, _ in _played(rt)] == ["deal", "vote", "vote", "vote", "draw"], "each went in alone"
