@@ -40,6 +40,12 @@ def _open(args: argparse.Namespace) -> sqlite3.Connection | None:
     if not path.is_file():
         print(f"error: no_journal: {path} does not exist (no game was played with this config)", file=sys.stderr)
         return None
+    from companion.table.dbfile import DatabaseFileError, check_database
+    try:
+        check_database(path)
+    except DatabaseFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0)
         conn.execute("SELECT 1 FROM games LIMIT 1")

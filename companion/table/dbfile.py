@@ -15,6 +15,11 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 OUR_TABLES = frozenset({"games", "actions"})
 """A database holding tables but not these is someone else's file, never ours to write into."""
 LOCK_NAME = "table.lock"
+HEADER_BYTES = 100
+WAL_VERSIONS = b"\x02\x02"
+"""Header bytes 18-19 of a database in WAL mode. Ours turns WAL on before it creates its tables, so until its
+first checkpoint the file itself holds no table: such a file with no `-wal` beside it is one copied from a
+running table without the log that held everything."""
 
 AFTER_DAMAGE = ("move it aside (e.g. `mv {path} {path}.damaged`) to start an empty table, or restore a backup "
                 "made with `companion backup` in its place")
@@ -81,9 +86,10 @@ def check_database(path: Path) -> bool:
         return False
     try:
         with path.open("rb") as fh:
-            head = fh.read(len(SQLITE_MAGIC))
+            header = fh.read(HEADER_BYTES)
     except OSError as exc:
         raise DatabaseFileError("journal_unreadable", f"{path}: {exc.strerror or exc}") from None
+    head = header[:len(SQLITE_MAGIC)]
     if head != SQLITE_MAGIC:
         raise DatabaseFileError("journal_foreign", f"{path} is not a SQLite database; " + AFTER_DAMAGE.format(path=path))
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0)
@@ -98,6 +104,11 @@ def check_database(path: Path) -> bool:
     if verdict != ["ok"]:
         raise DatabaseFileError("journal_damaged", f"{path} failed its integrity check ({verdict[0]}); "
                                 + AFTER_DAMAGE.format(path=path))
+    if not tables and header[18:20] == WAL_VERSIONS and wal_size == 0:
+        raise DatabaseFileError("journal_incomplete", f"{path} holds no games and no {wal.name} lies beside it: "
+                                "it looks copied from a running table without its write-ahead log, which holds "
+                                "them (copy a table with `companion backup FILE`, or stop it and copy "
+                                f"{wal.name} too); " + AFTER_DAMAGE.format(path=path))
     if tables and not OUR_TABLES <= tables:
         raise DatabaseFileError("journal_foreign", f"{path} is another program's database (tables: "
                                 f"{', '.join(sorted(tables))[:120]}); " + AFTER_DAMAGE.format(path=path))

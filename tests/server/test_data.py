@@ -216,3 +216,26 @@ def test_a_restart_ends_host_sessions(tmp_path: Path) -> None:
         table.host()
     finally:
         table.stop()
+
+
+def test_a_database_copied_without_its_wal_is_refused_in_words(tmp_path: Path) -> None:
+    config, data = write_config(tmp_path), tmp_path / "data"
+    table = Table(config, data)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    try:
+        _play(table, 5)
+        shutil.copy(data / "table.db", copy / "table.db")  # `cp table.db` while it runs: the games are in the WAL
+    finally:
+        assert table.stop() == 0
+    before = digest(copy)
+    status, err = _refused(config, copy)
+    assert status == 2 and err.startswith(f"error: journal_incomplete: {copy / 'table.db'} holds no games"), err
+    assert "companion backup" in err and "table.db-wal" in err and err.count("\n") == 1, err
+    listed = companion("games", "list", "--config", str(config), "--data", str(copy), timeout=30)
+    assert listed.returncode == 2 and listed.stderr.startswith("error: journal_incomplete: "), listed.stderr
+    assert digest(copy)["table.db"] == before["table.db"], "nothing was written into the copy"
+    assert not (data / "table.db-wal").exists(), "stopped, the table checkpointed its log: table.db alone is whole"
+    shutil.copy(data / "table.db", copy / "table.db")
+    listed = companion("games", "list", "--config", str(config), "--data", str(copy), timeout=30)
+    assert listed.returncode == 0, listed.stderr
