@@ -201,6 +201,11 @@ class Journal:
         self._next_idx.update(written)
         return sum(len(rows) for _, rows, _ in batch)
 
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log's pages into the database file itself (PASSIVE: it waits for no reader), so
+        that a hand copy of the file alone holds every game finished so far."""
+        self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+
     def undo_from(self, game_id: int, keep: int, reopen: bool = False) -> int:
         """Mark every live action after the first `keep` as undone (kept for history), reopening a finished
         game in the same transaction when asked; returns how many."""

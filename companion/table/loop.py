@@ -57,6 +57,12 @@ def _encoded(done: Step) -> dict[int, bytes]:
             for e in done.effects if isinstance(e, (PublishState, Publish))}
 
 
+def _ends_a_game(rows: tuple[Row, ...]) -> bool:
+    """Whether committing these rows finished or ended a game (also one replaced by a new game)."""
+    return any(isinstance(row, EndGameRow) or (isinstance(row, AppendActions) and row.end is not None)
+               or (isinstance(row, StartGame) and row.replacing is not None) for row in rows)
+
+
 class TableLoop:
     """Owns the table state, the journal and the outputs; only its thread changes any of them."""
 
@@ -279,6 +285,8 @@ class TableLoop:
         self._run_lights(self._run_outputs(done.effects, wire))
         if call is not None and not call.future.done():
             call.future.set_result(done.reply)
+        if _ends_a_game(done.rows):
+            self._checkpoint()
 
     def _finish_group(self, group: list[tuple[Input, Step]]) -> bool:
         """Commit the appends of inputs stepped one after another in one transaction (one fsync for a burst of
@@ -302,7 +310,16 @@ class TableLoop:
         for (item, done), wire in zip(group, wires):
             self._guarded(item, lambda: lights.extend(self._run_outputs(done.effects, wire)))
         self._guarded(group[-1][0], lambda: self._run_lights(lights))
+        if any(_ends_a_game(done.rows) for _, done in group):
+            self._checkpoint()
         return True
+
+    def _checkpoint(self) -> None:
+        """After a game's end, once its outputs are out: the finished game into the database file itself."""
+        try:
+            self.journal.checkpoint()
+        except sqlite3.Error as exc:  # nothing is lost: the log still holds it, and SQLite checkpoints later
+            log.warning("checkpoint after a game's end failed: %s", exc)
 
     def _run_outputs(self, effects: tuple[Effect, ...], wire: dict[int, bytes]) -> list[Effect]:
         """Run every effect but the lights; returns the lights, for `_run_lights` after them."""

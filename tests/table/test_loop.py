@@ -3,9 +3,12 @@ undo, end, history, enrollment, reader faults."""
 
 from __future__ import annotations
 
+import json
+import shutil
 import sqlite3
 import stat
 import time
+from pathlib import Path
 from typing import Callable
 
 import pytest
@@ -330,3 +333,28 @@ def test_undo_never_reshuffles_a_digital_draw(make_table: Make) -> None:
         hw(rt).press(2, "nein")
         rt.loop.wait_idle()
         assert live_rows(rt)[-1]["action"] == first_draw
+
+
+def test_a_finished_game_is_in_the_database_file_itself_not_only_in_its_log(make_table: Make,
+                                                                            tmp_path: Path) -> None:
+    rt = make_table()
+    session = rt.loop.session
+    assert session is not None
+    game_id = session.game_id
+    while (session := rt.loop.session) is not None and session.game_id == game_id \
+            and session.rules.outcome(session.state) is None:
+        seat = min(session.rules.to_act(session.state))
+        action = session.rules.legal_actions(session.state, seat)[0]
+        assert isinstance(host_call(rt.loop, "submit", seat=seat, action=action, source="test"), dict)
+    rt.loop.wait_idle()
+    played = [r["action"] for r in rt.journal.rows(game_id)]
+    copy = tmp_path / "copy.db"
+    shutil.copy(rt.db_path, copy)  # by hand, the table running, its -wal left behind
+    conn = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
+    try:
+        ended, reason = conn.execute("SELECT ended, end_reason FROM games WHERE id = ?", (game_id,)).fetchone()
+        copied = [json.loads(a) for (a,) in conn.execute(
+            "SELECT action FROM actions WHERE game_id = ? ORDER BY idx", (game_id,))]
+    finally:
+        conn.close()
+    assert ended is not None and reason == "finished" and copied == played and len(played) > 5
