@@ -147,7 +147,8 @@ def cpu_per_tap(taps: int, data_dir: str, seed: int = 1, rounds: int = 3) -> dic
         runs = [_per_tap_ms(taps, f"{data_dir}/c{clients}r{r}", clients, seed) for r in range(rounds)]
         figures[f"clients_{clients}"] = min(run["mean"] for run in runs)
         detail[f"clients_{clients}"] = runs
-    bursts = {f"clients_{n}": [_burst_ms(taps, f"{data_dir}/b{n}r{r}", n, seed) for r in range(rounds)] for n in CLIENTS}
+    bursts = {f"clients_{n}": [_burst_ms(taps, f"{data_dir}/b{n}r{r}", n, seed) for r in range(rounds)]
+              for n in CLIENTS}
     setup = {"taps": taps, "rounds": rounds, "game": "secret_hitler/7 digital", "runs": detail,
              "burst_ms": {k: min(run["mean"] for run in runs) for k, runs in bursts.items()}, "burst_runs": bursts,
              "floors": floors(data_dir), "tap_skeleton_ms": tap_skeleton_ms(data_dir, taps, rounds)}

@@ -17,7 +17,7 @@ from companion.config import TableConfig
 from companion.hal import Hardware, TagPlaced, TagRemoved
 from companion.table.bus import EventBus
 from companion.table.cards import CardRegistry
-from companion.table.core.commands import Command, Ping
+from companion.table.core.commands import Command, Ping, Submit
 from companion.table.core.effects import (AppendActions, BindTerminals, DeleteCard, Effect, EndGameRow, Flash,
                                           Publish, PublishState, Row, SendTerminal, SetScene, ShareRow,
                                           StartGame, UndoActions, WriteCards)
@@ -55,6 +55,16 @@ def _encoded(done: Step) -> dict[int, bytes]:
     31-43 us without, and the encoding before it 4 us."""
     return {id(e): dumps(e.snapshot if isinstance(e, PublishState) else e.payload)
             for e in done.effects if isinstance(e, (PublishState, Publish))}
+
+
+def _call(item: Any) -> "Call | None":
+    """The call an inbox item is (a submitted action waits on it), or None for a hardware input."""
+    return item if isinstance(item, Call) else None
+
+
+def _input(item: Any) -> Input:
+    """What the core steps for an inbox item: a call's command, else the hardware input itself."""
+    return item.command if isinstance(item, Call) else item
 
 
 def _ends_a_game(rows: tuple[Row, ...]) -> bool:
@@ -194,18 +204,19 @@ class TableLoop:
             self._handle(BootFailed())
         self.ready.set()
         while True:
-            group: list[tuple[Input, Step]] = []
+            group: list[tuple[Any, Step]] = []
             for item in self._queued():
                 if item is None:
                     self._finish_group(group)
                     return
-                if isinstance(item, Call):
+                if isinstance(item, Call) and not isinstance(item.command, Submit):
+                    # other commands may read the journal in their step: it must hold what came before them
                     self._finish_group(group)
                     group = []
                     self._guarded(item, lambda: self._handle(item.command, item))
                     continue
                 try:
-                    done = step(self._group_state(group), item, evolve(self._context, now=time.time()))
+                    done = step(self._group_state(group), _input(item), evolve(self._context, now=time.time()))
                 except Exception as exc:
                     self._finish_group(group)
                     group = []
@@ -216,8 +227,12 @@ class TableLoop:
                     continue
                 kept = self._finish_group(group)
                 group = []
-                self._guarded(item, lambda: self._finish(done) if kept else self._handle(item))
+                self._guarded(item, lambda: self._finish(done, _call(item)) if kept else self._redo(item))
             self._finish_group(group)
+
+    def _redo(self, item: Any) -> None:
+        """Handle a queued input (or call) from the state now, as if it had come alone."""
+        self._handle(_input(item), _call(item))
 
     def _queued(self) -> list[Any]:
         """The next input (waiting for it) and every other one already queued, up to GROUP_MAX, in order."""
@@ -229,7 +244,7 @@ class TableLoop:
                 break
         return items
 
-    def _group_state(self, group: list[tuple[Input, Step]]) -> TableState:
+    def _group_state(self, group: list[tuple[Any, Step]]) -> TableState:
         return group[-1][1].state if group else self._state
 
     def _guarded(self, item: Any, handle: Callable[[], None]) -> None:
@@ -288,13 +303,14 @@ class TableLoop:
         if _ends_a_game(done.rows):
             self._checkpoint()
 
-    def _finish_group(self, group: list[tuple[Input, Step]]) -> bool:
-        """Commit the appends of inputs stepped one after another in one transaction (one fsync for a burst of
-        taps), and only then run their effects in order; True. If that commit fails, nothing of it is written
-        and each input is handled again on its own, as if none had been grouped; False."""
+    def _finish_group(self, group: list[tuple[Any, Step]]) -> bool:
+        """Commit the appends of inputs (and submitted actions) stepped one after another in one transaction (one
+        fsync for a burst of ballots or votes), and only then run their effects and answer their calls in order;
+        True. If that commit fails, nothing of it is written and each is handled again on its own, as if none had
+        been grouped; False."""
         if len(group) <= 1:
             for item, done in group:
-                self._guarded(item, lambda: self._finish(done))
+                self._guarded(item, lambda: self._finish(done, _call(item)))
             return True
         try:
             wires = [_encoded(done) for _, done in group]
@@ -303,13 +319,17 @@ class TableLoop:
         except Exception as exc:  # a bug here too: on its own, each input meets it alone (counted, logged)
             log.error("journal write of %d grouped inputs failed (%s): each on its own", len(group), exc)
             for item, _ in group:
-                self._guarded(item, lambda: self._handle(item))
+                self._guarded(item, lambda: self._redo(item))
             return False
         self._state = group[-1][1].state
         lights: list[Effect] = []
         for (item, done), wire in zip(group, wires):
             self._guarded(item, lambda: lights.extend(self._run_outputs(done.effects, wire)))
         self._guarded(group[-1][0], lambda: self._run_lights(lights))
+        for item, done in group:
+            call = _call(item)
+            if call is not None and not call.future.done():
+                call.future.set_result(done.reply)
         if any(_ends_a_game(done.rows) for _, done in group):
             self._checkpoint()
         return True

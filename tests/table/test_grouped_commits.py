@@ -1,6 +1,7 @@
-"""Inputs that queue while the loop is busy (seven ballots dropped at once) are stepped one after another and
-their appends committed in one transaction: one fsync for the burst, the same journal, state and events as one
-at a time, nothing shown before the commit, and a failed group commit handled as if nothing had been grouped."""
+"""Inputs that queue while the loop is busy (seven ballots dropped at once, or votes sent from phones) are
+stepped one after another and their appends committed in one transaction: one fsync for the burst, the same
+journal, state and events as one at a time, nothing shown before the commit, and a failed group commit handled
+as if nothing had been grouped."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from companion.hal.events import ButtonPressed
 from companion.table import loop as loop_module
-from companion.table.core.commands import Ping
+from companion.table.core.commands import Ping, Submit
 from companion.table.loop import Call
 from companion.table.refusal import Refusal
 from companion.table.runtime import Runtime
@@ -148,10 +149,13 @@ def test_a_failed_group_commit_writes_nothing_and_each_input_goes_in_on_its_own(
     monkeypatch.setattr(rt.journal, "append_all", append_all)
     sub = rt.handle.subscribe(None)
     sub.get(0.5)
-    queue_while_busy(rt, VOTES)
+    phone = Call(Submit(1, {"type": "vote", "vote": "nein"}, "seat:1"))  # seat 1 votes from its phone
+    queue_while_busy(rt, [VOTES[0], phone, VOTES[2]])
     assert sizes == [3, 1, 1, 1]
+    assert phone.future.result(1) == {"accepted": 1, "pending": False}, "the phone hears of its own commit"
     played = _played(rt)
-    assert played[:4] == _played(alone)[:4] and played[4][0]["type"] == "draw" and len(played) == 5
+    assert [a for a, _ in played[:4]] == [a for a, _ in _played(alone)[:4]]
+    assert played[4][0]["type"] == "draw" and len(played) == 5
     session = rt.loop.session
     assert session is not None
     record = rt.journal.game(session.game_id)
@@ -195,3 +199,20 @@ def test_a_bug_in_a_group_commit_leaves_the_loop_running(table: Callable[[str], 
     queue_while_busy(rt, VOTES)
     assert rt.loop.alive, "the loop thread survives"
     assert [a["type"] for a, _ in _played(rt)] == ["deal", "vote", "vote", "vote", "draw"], "each went in alone"
+
+
+def test_votes_submitted_from_phones_at_once_share_one_commit(table: Callable[[str], Runtime]) -> None:
+    alone, rt = table("alone"), table("phones")
+    _one_at_a_time(alone, VOTES)
+    commits = _commits(rt)
+    votes = [Call(Submit(v.seat, {"type": "vote", "vote": v.key}, f"seat:{v.seat}")) for v in VOTES]
+    answered: list[int] = []
+    for call in votes:  # a phone's POST /api/action waits on its call's answer, given after the commit
+        call.future.add_done_callback(lambda _: answered.append(len(live_rows(rt))))
+    queue_while_busy(rt, votes)
+    assert commits == [3]
+    assert [c.future.result(1) for c in votes] == [{"accepted": 1, "pending": False}] * 2 + [
+        {"accepted": 2, "pending": False}], "the last vote's answer counts the draw it brought"
+    assert answered == [5, 5, 5], "each phone hears back once its vote is journaled"
+    assert [a for a, _ in _played(rt)] == [a for a, _ in _played(alone)]
+    assert rt.loop.session.state == alone.loop.session.state  # type: ignore[union-attr]
