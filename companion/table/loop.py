@@ -48,13 +48,21 @@ class Call:
     future: Future = field(default_factory=Future)
 
 
-def _encoded(done: Step) -> dict[int, bytes]:
-    """The data of each event `done` publishes, encoded, by the effect's id (`done` keeps the effects alive).
+def _encoded(done: Step, skip: frozenset[int] = frozenset()) -> dict[int, bytes]:
+    """The data of each event `done` publishes (but those whose effect ids are in `skip`), encoded, by the
+    effect's id (`done` keeps the effects alive).
     Encoded before the commit because the thread comes back from the journal's fsync with cold caches: in the
     bench's table (7-seat Secret Hitler) the bus's publish took 67-81 us with the encoding after the fsync and
     31-43 us without, and the encoding before it 4 us."""
     return {id(e): dumps(e.snapshot if isinstance(e, PublishState) else e.payload)
-            for e in done.effects if isinstance(e, (PublishState, Publish))}
+            for e in done.effects if isinstance(e, (PublishState, Publish)) and id(e) not in skip}
+
+
+def _superseded(dones: list[Step]) -> frozenset[int]:
+    """The ids of every state publish but the last among these steps: a state event is the whole public state,
+    so the last one tells a page all the earlier ones of a group would have."""
+    states = [id(e) for done in dones for e in done.effects if isinstance(e, PublishState)]
+    return frozenset(states[:-1])
 
 
 def _call(item: Any) -> "Call | None":
@@ -305,15 +313,16 @@ class TableLoop:
 
     def _finish_group(self, group: list[tuple[Any, Step]]) -> bool:
         """Commit the appends of inputs (and submitted actions) stepped one after another in one transaction (one
-        fsync for a burst of ballots or votes), and only then run their effects and answer their calls in order;
-        True. If that commit fails, nothing of it is written and each is handled again on its own, as if none had
+        fsync for a burst of ballots or votes), and only then run their effects and answer their calls in order,
+        with one state event for the group (its last); True. If that commit fails, nothing of it is written and each is handled again on its own, as if none had
         been grouped; False."""
         if len(group) <= 1:
             for item, done in group:
                 self._guarded(item, lambda: self._finish(done, _call(item)))
             return True
         try:
-            wires = [_encoded(done) for _, done in group]
+            skip = _superseded([done for _, done in group])
+            wires = [_encoded(done, skip) for _, done in group]
             self.journal.append_all([(row.game_id, row.actions, row.end)  # type: ignore[misc]
                                      for _, done in group for row in done.rows if isinstance(row, AppendActions)])
         except Exception as exc:  # a bug here too: on its own, each input meets it alone (counted, logged)
@@ -324,7 +333,7 @@ class TableLoop:
         self._state = group[-1][1].state
         lights: list[Effect] = []
         for (item, done), wire in zip(group, wires):
-            self._guarded(item, lambda: lights.extend(self._run_outputs(done.effects, wire)))
+            self._guarded(item, lambda: lights.extend(self._run_outputs(done.effects, wire, skip)))
         self._guarded(group[-1][0], lambda: self._run_lights(lights))
         for item, done in group:
             call = _call(item)
@@ -341,10 +350,14 @@ class TableLoop:
         except sqlite3.Error as exc:  # nothing is lost: the log still holds it, and SQLite checkpoints later
             log.warning("checkpoint after a game's end failed: %s", exc)
 
-    def _run_outputs(self, effects: tuple[Effect, ...], wire: dict[int, bytes]) -> list[Effect]:
-        """Run every effect but the lights; returns the lights, for `_run_lights` after them."""
+    def _run_outputs(self, effects: tuple[Effect, ...], wire: dict[int, bytes],
+                     skip: frozenset[int] = frozenset()) -> list[Effect]:
+        """Run every effect but the lights (and those whose ids are in `skip`); returns the lights, for
+        `_run_lights` after them."""
         lights: list[Effect] = []
         for effect in effects:
+            if id(effect) in skip:
+                continue
             if isinstance(effect, (SetScene, Flash)):
                 lights.append(effect)
             else:

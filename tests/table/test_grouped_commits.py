@@ -1,7 +1,7 @@
 """Inputs that queue while the loop is busy (seven ballots dropped at once, or votes sent from phones) are
 stepped one after another and their appends committed in one transaction: one fsync for the burst, the same
-journal, state and events as one at a time, nothing shown before the commit, and a failed group commit handled
-as if nothing had been grouped."""
+journal, state and last state event as one at a time (a state event is the whole public state: the group sends
+its last), nothing shown before the commit, and a failed group commit handled as if nothing had been grouped."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from companion.hal.events import ButtonPressed
+from companion.hal.events import ButtonPressed, TagPlaced
 from companion.table import loop as loop_module
 from companion.table.core.commands import Ping, Submit
 from companion.table.loop import Call
@@ -102,8 +102,8 @@ def test_a_burst_is_one_commit_with_the_same_journal_state_and_events(table: Cal
     assert [a["type"] for a, _ in _played(grouped)] == ["deal", "vote", "vote", "vote", "draw"]
     assert grouped.loop.session.state == alone.loop.session.state  # type: ignore[union-attr]
     alone_states, grouped_states = _states(subs["alone"]), _states(subs["grouped"])
-    assert len(grouped_states) == len(alone_states) == 3, "every input still publishes its state"
-    assert _unbooted(grouped_states) == _unbooted(alone_states)
+    assert len(alone_states) == 3 and len(grouped_states) == 1, "a group publishes its last state only"
+    assert _unbooted(grouped_states) == _unbooted(alone_states[-1:])
     assert _unbooted([grouped.loop.snapshot]) == _unbooted([alone.loop.snapshot])
     assert grouped.loop.counters == alone.loop.counters
 
@@ -216,3 +216,17 @@ def test_votes_submitted_from_phones_at_once_share_one_commit(table: Callable[[s
     assert answered == [5, 5, 5], "each phone hears back once its vote is journaled"
     assert [a for a, _ in _played(rt)] == [a for a, _ in _played(alone)]
     assert rt.loop.session.state == alone.loop.session.state  # type: ignore[union-attr]
+
+
+def test_a_group_keeps_every_event_but_the_superseded_states(table: Callable[[str], Runtime]) -> None:
+    rt = table("events")
+    sub = rt.handle.subscribe(None)
+    sub.get(0.5)
+    commits = _commits(rt)
+    queue_while_busy(rt, [VOTES[0], TagPlaced("r1", "DEADBEEF"), VOTES[1]])  # a card no one enrolled, between
+    events = list(iter(lambda: sub.get(0.3), None))
+    assert commits == [2]
+    assert [e.type for e in events] == ["unknown_tag", "state"], events
+    assert events[0].data == {"zone": "seat:1", "uid": "DEADBEEF"}
+    assert events[1].data["game"]["view"]["voted"] == [True, True, False]
+    assert rt.loop.snapshot["game"]["view"]["voted"] == [True, True, False]
