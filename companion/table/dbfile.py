@@ -89,8 +89,7 @@ def check_database(path: Path) -> bool:
             header = fh.read(HEADER_BYTES)
     except OSError as exc:
         raise DatabaseFileError("journal_unreadable", f"{path}: {exc.strerror or exc}") from None
-    head = header[:len(SQLITE_MAGIC)]
-    if head != SQLITE_MAGIC:
+    if not header.startswith(SQLITE_MAGIC):
         raise DatabaseFileError("journal_foreign", f"{path} is not a SQLite database; " + AFTER_DAMAGE.format(path=path))
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0)
     try:

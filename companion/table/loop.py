@@ -59,10 +59,11 @@ def _encoded(done: Step, skip: frozenset[int] = frozenset()) -> dict[int, bytes]
 
 
 def _superseded(dones: list[Step]) -> frozenset[int]:
-    """The ids of every state publish but the last among these steps: a state event is the whole public state,
-    so the last one tells a page all the earlier ones of a group would have."""
+    """The ids of every state publish and LED scene but the last of each among these steps: each is the whole
+    public state or the whole strip, so the last one shows all that the group's earlier ones would have."""
     states = [id(e) for done in dones for e in done.effects if isinstance(e, PublishState)]
-    return frozenset(states[:-1])
+    scenes = [id(e) for done in dones for e in done.effects if isinstance(e, SetScene)]
+    return frozenset(states[:-1] + scenes[:-1])
 
 
 def _call(item: Any) -> "Call | None":
@@ -314,8 +315,8 @@ class TableLoop:
     def _finish_group(self, group: list[tuple[Any, Step]]) -> bool:
         """Commit the appends of inputs (and submitted actions) stepped one after another in one transaction (one
         fsync for a burst of ballots or votes), and only then run their effects and answer their calls in order,
-        with one state event for the group (its last); True. If that commit fails, nothing of it is written and each is handled again on its own, as if none had
-        been grouped; False."""
+        with one state event and one LED scene for the group (its last); True. If that commit fails, nothing of
+        it is written and each is handled again on its own, as if none had been grouped; False."""
         if len(group) <= 1:
             for item, done in group:
                 self._guarded(item, lambda: self._finish(done, _call(item)))
@@ -366,12 +367,9 @@ class TableLoop:
 
     def _run_lights(self, lights: list[Effect]) -> None:
         """The LEDs last: the renderer they wake takes the interpreter lock as this thread goes back to its
-        queue, instead of both waiting for it in turn while the page's and terminals' bytes go out. Only the
-        last scene is shown (a scene replaces the one before it whole)."""
-        last_scene = max((i for i, e in enumerate(lights) if isinstance(e, SetScene)), default=-1)
-        for i, effect in enumerate(lights):
-            if i == last_scene or isinstance(effect, Flash):
-                self._run_effect(effect)
+        queue, instead of both waiting for it in turn while the page's and terminals' bytes go out."""
+        for effect in lights:
+            self._run_effect(effect)
 
     def _commit(self, row: Row) -> None:
         if isinstance(row, AppendActions):

@@ -93,8 +93,13 @@ def test_a_burst_is_one_commit_with_the_same_journal_state_and_events(table: Cal
     shown: list[int] = []
     alone_commits, grouped_commits = _commits(alone), _commits(grouped, shown)
     before = grouped.loop.bus.last_number()
+    scenes = {rt: rt.renderer.scene_version for rt in (alone, grouped)}
     _one_at_a_time(alone, VOTES)
     queue_while_busy(grouped, VOTES)
+    assert alone.renderer.scene_version - scenes[alone] == 3
+    assert grouped.renderer.scene_version - scenes[grouped] == 1, "a group shows its last LED scene only"
+    assert alone.renderer.wait_rendered() and grouped.renderer.wait_rendered()
+    assert grouped.hardware.mock_strip.last() == alone.hardware.mock_strip.last()  # type: ignore[attr-defined]
     assert alone_commits == [1, 1, 1]
     assert grouped_commits == [3], "three queued ballots, one transaction"
     assert shown == [before], "nothing of the burst was published before its commit"
