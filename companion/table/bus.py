@@ -58,7 +58,7 @@ def _decode(frame: bytes) -> Event:
     return Event(lines[0][len("id: "):], lines[1][len("event: "):], json.loads(data))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Entry:
     """One buffered event as its wire bytes only: the ring holds no event dicts, so hundreds of buffered
     snapshots are a few bytes objects the cycle collector never scans, not a growing tree of dicts and lists
@@ -66,7 +66,8 @@ class _Entry:
 
     `n` is the entry's place in the ring (every audience's events alike), `public` the number of the last public
     event at or before it; `frame` is what public clients read (None: a host-only event) and `host` what the
-    host's stream reads instead (None: the public frame)."""
+    host's stream reads instead (None: the public frame). Never changed once made (not frozen: a frozen slots
+    class's `__init__` costs 4x as much, on every publish)."""
 
     n: int
     public: int

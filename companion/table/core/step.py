@@ -25,6 +25,8 @@ from companion.table.refusal import Refusal
 from companion.table.session import from_record
 
 log = logging.getLogger("companion.table")
+PLAYED_SLOT = "cards.played"
+"""Memo slot (with the tag's UID) of a card as the game knows it (key: the registry's card and the table's key)."""
 
 
 def step(state: TableState, item: Input, ctx: Context) -> Step:
@@ -134,8 +136,10 @@ def _tag(state: TableState, reader: str, uid: str, placed: bool, ctx: Context) -
         state = replace(state, counters=state.counters.add(unknown_tags=1))  # its UID is for the host alone
         return Step(state, effects=(Flash(zone), Publish("unknown_tag", {"zone": zone},
                                                          {"zone": zone, "uid": uid})))
-    if state.session is not None:  # the game knows the card by its id in this game, never by its UID
-        card = as_played(card, ctx.card_key, state.session.game_id)
+    session = state.session
+    if session is not None:  # the game knows the card by its id in this game, never by its UID (built once)
+        known, key = card, ctx.card_key
+        card = session.memo.get((PLAYED_SLOT, card.uid), (known, key), lambda: as_played(known, key, session.game_id))
     event: TableInput = Placed(zone, card) if placed else Removed(zone, card)
     return play(state, event, zone, f"reader:{reader}", ctx)
 
