@@ -48,6 +48,8 @@ def open_pages(browser: Any, base_url: str, token: str, lang: str) -> dict[str, 
     host.wait_for_selector("#console:not([hidden])", timeout=60000)
     table.wait_for_selector("#board .seat")
     seat.wait_for_selector("#prompt button.choice, #no-prompt")
+    for page in (table, seat, host):  # each has its live stream open: an event before that is not replayed
+        page.wait_for_selector("#status.live", timeout=30000)
     return {"table": table, "seat": seat, "host": host}
 
 
