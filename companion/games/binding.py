@@ -55,7 +55,9 @@ def refuse(code: str, message: str | None = None) -> IllegalAction:
 
 @dataclass(frozen=True)
 class Card:
-    """An enrolled component: its tag UID and what it is."""
+    """An enrolled component: its identity and what it is. The registry keys cards by their tags' UIDs; a
+    game's binding sees each card under its id in that game instead (`companion.table.cards.card_id`), so a
+    UID never reaches a view, a log or a record."""
 
     uid: str
     game: str

@@ -67,6 +67,13 @@ class Rules(ABC, Generic[S]):
     """Every log entry code the engine can write, with the names of its params."""
     own_binding_codes: ClassVar[Mapping[str, str]] = {}
     """Refusal codes only the game's table binding raises (besides BINDING_CODES and engine codes), with text."""
+    own_public_codes: ClassVar[frozenset[str]] = frozenset()
+    """The game's own codes (of `own_codes`) that the engine raises from the public view and the action alone,
+    never from a hidden fact (a term limit, a dead target): the table may show them to everyone. Every other
+    code of the game goes only to the acting seat and the host, since it may say what a hand holds."""
+    public_binding_codes: ClassVar[frozenset[str]] = frozenset()
+    """The binding's codes (of `binding_codes`) it raises from the public view and the card's face alone: none
+    unless the game says so, since a tapped card's kind and value are hidden facts until shown."""
     option_defaults: ClassVar[Mapping[str, Any]] = {}
     """Every option the game takes, with its default."""
 
@@ -79,6 +86,12 @@ class Rules(ABC, Generic[S]):
     def codes(self) -> dict[str, str]:
         """Every IllegalAction code this engine can raise, with its English text."""
         return {**COMMON_CODES, **self.own_codes}
+
+    @property
+    def public_codes(self) -> frozenset[str]:
+        """Every engine code the table may show to everyone: the contract's (checked first, from the action's
+        shape, `to_act` and the phase, all public) and the game's own public ones (`own_public_codes`)."""
+        return frozenset(COMMON_CODES) | self.own_public_codes
 
     @property
     def binding_codes(self) -> dict[str, str]:

@@ -1,10 +1,15 @@
-"""The card registry: tag UID -> component {game, kind, value, label}; enrollment and JSON deck files."""
+"""The card registry: tag UID -> component {game, kind, value, label}; enrollment and JSON deck files; and the
+ids games know cards by, which are never UIDs."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
+import secrets
 import sqlite3
 import time
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from companion.errors import CardFault
@@ -16,6 +21,8 @@ DECK_VERSION = 1
 UID_RE = re.compile(r"^[0-9A-F]{8}$|^[0-9A-F]{14}$|^[0-9A-F]{20}$")
 """4-, 7- or 10-byte UIDs as upper-case hex."""
 MAX_LABEL = 60
+CARD_ID_HEX = 12
+"""Hex digits of a card id (48 bits: a few hundred cards never share one)."""
 
 
 class CardError(CardFault):
@@ -86,6 +93,19 @@ def check_deck(deck: Any) -> list[Card]:
     return cards
 
 
+def card_id(key: bytes, game_id: int, uid: str) -> str:
+    """The id a game knows a card by in one game: any NFC phone reads a tag's UID through a sleeve, so a game's
+    views, log and record (its public output) must never hold it. Keyed by the table's secret, so nobody can
+    work out which id a UID has, and new every game, so what one game showed of a card says nothing later."""
+    digest = hmac.new(key, f"{game_id}:{uid}".encode(), hashlib.sha256).hexdigest()
+    return f"c{digest[:CARD_ID_HEX]}"
+
+
+def as_played(card: Card, key: bytes, game_id: int) -> Card:
+    """The card as a game's binding sees it: its UID replaced by its id in that game (`card_id`)."""
+    return replace(card, uid=card_id(key, game_id, card.uid))
+
+
 class CardRegistry:
     """Cards in SQLite with an in-memory copy for the hot path (only the loop thread writes)."""
 
@@ -94,6 +114,14 @@ class CardRegistry:
         self._cache: dict[str, Card] = {}
         for uid, game, kind, value, label in conn.execute("SELECT uid, game, kind, value, label FROM cards"):
             self._cache[uid] = Card(uid, game, kind, value, label)
+
+    def card_key(self) -> bytes:
+        """The table's secret for card ids (made on first use, kept in the database with the cards)."""
+        with self.conn:
+            self.conn.execute("CREATE TABLE IF NOT EXISTS card_key (id INTEGER PRIMARY KEY CHECK (id = 1), "
+                              "key BLOB NOT NULL)")
+            self.conn.execute("INSERT OR IGNORE INTO card_key (id, key) VALUES (1, ?)", (secrets.token_bytes(32),))
+        return bytes(self.conn.execute("SELECT key FROM card_key WHERE id = 1").fetchone()[0])
 
     def get(self, uid: str) -> Card | None:
         """The card a UID is, or None when not enrolled."""

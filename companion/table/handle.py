@@ -34,9 +34,9 @@ class TableHandle:
                 "loop": {"inputs": c.inputs, "accepted": c.accepted, "rejected": c.rejected, "errors": c.errors,
                          "reader_faults": c.reader_faults, "alive": self.loop.alive}}
 
-    def subscribe(self, last_event_id: str | None) -> Subscriber:
-        """An SSE feed."""
-        return self.loop.bus.subscribe(last_event_id)
+    def subscribe(self, last_event_id: str | None, host: bool = False) -> Subscriber:
+        """An SSE feed: the public one, or (`host`) the host's, which adds what only the host may know."""
+        return self.loop.bus.subscribe(last_event_id, host)
 
     def seat_for_token(self, token: str) -> int | None:
         """Constant-time token lookup in the current game."""
@@ -50,13 +50,17 @@ class TableHandle:
         return found
 
     def seat_state(self, seat: int) -> dict[str, Any]:
-        """The seat's own view and its open prompt."""
-        session = self.loop.session
+        """The seat's own view, its open prompt and its last refusal this game (the code only it and the host
+        hear)."""
+        table = self.loop.state
+        session = table.session
         if session is None:
-            return {"seat": seat, "view": None, "prompt": None}
+            return {"seat": seat, "view": None, "prompt": None, "refused": None}
         state, actions = session.state, len(session.actions)  # read once: the view and its version agree
+        note = table.notes.get(seat)
         return {"seat": seat, "game": session.game, "version": f"{session.game_id}.{actions}",
-                "view": session.rules.view(state, seat), "prompt": self.loop.seat_prompt(seat)}
+                "view": session.rules.view(state, seat), "prompt": self.loop.seat_prompt(seat),
+                "refused": None if note is None else dict(note)}
 
     def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | Refusal:
         """Judge an action on the loop thread."""

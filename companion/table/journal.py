@@ -206,17 +206,17 @@ class Journal:
         that a hand copy of the file alone holds every game finished so far."""
         self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
 
-    def undo_from(self, game_id: int, keep: int, reopen: bool = False) -> int:
-        """Mark every live action after the first `keep` as undone (kept for history), reopening a finished
-        game in the same transaction when asked; returns how many."""
+    def undo_from(self, game_id: int, keep: int) -> int:
+        """Mark every live action after the first `keep` as undone (kept for history); returns how many. A game
+        that has ended is never reopened (its secrets may be out): ValueError, nothing written."""
+        row = self.conn.execute("SELECT ended FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None or row[0] is not None:
+            raise ValueError(f"game {game_id} has ended or does not exist: its actions are never undone")
         live = self._live_idx(game_id)
         drop = live[keep:]
         with self.conn:
             self.conn.executemany("UPDATE actions SET undone = 1 WHERE game_id = ? AND idx = ?",
                                   [(game_id, i) for i in drop])
-            if reopen:
-                self.conn.execute("UPDATE games SET ended = NULL, end_reason = NULL, outcome = NULL WHERE id = ?",
-                                  (game_id,))
         return len(drop)
 
     def end_game(self, game_id: int, reason: str, outcome: dict[str, Any] | None) -> None:

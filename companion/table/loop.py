@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import queue
 import random
+import secrets
 import sqlite3
 import threading
 import time
@@ -19,8 +20,8 @@ from companion.table.bus import EventBus
 from companion.table.cards import CardRegistry
 from companion.table.core.commands import Command, Ping, Submit
 from companion.table.core.effects import (AppendActions, BindTerminals, DeleteCard, Effect, EndGameRow, Flash,
-                                          Publish, PublishState, Row, SendTerminal, SetScene, ShareRow,
-                                          StartGame, UndoActions, WriteCards)
+                                          Publish, PublishHost, PublishState, Row, SendTerminal, SetScene,
+                                          ShareRow, StartGame, UndoActions, WriteCards)
 from companion.table.core.inputs import Boot, BootFailed, Input
 from companion.table.core.outputs import seat_screen, zone_of
 from companion.table.core.state import Context, Counters, TableState, TableStatus
@@ -50,12 +51,16 @@ class Call:
 
 def _encoded(done: Step, skip: frozenset[int] = frozenset()) -> dict[int, bytes]:
     """The data of each event `done` publishes (but those whose effect ids are in `skip`), encoded, by the
-    effect's id (`done` keeps the effects alive).
+    effect's id (and an event's host variant by that mapping's id; `done` keeps the effects alive).
     Encoded before the commit because the thread comes back from the journal's fsync with cold caches: in the
     bench's table (7-seat Secret Hitler) the bus's publish took 67-81 us with the encoding after the fsync and
     31-43 us without, and the encoding before it 4 us."""
-    return {id(e): dumps(e.snapshot if isinstance(e, PublishState) else e.payload)
-            for e in done.effects if isinstance(e, (PublishState, Publish)) and id(e) not in skip}
+    wire = {id(e): dumps(e.snapshot if isinstance(e, PublishState) else e.payload)
+            for e in done.effects if isinstance(e, (PublishState, Publish, PublishHost)) and id(e) not in skip}
+    for e in done.effects:
+        if isinstance(e, Publish) and e.host is not None:
+            wire[id(e.host)] = dumps(e.host)
+    return wire
 
 
 def _superseded(dones: list[Step]) -> frozenset[int]:
@@ -100,8 +105,15 @@ class TableLoop:
         book = TerminalBook.start(config.terminal_seats(), self._stored_bindings(), len(config.seats))
         self._state = TableState(book)
         self._context = Context(config, cards, journal, hardware.present, rng or random.SystemRandom(),
-                                boot=self.bus.boot, reader_zones=config.reader_zones())
+                                boot=self.bus.boot, reader_zones=config.reader_zones(), card_key=self._card_key())
         self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
+
+    def _card_key(self) -> bytes:
+        try:
+            return self.cards.card_key()
+        except sqlite3.Error as exc:  # an unwritable database still runs a table: its card ids last this process
+            log.error("card id key unreadable (%s): a new one until the table stops", exc)
+            return secrets.token_bytes(32)
 
     def _stored_bindings(self) -> dict[str, int | None]:
         try:
@@ -361,6 +373,9 @@ class TableLoop:
                 continue
             if isinstance(effect, (SetScene, Flash)):
                 lights.append(effect)
+            elif isinstance(effect, Publish) and effect.host is not None:
+                self.bus.publish(effect.kind, effect.payload, wire.get(id(effect)), effect.host,
+                                 wire.get(id(effect.host)))
             else:
                 self._run_effect(effect, wire.get(id(effect)))
         return lights
@@ -378,7 +393,7 @@ class TableLoop:
             self.journal.new_game(row.game, row.seats, dict(row.options), row.components, row.tokens,
                                   row.actions, row.replacing, game_id=row.game_id)  # type: ignore[arg-type]
         elif isinstance(row, UndoActions):
-            self.journal.undo_from(row.game_id, row.keep, reopen=row.reopen)
+            self.journal.undo_from(row.game_id, row.keep)
         elif isinstance(row, EndGameRow):
             self.journal.end_game(row.game_id, row.reason, None if row.outcome is None else dict(row.outcome))
         elif isinstance(row, BindTerminals):
@@ -403,7 +418,9 @@ class TableLoop:
             self.snapshot = dict(effect.snapshot)
             self.bus.publish("state", self.snapshot, encoded)
         elif isinstance(effect, Publish):
-            self.bus.publish(effect.kind, effect.payload, encoded)
+            self.bus.publish(effect.kind, effect.payload, encoded, effect.host)
+        elif isinstance(effect, PublishHost):
+            self.bus.publish_host(effect.kind, effect.payload, encoded)
         elif isinstance(effect, SendTerminal):
             try:
                 sent = self.hw.terminals.send(effect.terminal, dict(effect.message))
@@ -411,7 +428,7 @@ class TableLoop:
                 log.exception("sending to terminal %s failed", effect.terminal)
                 sent = False
             if not sent and effect.terminal in self.hw.terminals.connected():
-                self.bus.publish("terminal", {"terminal": effect.terminal, "problem": "not_sent"})
+                self.bus.publish_host("terminal", {"terminal": effect.terminal, "problem": "not_sent"})
         elif isinstance(effect, Flash):
             self.renderer.flash(effect.zone, colour=effect.colour)
         else:

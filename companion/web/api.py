@@ -1,12 +1,13 @@
-"""Public and seat API: GET /api/state, GET /api/events (SSE), GET /api/seat/<token>, POST /api/action."""
+"""Public and seat API: GET /api/state, GET /api/events (SSE), GET /api/seat/<token>, POST /api/action; and the
+host's live stream, GET /api/host/events."""
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion.web.auth import is_host, require_host, seat_from_token
+from companion.web.auth import host_session_check, is_host, require_host, seat_from_token
 from companion.web.errors import ApiError, json_body, reply
 from companion.web.facade import TableFacade
 from companion.web.streams import connection_writer, event_stream
@@ -30,15 +31,30 @@ def events() -> Response:
     """Server-sent public events; resumes after Last-Event-ID. At most SSE_MAX_STREAMS streams are open at once
     (above that: 503 stream_limit). Each wake-up (an event, else a heartbeat every SSE_HEARTBEAT_S) checks that
     the client is still there, so a closed stream frees its slot within one heartbeat."""
+    return _stream(host=False)
+
+
+@bp.get("/api/host/events")
+def host_events() -> Response:
+    """The host's stream (host session): the public events with what only the host may know (a refusal's code
+    and seat, a tag's UID) and the host-only ones (enrollment, terminals, reader faults). It ends within one
+    heartbeat of the session's end."""
+    require_host(post=False)
+    return _stream(host=True, live=host_session_check())
+
+
+def _stream(host: bool, live: Callable[[], bool] | None = None) -> Response:
+    """One live stream in a stream slot (`live`: whether its client may still have it)."""
     last_id = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
     slot = current_app.extensions["stream_slots"].acquire()
     config = current_app.config
     heartbeat = float(config["SSE_HEARTBEAT_S"])
     limit = config.get("SSE_MAX_MESSAGES")  # tests end the stream after N chunks + heartbeats
-    gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
+    client_gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
+    gone = client_gone if live is None else (lambda: client_gone() or not live())
     writer = connection_writer(request.environ)
     try:
-        sub = table().subscribe(last_id)
+        sub = table().subscribe(last_id, host)
     except BaseException:
         slot.release()
         raise

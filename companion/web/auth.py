@@ -154,6 +154,13 @@ def is_host() -> bool:
     return host_csrf() is not None
 
 
+def host_session_check() -> Callable[[], bool]:
+    """A check, callable after the request has returned (a live stream's), that this request's host session
+    is still live."""
+    sessions, sid = _sessions(), session.get("host_sid")
+    return lambda: sessions.get(sid) is not None
+
+
 def require_host(post: bool = True) -> None:
     """Refuse unless host; POSTs must also carry the session's CSRF token in the X-CSRF-Token header."""
     csrf = host_csrf()

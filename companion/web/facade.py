@@ -87,14 +87,16 @@ class TableFacade(Protocol):
     def public_state(self) -> dict[str, Any]:
         """Public view of the game, table status and hardware health: never seat data."""
 
-    def subscribe(self, last_event_id: str | None) -> Subscription:
-        """Public events after `last_event_id` (or a fresh snapshot first when it is unknown)."""
+    def subscribe(self, last_event_id: str | None, host: bool = False) -> Subscription:
+        """Public events after `last_event_id` (or a fresh snapshot first when it is unknown); `host`: the
+        host's stream, the same events with what only the host may know (a refusal's code, a tag's UID) and the
+        host-only ones (enrollment, terminals, reader faults). Only a host session may ask for it."""
 
     def seat_for_token(self, token: str) -> int | None:
         """The seat a seat token belongs to in the current game, or None."""
 
     def seat_state(self, seat: int) -> dict[str, Any]:
-        """That seat's view and its prompt (legal actions as choices)."""
+        """That seat's view, its prompt (legal actions as choices) and its last refusal (`refused`)."""
 
     def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | CompanionError:
         """Judge an action from a seat (None: host acting for whoever the action names); journaled if accepted."""

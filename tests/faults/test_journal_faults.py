@@ -24,16 +24,19 @@ VOTE = {"type": "vote", "vote": "ja"}
 
 def _refused_without_effect(rt: Runtime, code: str) -> None:
     state, rows, snapshot = rt.loop.session.state, live_rows(rt), rt.loop.snapshot  # type: ignore[union-attr]
-    sub = rt.handle.subscribe(None)
+    sub, host = rt.handle.subscribe(None), rt.handle.subscribe(None, host=True)
     sub.get(0.1)  # the initial snapshot
+    host.get(0.1)
     result = host_call(rt.loop, "submit", seat=0, action=VOTE, source="test")
     assert isinstance(result, Refusal) and result.code == code, result
     assert rt.loop.session.state is state  # type: ignore[union-attr]
     assert rt.loop.snapshot is snapshot
-    event = sub.get(0.5)
-    assert event is not None and event.type == "rejected" and event.data["code"] == code
+    event, told = sub.get(0.5), host.get(0.5)
+    assert event is not None and event.type == "rejected" and "code" not in event.data, "the host's to read"
+    assert told is not None and told.type == "rejected" and told.data["code"] == code
     assert sub.get(0.1) is None, "a refused commit must not publish a new state"
     sub.close()
+    host.close()
     assert live_rows(rt) == rows
 
 
@@ -89,20 +92,20 @@ def test_a_full_database_refuses_with_journal_full_then_recovers(make_table: Mak
 def test_a_burst_into_a_full_database_is_refused_input_by_input_and_nothing_shows(make_table: Make) -> None:
     rt = make_table()
     state, rows, snapshot = rt.loop.session.state, live_rows(rt), rt.loop.snapshot  # type: ignore[union-attr]
-    sub = rt.handle.subscribe(None)
+    sub = rt.handle.subscribe(None, host=True)
     sub.get(0.1)
     votes = [ButtonPressed(0, "ja"), ButtonPressed(1, "nein"), ButtonPressed(2, "ja")]
     with full_database(rt):
         queue_while_busy(rt, votes)  # queued together: the group's commit fails, then each one's own
         assert rt.loop.session.state is state  # type: ignore[union-attr]
         assert rt.loop.snapshot is snapshot and live_rows(rt) == rows
-        events = list(iter(lambda: sub.get(0.3), None))
+        events = list(iter(lambda: sub.get(0.3), None))  # the host reads why
         assert [(e.type, e.data["code"]) for e in events] == [("rejected", "journal_full")] * 3, events
     sub.close()
     queue_while_busy(rt, votes)
     assert [r["action"]["type"] for r in live_rows(rt)[len(rows):]] == ["vote", "vote", "vote", "draw"]
 
-# --- a write that belongs with an action: the game's end, the game it replaces, the reopening by an undo --------
+# --- a write that belongs with an action: the game's end, the game it replaces -----------------------------------
 
 @contextmanager
 def lock_at(rt: Runtime, statement: str) -> Iterator[list[bool]]:
@@ -232,33 +235,6 @@ def test_a_new_game_the_game_it_replaces_and_its_deal_are_one_commit(make_table:
     rt = restart(rt)
     assert rt.loop.session is not None and rt.loop.session.game_id == live.game_id  # type: ignore[union-attr]
     assert rt.loop.session.state == live.state  # type: ignore[union-attr]
-
-
-@pytest.mark.parametrize("statement, committed", [("UPDATE actions", False), ("UPDATE games", True)])
-def test_undoing_the_last_action_reopens_the_game_in_the_same_commit(make_table: Make, restart: Restart,
-        statement: str, committed: bool) -> None:
-    rt = make_table()
-    seat, action = _to_the_last_action(rt)
-    assert isinstance(host_call(rt.loop, "submit", seat=seat, action=action, source="test"), dict)
-    finished = rt.loop.session
-    assert finished is not None and finished.ended == "finished"
-    with lock_at(rt, statement) as taken:
-        result = host_call(rt.loop, "undo")
-    assert taken == [not committed]
-    session = rt.loop.session
-    assert session is not None
-    if committed:
-        assert isinstance(result, dict) and session.ended is None and rt.loop.status == "running"
-    else:
-        assert isinstance(result, Refusal) and result.code == "journal_locked", result
-        assert session is finished and rt.loop.status == "over"
-    assert _journal_state(rt, session.game_id) == (session.state, session.ended)
-    rt = restart(rt)
-    if committed:
-        assert rt.loop.session is not None and rt.loop.session.game_id == session.game_id
-        assert rt.loop.session.state == session.state
-    else:
-        assert rt.journal.history(2)[1]["end_reason"] == "finished"
 
 
 def test_the_action_that_ends_the_game_on_a_full_database_is_refused_and_the_game_stays_open(

@@ -12,7 +12,7 @@ import pytest
 import companion.games
 from companion.games import game_names, get_rules
 from companion.games.binding import Effect, Light, get_binding
-from companion.games.contract import BINDING_CODES, Described
+from companion.games.contract import BINDING_CODES, COMMON_CODES, Described
 from companion.games.playout import choose_action
 
 GAMES_DIR = Path(companion.games.__file__).parent
@@ -70,6 +70,15 @@ def test_the_binding_codes_are_the_rules_declaration(game: str) -> None:
     rules, binding = get_rules(game), get_binding(game)
     assert dict(binding.codes) == rules.binding_codes
     assert set(BINDING_CODES) <= set(rules.binding_codes)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_codes_shown_to_everyone_are_declared_codes(game: str) -> None:
+    """Public codes are some of the game's own (tests/leaks checks each against twins whose hidden facts differ)."""
+    rules = get_rules(game)
+    assert isinstance(rules.own_public_codes, frozenset) and rules.own_public_codes <= set(rules.own_codes)
+    assert isinstance(rules.public_binding_codes, frozenset) and rules.public_binding_codes <= set(rules.binding_codes)
+    assert rules.public_codes == frozenset(COMMON_CODES) | rules.own_public_codes
 
 
 @pytest.mark.parametrize("game", game_names())

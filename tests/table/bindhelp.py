@@ -15,6 +15,7 @@ from companion.config import GameConfig, PollingConfig, load_config
 from companion.games.binding import RED
 from companion.hal import terminal_protocol as proto
 from companion.table.core.commands import Submit
+from companion.table.core.refusals import TABLE_PUBLIC_CODES
 from companion.table.runtime import Runtime
 from tests.table.helpers import hw, live_rows
 
@@ -44,22 +45,34 @@ def deck(name: str) -> dict[str, Any]:
 
 
 class PublicFeed:
-    """Every public SSE event since subscribing (the page's whole feed), as JSON text."""
+    """Every public SSE event since subscribing (the page's whole feed), as JSON text; and the host's stream."""
 
     def __init__(self, rt: Runtime) -> None:
         self.sub = rt.handle.subscribe(None)
+        self.host = rt.handle.subscribe(None, host=True)
         self.seen: list[str] = []
+        self.host_seen: list[str] = []
 
     def drain(self) -> str:
         """Everything published since the last drain."""
-        out = []
-        while True:
-            event = self.sub.get(0.01)
-            if event is None:
-                break
-            out.append(f"{event.type} {json.dumps(event.data, sort_keys=True)}")
+        out = _drain(self.sub)
         self.seen += out
         return "\n".join(out)
+
+    def drain_host(self) -> str:
+        """Everything the host's stream carried since its last drain."""
+        out = _drain(self.host)
+        self.host_seen += out
+        return "\n".join(out)
+
+
+def _drain(sub: Any) -> list[str]:
+    out = []
+    while True:
+        event = sub.get(0.01)
+        if event is None:
+            return out
+        out.append(f"{event.type} {json.dumps(event.data, sort_keys=True)}")
 
 
 def zone_span(rt: Runtime, zone: str) -> tuple[int, int]:
@@ -75,10 +88,20 @@ def flashed(rt: Runtime, zone: str, after: int) -> bool:
 
 
 def refused(rt: Runtime, feed: PublicFeed, zone: str, code: str, before_rows: int, shown: int) -> None:
-    """The last input was refused with `code` at `zone`: a rejected event, a red flash, nothing journaled."""
+    """The last input was refused with `code` at `zone`: a rejected event naming the zone for everyone (with the
+    code only when the game declares it public), the code for the host, a red flash, nothing journaled."""
     rt.loop.wait_idle()
     text = feed.drain()
-    assert f'rejected {json.dumps({"code": code, "zone": zone}, sort_keys=True)}' in text, text
+    session = rt.loop.session
+    rules = session.rules if session is not None else None
+    public = code in TABLE_PUBLIC_CODES or (rules is not None and code in rules.public_codes
+                                            | rules.public_binding_codes)
+    said = [{"zone": zone}] + ([{"code": code, "zone": zone}] if public else [])  # a binding's code is private
+    assert any(f'rejected {json.dumps(one, sort_keys=True)}' in text for one in said), text
+    assert f'"code": "{code}"' not in text or public, f"a private code on the public stream: {text}"
+    host = feed.drain_host()
+    assert any(line.startswith("rejected ") and json.loads(line[len("rejected "):]).get("code") == code
+               and json.loads(line[len("rejected "):]).get("zone") == zone for line in host.splitlines()), host
     assert len(live_rows(rt)) == before_rows
     assert flashed(rt, zone, shown)
 

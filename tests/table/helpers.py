@@ -6,6 +6,7 @@ import threading
 from typing import Any
 
 from companion.hal.mock import MockHardware
+from companion.table.cards import card_id
 from companion.table.core.commands import Ping, parse_command
 from companion.table.loop import Call, TableLoop
 from companion.table.refusal import Refusal
@@ -22,6 +23,13 @@ def host_call(loop: TableLoop, name: str, **args: Any) -> Any:
     """Run a named command as the web does: parsed once into its typed form, then on the loop (else the refusal)."""
     command = parse_command(name, args)
     return command if isinstance(command, Refusal) else loop.call(command)
+
+
+def played(rt: Runtime, uid: str) -> str:
+    """The id the running game knows a tag's card by (games never see UIDs)."""
+    session = rt.loop.session
+    assert session is not None
+    return card_id(rt.cards.card_key(), session.game_id, uid)
 
 
 def enroll(rt: Runtime, uid: str, kind: str, value: str, game: str | None = None) -> None:

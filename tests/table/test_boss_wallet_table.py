@@ -11,7 +11,7 @@ from companion.games.binding import BLUE, GOLD, GREEN, RED, WHITE
 from companion.table.runtime import Runtime
 from companion.table.refusal import Refusal
 from tests.table.bindhelp import PublicFeed, choose, deck, example_table, refused, shows, tables, view
-from tests.table.helpers import host_call, hw, live_rows, tap
+from tests.table.helpers import host_call, hw, live_rows, played, tap
 
 __all__ = ["tables"]
 
@@ -154,8 +154,8 @@ def test_a_whole_game_through_mock_hardware(tables: list[Runtime], tmp_path: Pat
             tap(rt, f"r{first}", UID["extra ID model"])                      # 400 CU: bought
             row = live_rows(rt)[-1]
             assert row["source"] == f"reader:r{first}"
-            assert row["action"] == {"type": "buy_id", "seat": first, "id_card": UID["extra ID model"],
-                                     "paid": [UID["red 50"], UID["red 200"], UID["blue 150"]]}
+            assert row["action"] == {"type": "buy_id", "seat": first, "id_card": played(rt, UID["extra ID model"]),
+                                     "paid": [played(rt, UID[c]) for c in ("red 50", "red 200", "blue 150")]}
         flip_round(rt)
         assert view(rt)["phase"] == "scan"
         assert shows(rt, "seat:0", (BLUE,) * 6) and shows(rt, "hourglass", ((20, 13, 0),) * 6)
@@ -169,13 +169,14 @@ def test_a_whole_game_through_mock_hardware(tables: list[Runtime], tmp_path: Pat
         row = live_rows(rt)[-1]
         assert row["source"] == f"button:{first}:ok"
         assert row["action"] == {"type": "reveal_hand", "seat": -1, "target": first,
-                                 "cards": [UID[c] for c in hands[first]]}
+                                 "cards": [played(rt, UID[c]) for c in hands[first]]}
         assert shows(rt, f"seat:{first}", (WHITE,) * 6)
         public_so_far = this_round(feed.drain(), rt.handle.public_state())
         other_terminal = json.dumps(hub.sent[f"T{second}"][sent_before:])
         for label in hands[first]:  # the scanned hand is in no public output, nor on the other terminal
-            assert UID[label] not in public_so_far and UID[label] not in other_terminal
-        assert UID[hands[first][0]] in json.dumps(hub.sent[f"T{first}"])  # but its own terminal shows it
+            assert played(rt, UID[label]) not in public_so_far and played(rt, UID[label]) not in other_terminal
+            assert UID[label] not in public_so_far + other_terminal + json.dumps(hub.sent[f"T{first}"])
+        assert played(rt, UID[hands[first][0]]) in json.dumps(hub.sent[f"T{first}"])  # but its own terminal shows it
         scan(rt, second, hands[second], "terminal")
         assert live_rows(rt)[-1]["source"] == f"terminal:T{second}"
         settle(rt)

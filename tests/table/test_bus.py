@@ -168,3 +168,45 @@ def test_an_event_encoded_before_its_publish_goes_out_as_the_same_bytes() -> Non
     assert subs[0].frames(0.1) == subs[1].frames(0.1)
     early.publish("state", data, b'{"given":1}')  # the bytes given are the ones sent: nothing encodes again
     assert b'data: {"given":1}' in (subs[1].frames(0.1) or b"")
+
+
+def test_the_host_reads_more_than_the_public_and_the_public_cannot_count_it() -> None:
+    """An event's host variant goes to host streams only, a host-only event to none but them; public ids stay
+    dense so a public client cannot tell that the host heard something between two of its events."""
+    bus = _bus()
+    public, host = bus.subscribe(None), bus.subscribe(None, host=True)
+    public.frames(0.1)
+    host.frames(0.1)
+    first = bus.publish("rejected", {"zone": "seat:1"}, host={"zone": "seat:1", "code": "policy_not_in_hand"})
+    told = bus.publish_host("card_enrolled", {"uid": "0A0B0C0D"})
+    second = bus.publish("state", {"n": 2})
+    seen = public.frames(0.1)
+    assert seen == sse_frame(first) + sse_frame(second)
+    assert first.id == f"{bus.boot}-1" and second.id == f"{bus.boot}-2" and told.id == f"{bus.boot}-1.1"
+    assert b"policy_not_in_hand" not in seen and b"0A0B0C0D" not in seen
+    heard = host.frames(0.1)
+    assert heard is not None and b"policy_not_in_hand" in heard and b"0A0B0C0D" in heard and b"id: %s-1\n" % (
+        bus.boot.encode()) in heard
+    assert [e.type for e in bus.recent()] == ["rejected", "state"]
+    assert [e.type for e in bus.recent(host=True)] == ["rejected", "card_enrolled", "state"]
+    assert bus.last_number() == 2
+
+
+def test_host_frames_are_pushed_to_host_streams_alone_and_resume_where_they_stopped() -> None:
+    bus = _bus()
+    public, host = bus.subscribe(None), bus.subscribe(None, host=True)
+    public.frames(0.1)
+    host.frames(0.1)
+    got: dict[str, list[bytes]] = {"public": [], "host": []}
+    assert public.push(lambda wire: got["public"].append(wire) is None)
+    assert host.push(lambda wire: got["host"].append(wire) is None)
+    bus.publish("rejected", {"zone": "board"}, host={"zone": "board", "code": "impossible_draw"})
+    told = bus.publish_host("guide", {"running": True})
+    assert len(got["public"]) == 1 and b"impossible_draw" not in got["public"][0]
+    assert len(got["host"]) == 2 and b"impossible_draw" in got["host"][0] and b"guide" in got["host"][1]
+    later = bus.publish("state", {"n": 3})
+    resumed = bus.subscribe(told.id, host=True)
+    assert resumed.frames(0.1) == sse_frame(later)
+    assert bus.subscribe(told.id).frames(0.1) is not None  # a host id means nothing to a public client:
+    assert b"event: state" in bus.subscribe(told.id).frames(0.1)  # a fresh snapshot
+    assert bus.subscribe(f"{bus.boot}-{'9' * 5000}").frames(0.1) is not None  # no id of ours: a snapshot

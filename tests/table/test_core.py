@@ -15,8 +15,8 @@ from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, Termina
                                   TerminalHello)
 from companion.table.core.commands import (BindTerminal, EndGame, Enroll, EnrollMode, NewGame, Resume, Submit,
                                            Undo, parse_command)
-from companion.table.core.effects import (AppendActions, BindTerminals, EndGameRow, Flash, Publish, PublishState,
-                                          SendTerminal, SetScene, StartGame, UndoActions, WriteCards)
+from companion.table.core.effects import (AppendActions, BindTerminals, EndGameRow, Flash, Publish, PublishHost,
+                                          PublishState, SendTerminal, SetScene, StartGame, UndoActions, WriteCards)
 from companion.table.core.inputs import Boot, BootFailed
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.step import Step, journal_fault, step
@@ -116,7 +116,9 @@ def test_an_unknown_tag_flashes_its_zone_and_writes_nothing() -> None:
     state, ctx = running()
     done = step(state, TagPlaced("r1", "DEADBEEF"), ctx)
     assert done.rows == () and done.state.session is state.session
-    assert done.effects == (Flash("seat:1"), Publish("unknown_tag", {"zone": "seat:1", "uid": "DEADBEEF"}))
+    # everyone hears which zone; the UID goes to the host's stream alone
+    assert done.effects == (Flash("seat:1"), Publish("unknown_tag", {"zone": "seat:1"},
+                                                     {"zone": "seat:1", "uid": "DEADBEEF"}))
     assert done.state.counters.unknown_tags == 1
 
 
@@ -138,7 +140,8 @@ def test_a_failed_commit_keeps_the_old_state_and_shows_only_the_refusal() -> Non
     failed = journal_fault(state, done, "journal_locked", "The journal could not be written: locked")
     assert failed.state.session is state.session and failed.rows == ()
     assert failed.reply == Refusal("journal_locked", "The journal could not be written: locked")
-    assert failed.effects == (Flash("seat:0"), Publish("rejected", {"zone": "seat:0", "code": "journal_locked"}))
+    assert failed.effects == (Flash("seat:0"), Publish("rejected", {"zone": "seat:0"}, {
+        "zone": "seat:0", "code": "journal_locked", "seat": 0, "message": "The journal could not be written: locked"}))
     assert failed.state.counters.errors == state.counters.errors + 1
     host = step(state, EndGame(), ctx)
     quiet = journal_fault(state, host, "journal_full", "full")
@@ -178,7 +181,7 @@ def test_enrolling_shows_tags_instead_of_playing_them() -> None:
     assert on.rows == () and on.state.enrolling and on.reply == {"enrolling": True}
     seen = step(on.state, TagPlaced("r2", "0A0B0C0D"), ctx)
     assert seen.rows == () and seen.effects == (
-        Publish("enroll_seen", {"reader": "r2", "zone": "seat:2", "uid": "0A0B0C0D", "known": False}),)
+        PublishHost("enroll_seen", {"reader": "r2", "zone": "seat:2", "uid": "0A0B0C0D", "known": False}),)
     enrolled = step(seen.state, Enroll("0A0B0C0D", "ballot", "nein", ""), ctx)
     assert enrolled.rows == (WriteCards((Card("0A0B0C0D", "tiny", "ballot", "nein", "ballot nein"),)),)
     assert step(on.state, ButtonPressed(0, "ja"), ctx).reply.code == "table_paused"  # type: ignore[union-attr]
@@ -208,12 +211,12 @@ def test_terminal_sequence_numbers_drop_duplicates_until_a_new_hello() -> None:
 def test_a_terminal_hello_resends_its_seats_open_prompt() -> None:
     state, ctx = running()
     gone = step(state, TerminalGone("T1"), ctx)
-    assert gone.effects == (Publish("terminal", {"terminal": "T1", "connected": False}),)
+    assert gone.effects == (PublishHost("terminal", {"terminal": "T1", "connected": False}),)
     back = step(gone.state, TerminalHello("T1", "0.2.0"), ctx)
     assert back.effects[0] == SendTerminal("T1", state.prompts[1])
     assert back.state.terminals.connected() == {"T1": 1}
     unbound = step(state, TerminalHello("SPARE", "0.2.0"), ctx)
-    assert [type(e) for e in unbound.effects] == [Publish], "an unbound terminal has no prompt to resume"
+    assert [type(e) for e in unbound.effects] == [PublishHost], "an unbound terminal has no prompt to resume"
 
 
 def test_a_failed_terminal_choice_commit_tells_the_terminal_the_code() -> None:
@@ -229,7 +232,7 @@ def test_undo_and_end_game_are_rows_first() -> None:
     state, ctx = running()
     voted = step(state, ButtonPressed(0, "ja"), ctx).state
     undo = step(voted, Undo(), ctx)
-    assert undo.rows == (UndoActions(1, 1, False),) and undo.reply == {"undone": 1, "actions": 1}
+    assert undo.rows == (UndoActions(1, 1),) and undo.reply == {"undone": 1, "actions": 1}
     assert undo.state.session.state == state.session.state  # type: ignore[union-attr]
     assert step(state, Undo(), ctx).reply.code == "nothing_to_undo"  # type: ignore[union-attr]
     end = step(voted, EndGame(), ctx)

@@ -10,7 +10,7 @@ from pathlib import Path
 from companion.games.binding import BLUE, GOLD, GREEN, WHITE
 from companion.table.runtime import Runtime
 from tests.table.bindhelp import PublicFeed, deck, example_table, refused, shows, tables, view
-from tests.table.helpers import host_call, hw, live_rows, tap
+from tests.table.helpers import host_call, hw, live_rows, played, tap
 
 __all__ = ["tables"]
 
@@ -49,7 +49,7 @@ def test_a_whole_game_through_mock_hardware(tables: list[Runtime], tmp_path: Pat
     rt = start(tables, tmp_path)
     feed = PublicFeed(rt)
     hub = hw(rt).mock_terminals
-    assert view(rt)["sample_deck"] is False and sorted(view(rt)["demands"]) == sorted(c["uid"] for c in CHEAP)
+    assert view(rt)["sample_deck"] is False and sorted(view(rt)["demands"]) == sorted(played(rt, c["uid"]) for c in CHEAP)
     for round_no in (1, 2):
         v = view(rt)
         assert v["round"] == round_no and v["phase"] == "plan"
@@ -100,12 +100,13 @@ def test_a_whole_game_through_mock_hardware(tables: list[Runtime], tmp_path: Pat
             takes = {"money": share, "crate": 1} if share else {"crate": 1}
             assert {"location": 1, "seat": seat, "takes": takes, "hands_over": {}, "to": "bank"} in bank
         assert v["phase"] == "fulfil" and v["to_act"] == [first]
-        row = v["demands"]
-        tap(rt, f"r{first}", row[0])
+        row = v["demands"]  # the demands' ids in this game: never their tags' UIDs
+        tag = {played(rt, c["uid"]): c["uid"] for c in CHEAP}
+        tap(rt, f"r{first}", tag[row[0]])
         assert live_rows(rt)[-1]["action"] == {"type": "fulfil", "seat": first, "demand": row[0]}
         if round_no == 1:
             assert view(rt)["to_act"] == [second]
-            tap(rt, f"r{second}", row[1])
+            tap(rt, f"r{second}", tag[row[1]])
         bank = rt.handle.public_state()["game"]["table_info"]["bank"]
         assert {"seat": first, "takes": {"demand": row[0]}, "hands_over": {"crate": 1}, "to": "bank"} in bank
     v = view(rt)

@@ -93,13 +93,19 @@ def test_a_rejected_input_flashes_its_zone_and_journals_nothing(make_table: Make
     rt = make_table()
     enroll(rt, "04A1B2C3", "tile", "L")
     before = len(live_rows(rt))
-    sub = rt.handle.subscribe(None)
+    sub, host = rt.handle.subscribe(None), rt.handle.subscribe(None, host=True)
     sub.get(0.1)
+    host.get(0.1)
     shown = hw(rt).mock_strip.shown
     tap(rt, "r1", "04A1B2C3")  # a tile in a digital game means nothing
     assert len(live_rows(rt)) == before
-    event = sub.get(1)
-    assert event is not None and (event.type, event.data) == ("rejected", {"zone": "seat:1", "code": "unexpected_card"})
+    event = sub.get(1)  # everyone hears which zone; the binding's code may say what a card is: the host hears it
+    assert event is not None and (event.type, event.data) == ("rejected", {"zone": "seat:1"})
+    told = host.get(1)
+    assert told is not None and told.id == event.id and (told.type, told.data) == (
+        "rejected", {"zone": "seat:1", "code": "unexpected_card", "seat": 1, "message": told.data["message"]})
+    assert rt.handle.seat_state(1)["refused"] == {"n": 1, "code": "unexpected_card", "zone": "seat:1",
+                                                  "message": told.data["message"]}, "the seat's own channel"
     z = next(z for z in rt.config.leds.zones if z.zone == "seat:1")
     assert hw(rt).mock_strip.wait_for(lambda f: f[z.start] == RED, after=shown, timeout=1) is not None
     hw(rt).press(0, "ja")
@@ -111,11 +117,13 @@ def test_a_rejected_input_flashes_its_zone_and_journals_nothing(make_table: Make
 
 def test_unknown_tags_are_reported_not_a_crash(make_table: Make) -> None:
     rt = make_table()
-    sub = rt.handle.subscribe(None)
+    sub, host = rt.handle.subscribe(None), rt.handle.subscribe(None, host=True)
     sub.get(0.1)
+    host.get(0.1)
     tap(rt, "r2", "DEADBEEF")
-    event = sub.get(1)
-    assert event is not None and event.type == "unknown_tag" and event.data == {"zone": "seat:2", "uid": "DEADBEEF"}
+    event, told = sub.get(1), host.get(1)
+    assert event is not None and event.type == "unknown_tag" and event.data == {"zone": "seat:2"}
+    assert told is not None and told.type == "unknown_tag" and told.data == {"zone": "seat:2", "uid": "DEADBEEF"}
     assert rt.loop.counters.unknown_tags == 1 and rt.loop.status == "running"
 
 
@@ -220,12 +228,15 @@ def test_seat_tokens_are_unguessable_and_new_each_game(make_table: Make) -> None
 def test_enrollment_reports_the_next_tag_at_once_and_pauses_game_input(make_table: Make) -> None:
     rt = make_table()
     assert host_call(rt.loop, "enroll_mode", on=True) == {"enrolling": True}
-    sub = rt.handle.subscribe(None)
+    sub, public = rt.handle.subscribe(None, host=True), rt.handle.subscribe(None)
     sub.get(0.1)
     sub.get(0.1)
+    public.get(0.1)
+    public.get(0.1)
     hw(rt).place("r3", "04a1b2c3")
     rt.loop.wait_idle()
     event = sub.get(1)
+    assert public.get(0.1) is None, "enrollment is the host's alone"
     assert event is not None and event.type == "enroll_seen"
     assert event.data == {"reader": "r3", "zone": "seat:3", "uid": "04A1B2C3", "known": False}
     result = host_call(rt.loop, "enroll", uid="04A1B2C3", kind="ballot", value="ja", label="Ja (red back)")

@@ -64,7 +64,7 @@ def test_a_tag_at_a_terminal_is_on_its_bound_seat_and_nothing_at_an_unbound_one(
     assert prompt is not None
     hub.choose(f"T{president}", prompt["ballot"], 0)
     rt.loop.wait_idle()
-    sub = rt.handle.subscribe(None)
+    sub = rt.handle.subscribe(None, host=True)
     hw(rt).tap_at_terminal("PICO-9", ballot_uid(0, "ja"))  # unbound: heard by the host page, plays nothing
     rt.loop.wait_idle()
     before = len(live_rows(rt))

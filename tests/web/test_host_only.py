@@ -136,3 +136,18 @@ def test_a_stream_above_the_cap_gets_503(runtime: Runtime) -> None:
     again = client.get("/api/events")
     assert again.status_code == 200
     again.close()
+
+
+def test_the_hosts_stream_needs_the_host_session_and_ends_with_it(runtime: Runtime) -> None:
+    client = runtime.app(SSE_HEARTBEAT_S=0.05, TESTING=True).test_client()  # streams without an end of their own
+    r = client.get("/api/host/events")
+    assert (r.status_code, r.json["code"]) == (401, "unauthorised")
+    headers = login(client)
+    stream = client.get("/api/host/events", buffered=False)
+    chunks = iter(stream.response)
+    assert stream.status_code == 200 and b"retry:" in next(chunks) and b"event: state" in next(chunks)
+    client.post("/api/host/logout", headers=headers)
+    rest = list(chunks)  # over within a heartbeat: were it not, this would never return
+    assert all(b"event:" not in c for c in rest), rest
+    stream.close()
+    assert client.get("/api/host/events").status_code == 401

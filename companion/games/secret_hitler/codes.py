@@ -57,6 +57,14 @@ CODES: Mapping[str, str] = MappingProxyType({
 })
 """The game's own IllegalAction codes with English text."""
 
+PUBLIC_CODES: frozenset[str] = frozenset({
+    "nominate_self", "target_self", "target_dead", "term_limited", "already_investigated", "veto_locked",
+    "veto_already_refused", "wrong_draw_count", "wrong_peek_count",
+})
+"""The codes raised from public facts alone (who is dead, term-limited or investigated, the fascist track, how
+many tiles a draw takes), checked before anything hidden: the table shows these to everyone. The others (a
+tile not in the hand, a draw the pile cannot give, a deal) would say what is hidden."""
+
 LOG_CODES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "dealt": ('first_president',),
     "nominated": ('president', 'chancellor'),

@@ -12,7 +12,7 @@ from companion.games.rules import Rules
 from companion.games.secret_hitler.reveal import reveal_lines, winning_team
 from companion.games.secret_hitler import chance, election, legal, legislation, powers
 from companion.games.secret_hitler.actions import ACTIONS, ALLOWED_BY_ID
-from companion.games.secret_hitler.codes import CODES, LOG_CODES, Phase, Reason
+from companion.games.secret_hitler.codes import CODES, LOG_CODES, PUBLIC_CODES, Phase, Reason
 from companion.games.secret_hitler.state import DECK_L, JA, NEIN, F, L, State, setup_for
 from companion.games.memo import Memo
 from companion.games.secret_hitler.views import public_view, seat_own, seat_parts, seat_view
@@ -33,6 +33,7 @@ class SecretHitler(Rules[State]):
     phase_type = Phase
     reason_type = Reason
     own_codes = CODES
+    own_public_codes = PUBLIC_CODES
     log_codes = LOG_CODES
     option_defaults = MappingProxyType({"rebalance": False})
     quick_playout_seeds = 50

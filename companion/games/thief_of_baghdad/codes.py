@@ -47,6 +47,13 @@ CODES: Final[dict[str, str]] = {
 }
 """The game's own IllegalAction codes; read-only."""
 
+PUBLIC_CODES: Final[frozenset[str]] = frozenset({
+    "palace_full", "same_palace", "thief_limit", "no_thief_in_supply", "no_own_guard", "no_foreign_guard",
+    "no_neutral_guard", "no_thief_to_carry", "dancer_needs_idle_turn", "no_dancer_left",
+})
+"""The codes raised from the board alone (guards, thieves, supplies, dancers, the turn's moves), each checked
+before the payment: the table shows these to everyone. A payment's codes would say what a hand holds."""
+
 LOG_CODES: Final[dict[str, tuple[str, ...]]] = {
     "deal": ("hand_sizes",),
     "dealt": ("seat", "cards"),

@@ -15,7 +15,7 @@ from companion.games.schema import ActionSpec, is_int
 from companion.games.thief_of_baghdad import chance, legal, moves, turns, views
 from companion.games.thief_of_baghdad.actions import ACTIONS, ALLOWED
 from companion.games.thief_of_baghdad.board import GUARDS_PER_SEAT, hand_sizes
-from companion.games.thief_of_baghdad.codes import BINDING_CODES, CODES, LOG_CODES, Phase, Reason
+from companion.games.thief_of_baghdad.codes import BINDING_CODES, CODES, LOG_CODES, PUBLIC_CODES, Phase, Reason
 from companion.games.thief_of_baghdad.state import State
 
 ALONE: tuple[frozenset[int], ...] = tuple(frozenset({seat}) for seat in range(max(GUARDS_PER_SEAT)))
@@ -35,6 +35,7 @@ class ThiefOfBaghdad(Rules[State]):
     phase_type = Phase
     reason_type = Reason
     own_codes: ClassVar[Mapping[str, str]] = CODES
+    own_public_codes: ClassVar[frozenset[str]] = PUBLIC_CODES
     log_codes: ClassVar[Mapping[str, tuple[str, ...]]] = LOG_CODES
     own_binding_codes: ClassVar[Mapping[str, str]] = BINDING_CODES
     option_defaults: ClassVar[Mapping[str, Any]] = {"first_hand": 6}

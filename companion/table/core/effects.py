@@ -35,11 +35,10 @@ class StartGame:
 
 @dataclass(frozen=True)
 class UndoActions:
-    """Mark every live action after the first `keep` undone, reopening a finished game in the same commit."""
+    """Mark every live action after the first `keep` undone (a game still open: an ended one is never reopened)."""
 
     game_id: int
     keep: int
-    reopen: bool
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,18 @@ class Flash:
 
 @dataclass(frozen=True)
 class Publish:
-    """One public event for the SSE clients."""
+    """One event on the live streams. `payload` is what everyone reads, so it is a function of the public view
+    alone; `host` is the same event as the host's stream reads it, when the host may know more (a refusal's
+    code and seat, a tag's UID)."""
+
+    kind: str
+    payload: Mapping[str, Any]
+    host: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class PublishHost:
+    """One event for the host's stream only: enrollment, UIDs, terminals, reader faults."""
 
     kind: str
     payload: Mapping[str, Any]
@@ -123,4 +133,4 @@ class SendTerminal:
     message: Mapping[str, Any]
 
 
-Effect = SetScene | Flash | Publish | PublishState | SendTerminal
+Effect = SetScene | Flash | Publish | PublishHost | PublishState | SendTerminal

@@ -1,5 +1,6 @@
 """Guided enrollment commands and taps in the core: the guide lives in the table state, card writes are rows,
-the reader's confirmation is a coloured flash, and the host page hears a `guide` event (counts only)."""
+the reader's confirmation is a coloured flash (its colour says what the tap did, never what the card is), and
+the host's stream alone hears the `guide` and `card_enrolled` events (which tag is which card is a secret)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,18 @@ from typing import Any
 
 from companion.table.core import commands as c
 from companion.table.core import guide as g
-from companion.table.core.effects import DeleteCard, Effect, Flash, Publish, Row, WriteCards
+from companion.table.core.effects import DeleteCard, Effect, Flash, PublishHost, Row, WriteCards
 from companion.table.core.outputs import publish
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState
 from companion.table.refusal import Refusal
 
 
-def _event(guide: g.Guide | None) -> Publish:
-    """The public note that the guide moved: counts only (what a tag is stays on the host page)."""
+def _event(guide: g.Guide | None) -> PublishHost:
+    """The host's note that the guide moved (its page then asks for the whole guide)."""
     if guide is None:
-        return Publish("guide", {"running": False})
-    return Publish("guide", {"running": True, "mode": str(guide.mode), "done": sum(1 for u in guide.filled if u),
+        return PublishHost("guide", {"running": False})
+    return PublishHost("guide", {"running": True, "mode": str(guide.mode), "done": sum(1 for u in guide.filled if u),
                              "total": len(guide.slots)})
 
 
@@ -69,7 +70,7 @@ def guide_undo(state: TableState, cmd: c.GuideUndo, ctx: Context) -> Step:
         return Step(state, reply=exc)
     rows: tuple[Row, ...] = () if uid is None else (DeleteCard(uid),)
     effects: tuple[Effect, ...] = (_event(guide),) if uid is None else (
-        _event(guide), Publish("card_enrolled", {"uid": uid, "forgotten": True}))
+        _event(guide), PublishHost("card_enrolled", {"uid": uid, "forgotten": True}))
     return Step(replace(state, guide=guide), rows, effects, _reply(guide))
 
 
@@ -87,7 +88,7 @@ def guide_tap(state: TableState, guide: g.Guide, uid: str, zone: str, ctx: Conte
     rows: tuple[Row, ...] = ()
     if card is not None:  # one event per tap: pages that follow enrollment refetch on either
         rows = (WriteCards((card,)),)
-        effects.append(Publish("card_enrolled", {"uid": card.uid, "guide": True}))
+        effects.append(PublishHost("card_enrolled", {"uid": card.uid, "guide": True}))
     else:
         effects.append(_event(guide))
     return Step(replace(state, guide=guide), rows, tuple(effects), _reply(guide), fault_zone=zone)

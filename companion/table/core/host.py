@@ -8,13 +8,13 @@ from typing import Any
 from companion.games.binding import Chosen, get_binding
 from companion.games.contract import IllegalAction
 from companion.games.log import Log
-from companion.table.cards import CardError, card_json, check_card, deck_of
+from companion.table.cards import CardError, as_played, card_json, check_card, deck_of
 from companion.table.core import commands as c
 from companion.table.core import enroll
 from companion.table.core.archive import HANDLERS as ARCHIVE_HANDLERS
 from companion.table.core.guide import guide_json, start_check
-from companion.table.core.effects import (BindTerminals, DeleteCard, EndGameRow, Publish, SendTerminal, StartGame,
-                                          UndoActions, WriteCards)
+from companion.table.core.effects import (BindTerminals, DeleteCard, EndGameRow, PublishHost, SendTerminal,
+                                          StartGame, UndoActions, WriteCards)
 from companion.table.core.outputs import game_json, publish, seat_screen
 from companion.table.core.play import apply_actions, paused, play
 from companion.table.core.result import Step
@@ -60,12 +60,15 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
     game = cmd.game if cmd.game is not None else cfg.name
     seats = cmd.seats if cmd.seats is not None else cfg.seats
     components = cmd.components if cmd.components is not None else Components(cfg.components)
-    try:
-        options = table_options(game, dict(cmd.options), ctx.cards.all(), components)
+    game_id = ctx.journal.next_game_id()
+    try:  # the binding reads the enrolled cards by their ids in this game, never by their UIDs, nor in their order
+        played = sorted((as_played(card, ctx.card_key, game_id) for card in ctx.cards.all()),
+                        key=lambda c: (c.game, c.kind, c.value, c.label, c.uid))
+        options = table_options(game, dict(cmd.options), played, components)
         rules, game_state = check_setup(game, seats, options, len(ctx.config.seats))
         tokens = new_tokens(seats)
-        session = Session(ctx.journal.next_game_id(), rules, get_binding(rules.name), seats, options or {},
-                          components, tokens, Log(), game_state)
+        session = Session(game_id, rules, get_binding(rules.name), seats, options or {}, components, tokens, Log(),
+                          game_state)
     except IllegalAction as exc:
         return Step(state, reply=Refusal(exc.code, exc.message))
     if components == Components.PHYSICAL and cmd.check_deck:
@@ -85,21 +88,25 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
     chance = tuple((a, "chance") for a in sampled)
     row = StartGame(session.game_id, rules.name, seats, options or {}, str(components), tokens, chance, replacing)
     state = replace(state, session=session.with_actions(game_state, sampled, None), status=TableStatus.RUNNING,
-                    prompts={}, scan=(), counters=state.counters.add(accepted=len(sampled)))
+                    prompts={}, notes={}, scan=(), counters=state.counters.add(accepted=len(sampled)))
     state, effects = publish(state, ctx)
     reply = {"accepted": len(sampled), "pending": False, "game_id": session.game_id}
     return Step(state, (row,), tuple(effects), reply, fault_zone="center")
 
 
 def _undo(state: TableState, cmd: c.Undo, ctx: Context) -> Step:
-    """Undo the last player action and the chance actions after it: replay all but them."""
+    """Undo the last player action and the chance actions after it: replay all but them. A finished game is never
+    reopened: its outcome and the reveal showed everyone every secret (`game_revealed`)."""
     session = state.session
     if session is None or session.ended not in (None, "finished"):
         return Step(state, reply=Refusal("no_game", "No game to undo in."))
+    if session.ended is not None:
+        return Step(state, reply=Refusal("game_revealed", "The game is over and its secrets were shown to everyone: "
+                                                          "it cannot be undone. Start a new game."))
     keep = max((i for i, a in enumerate(session.actions) if a.get("seat", -1) != -1), default=None)
     if keep is None:
         return Step(state, reply=Refusal("nothing_to_undo", "No player action to undo."))
-    row = UndoActions(session.game_id, keep, reopen=session.ended == "finished")  # one transaction
+    row = UndoActions(session.game_id, keep)
     taken_back = tuple(a for a in session.actions[keep:] if a.get("seat", -1) == -1)
     undone = replace(rebuild(session, keep), reserved_chance=taken_back + session.reserved_chance)
     state, effects = publish(replace(state, session=undone, status=TableStatus.RUNNING), ctx)
@@ -111,7 +118,7 @@ def _end_game(state: TableState, cmd: c.EndGame, ctx: Context) -> Step:
     if session is None:
         return Step(state, reply=Refusal("no_game", "No game is running."))
     rows = (EndGameRow(session.game_id, "ended_by_host"),) if session.ended is None else ()
-    state, effects = publish(replace(state, session=None, status=TableStatus.IDLE, prompts={}), ctx)
+    state, effects = publish(replace(state, session=None, status=TableStatus.IDLE, prompts={}, notes={}), ctx)
     effects += [SendTerminal(t, dict(IDLE)) for t in sorted(state.terminals.seats)]
     return Step(state, rows, tuple(effects), {"ended": session.game_id})
 
@@ -127,7 +134,7 @@ def _bind_terminal(state: TableState, cmd: c.BindTerminal, ctx: Context) -> Step
     state = replace(state, terminals=state.terminals.apply(rows))
     # the new terminal shows the seat's open prompt at once; the old one idles
     effects = [SendTerminal(bound, seat_screen(state, bound_seat)) for bound, bound_seat in rows]
-    effects.append(Publish("terminal", {"terminal": terminal, "seat": seat}))
+    effects.append(PublishHost("terminal", {"terminal": terminal, "seat": seat}))
     reply = {"terminal": terminal, "seat": seat, "unbound": [t for t, _ in rows[1:]]}
     return Step(state, (BindTerminals(tuple(rows)),), tuple(effects), reply)
 
@@ -151,7 +158,7 @@ def _enroll(state: TableState, cmd: c.Enroll, ctx: Context) -> Step:
         card = check_card({"uid": cmd.uid, "game": game, "kind": cmd.kind, "value": cmd.value, "label": cmd.label})
     except CardError as exc:
         return Step(state, reply=Refusal(exc.code, exc.message))
-    return Step(state, (WriteCards((card,)),), (Publish("card_enrolled", {"uid": card.uid}),),
+    return Step(state, (WriteCards((card,)),), (PublishHost("card_enrolled", {"uid": card.uid}),),
                  {"card": card_json(card)})
 
 

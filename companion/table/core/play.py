@@ -9,6 +9,7 @@ from companion.games.binding import TableInput
 from companion.games.contract import IllegalAction
 from companion.table.core.effects import AppendActions, Effect, Flash, Publish, Row
 from companion.table.core.outputs import publish
+from companion.table.core.refusals import refused
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
@@ -38,7 +39,7 @@ def play(state: TableState, event: TableInput, zone: str, source: str, ctx: Cont
     try:
         actions, pending = session.binding.on_input(session.state, session.pending, event, session.components)
     except IllegalAction as exc:
-        return reject(state, zone, exc)
+        return reject(state, zone, exc, source, by_binding=True)
     return apply_actions(state, actions, pending, zone, source, ctx)
 
 
@@ -55,7 +56,7 @@ def apply_actions(state: TableState, actions: list[dict[str, Any]], pending: Any
             rows.append((journal_form(session.rules.actions, action), source))  # as parsed: no junk fields
         game_state, sampled, reserve = auto_chance(session, game_state, ctx.rng)
     except IllegalAction as exc:  # a refused tile set must be tapped again
-        return reject(replace(state, session=replace(session, pending=pending)), zone, exc)
+        return reject(replace(state, session=replace(session, pending=pending)), zone, exc, source)
     rows += [(a, "chance") for a in sampled]
     outcome = session.rules.outcome(game_state)
     finished = outcome is not None and session.ended is None
@@ -75,9 +76,10 @@ def apply_actions(state: TableState, actions: list[dict[str, Any]], pending: Any
     return Step(state, journal, tuple(effects), reply, fault_zone=zone)
 
 
-def reject(state: TableState, zone: str, exc: IllegalAction | Refusal) -> Step:
-    """A refused input: counted, its zone flashes, the page hears the code."""
-    state = replace(state, counters=state.counters.add(rejected=1))
-    return Step(state, effects=(Flash(zone), Publish("rejected", {"zone": zone, "code": exc.code})),
-                reply=Refusal(exc.code, exc.message))
-
+def reject(state: TableState, zone: str, exc: IllegalAction | Refusal, source: str = "",
+           by_binding: bool = False) -> Step:
+    """A refused input: counted, its zone flashes, everyone hears which zone, the host and the acting seat why
+    (see `refusals`); a seat page's own request hears it in its reply, so no note is kept for it."""
+    state, effects = refused(state, zone, exc.code, exc.message, by_binding=by_binding,
+                             note=not source.startswith("seat_page:"))
+    return Step(state, effects=effects, reply=Refusal(exc.code, exc.message))

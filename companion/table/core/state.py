@@ -65,6 +65,8 @@ class TableState:
     ballots: int = 0
     last_seq: Mapping[str, int] = field(default_factory=dict)
     """The highest message number heard from each terminal since its hello (duplicates are dropped)."""
+    notes: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    """Each seat's last refusal this game ({n, code, message, zone}): its own page shows it, the public never."""
     counters: Counters = Counters()
 
 
@@ -116,3 +118,5 @@ class Context:
     boot: str = ""
     """The event bus' boot id, shown in the public snapshot."""
     reader_zones: Mapping[str, str] = field(default_factory=dict)
+    card_key: bytes = b""
+    """The table's secret for the ids games know cards by (`cards.card_id`): never a UID."""

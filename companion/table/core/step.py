@@ -9,12 +9,15 @@ from companion.games.binding import Chosen, Placed, Pressed, Removed, TableInput
 from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemoved, TerminalChoice, TerminalGone,
                                   TerminalHello)
 from companion.hal.terminal_hub import READER_PREFIX
+from companion.table.cards import as_played
 from companion.table.core import host
 from companion.table.core.enroll import guide_tap
-from companion.table.core.effects import Effect, EndGameRow, Flash, Publish, Row, SendTerminal
+from companion.table.core.effects import (Effect, EndGameRow, Flash, Publish, PublishHost, Row,
+                                          SendTerminal)
 from companion.table.core.inputs import Boot, BootFailed, Input
 from companion.table.core.outputs import publish, rescan, zone_of
 from companion.table.core.play import play
+from companion.table.core.refusals import refused
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
@@ -22,6 +25,8 @@ from companion.table.refusal import Refusal
 from companion.table.session import from_record
 
 log = logging.getLogger("companion.table")
+PLAYED_SLOT = "cards.played"
+"""Memo slot (with the tag's UID) of a card as the game knows it (key: the registry's card and the table's key)."""
 
 
 def step(state: TableState, item: Input, ctx: Context) -> Step:
@@ -51,26 +56,27 @@ def step(state: TableState, item: Input, ctx: Context) -> Step:
         effects: list[Effect] = []
         if seat is not None and seat in state.prompts:
             effects.append(SendTerminal(item.terminal, state.prompts[seat]))  # resume the open prompt
-        effects.append(Publish("terminal", {"terminal": item.terminal, "connected": True}))
+        effects.append(PublishHost("terminal", {"terminal": item.terminal, "connected": True}))
         return Step(state, effects=tuple(effects))
     if isinstance(item, TerminalGone):
         state = replace(state, terminals=state.terminals.gone(item.terminal, ctx.now))
-        return Step(state, effects=(Publish("terminal", {"terminal": item.terminal, "connected": False}),))
+        return Step(state, effects=(PublishHost("terminal", {"terminal": item.terminal, "connected": False}),))
     state = replace(state, counters=state.counters.add(reader_faults=1))
-    return Step(state, effects=(Publish("health", {"reader": item.reader, "fault": True}),))
+    return Step(state, effects=(PublishHost("health", {"reader": item.reader, "fault": True}),))
 
 
 def journal_fault(old: TableState, done: Step, code: str, message: str) -> Step:
-    """A commit failed and wrote nothing: the old state (counted), and nothing shown but the refusal."""
+    """A commit failed and wrote nothing: the old state (counted), and nothing shown but the refusal (its code
+    to the host and to whoever asked, never to everyone)."""
     refusal = Refusal(code, message)
     effects: list[Effect] = []
-    counters = old.counters.add(errors=1)
+    old = replace(old, counters=old.counters.add(errors=1))
     if done.fault_zone is not None:
-        counters = counters.add(rejected=1)
-        effects += [Flash(done.fault_zone), Publish("rejected", {"zone": done.fault_zone, "code": code})]
+        old, shown = refused(old, done.fault_zone, code, message, note=False)
+        effects += shown
     if done.terminal_reply is not None:
         effects.append(terminal_error(*done.terminal_reply, code, message))
-    return Step(replace(old, counters=counters), effects=tuple(effects), reply=refusal)
+    return Step(old, effects=tuple(effects), reply=refusal)
 
 
 def count_error(state: TableState) -> TableState:
@@ -109,15 +115,15 @@ def _tag(state: TableState, reader: str, uid: str, placed: bool, ctx: Context) -
     zone = zone_of(reader, state.session, ctx.reader_zones, state.terminals)
     if not zone:  # an unbound terminal's reader: the host page hears which terminal it is, nothing is played
         terminal = reader[len(READER_PREFIX):]
-        return Step(state, effects=(Publish("terminal", {"terminal": terminal, "input": True}),) if placed else ())
+        return Step(state, effects=(PublishHost("terminal", {"terminal": terminal, "input": True}),) if placed else ())
     card = ctx.cards.get(uid)
     if state.enrolling:
         if not placed:
             return Step(state)
         if state.guide is not None:
             return guide_tap(state, state.guide, uid, zone, ctx)
-        return Step(state, effects=(Publish("enroll_seen", {"reader": reader, "zone": zone, "uid": uid,
-                                                            "known": card is not None}),))
+        return Step(state, effects=(PublishHost("enroll_seen", {"reader": reader, "zone": zone, "uid": uid,
+                                                                "known": card is not None}),))
     if state.status == TableStatus.RESUME_CHECK:
         state = rescan(state, ctx)
         # public: only which zones differ (a ballot left on a reader must not show its value)
@@ -127,8 +133,13 @@ def _tag(state: TableState, reader: str, uid: str, placed: bool, ctx: Context) -
     if card is None:
         if not placed:
             return Step(state)
-        state = replace(state, counters=state.counters.add(unknown_tags=1))
-        return Step(state, effects=(Flash(zone), Publish("unknown_tag", {"zone": zone, "uid": uid})))
+        state = replace(state, counters=state.counters.add(unknown_tags=1))  # its UID is for the host alone
+        return Step(state, effects=(Flash(zone), Publish("unknown_tag", {"zone": zone},
+                                                         {"zone": zone, "uid": uid})))
+    session = state.session
+    if session is not None:  # the game knows the card by its id in this game, never by its UID (built once)
+        known, key = card, ctx.card_key
+        card = session.memo.get((PLAYED_SLOT, card.uid), (known, key), lambda: as_played(known, key, session.game_id))
     event: TableInput = Placed(zone, card) if placed else Removed(zone, card)
     return play(state, event, zone, f"reader:{reader}", ctx)
 
@@ -144,7 +155,7 @@ def _terminal_choice(state: TableState, item: TerminalChoice, ctx: Context) -> S
     state = replace(state, terminals=state.terminals.heard(terminal, ctx.now))
     seat = state.terminals.seat_of(terminal)
     if seat is None:  # an unbound terminal's key press only tells the host page which one it is
-        return Step(state, effects=(Publish("terminal", {"terminal": terminal, "input": True}),))
+        return Step(state, effects=(PublishHost("terminal", {"terminal": terminal, "input": True}),))
     if not isinstance(item.seq, int) or item.seq <= state.last_seq.get(terminal, 0):
         return Step(replace(state, counters=state.counters.add(duplicates=1)))
     state = replace(state, last_seq={**state.last_seq, terminal: item.seq})

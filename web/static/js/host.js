@@ -339,6 +339,18 @@ function draw() {
   if (hostState) drawState();
 }
 
+/** The events only the host's stream carries (besides the public ones, which it carries with more said). */
+const HOST_EVENTS = ["terminal", "card_enrolled", "enroll_seen", "guide", "health"];
+
+/** The last refused input, with the reason the public stream leaves out when it would tell a secret. */
+function showRefusal(data) {
+  const el = byId("last-refusal");
+  const where = i18n.zone(data.zone);
+  const seat = data.seat === null || data.seat === undefined || data.zone === `seat:${data.seat}` ? "" : ` (${i18n.seat(data.seat)})`;
+  el.textContent = i18n.t("ui.rejected_at", { zone: `${where}${seat}`, reason: i18n.code(data.code, data.message) });
+  el.hidden = false;
+}
+
 // --- wiring -----------------------------------------------------------------------------------------
 
 wirePinLogin("host-error", () => i18n);
@@ -431,14 +443,16 @@ try { games = (await fetchJSON("/host/games.json")).games; } catch (err) { fail(
 draw();
 if (document.body.dataset.loggedIn) {
   await refresh();
+  // the host's stream: the public events with what only the host may know (a refusal's code, a tag's UID)
   follow(document.body.dataset.events, {
-    extra: ["terminal"],
+    extra: HOST_EVENTS,
     onState: (data) => { publicState = data; refreshSoon(); },
     onEvent: (type, data) => {
-      if (type === "enroll_seen") {
+      if ((type === "enroll_seen" || type === "unknown_tag") && data.uid) {
         byId("last-uid").textContent = data.uid;
         byId("last-known").textContent = `${i18n.zone(data.zone)} · ${data.known ? i18n.t("host.saved") : i18n.t("host.unknown_tag")}`;
       }
+      if (type === "rejected" && data.code) showRefusal(data);
       refreshSoon();
     },
     onStatus: statusPill(byId("status"), () => i18n),

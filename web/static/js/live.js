@@ -4,7 +4,9 @@
 /**
  * Follow a server-sent event stream: onState(data, id) for every state event, status(up) on (dis)connect.
  * Named events other than the state ones go to onEvent(type, data); `extra` names more event types to listen to
- * (the host page and the simulator follow `terminal`: plugged in, unplugged, a key pressed, a binding).
+ * (the host page and the simulator follow the host's stream, which adds `terminal`, enrollment and reader
+ * faults). The public stream's events say nothing hidden: a refusal names its zone, and its code only when
+ * the code is public; an unknown tag names its zone, never its UID.
  */
 export function follow(url, { onState, onEvent, onStatus, extra = [] }) {
   const es = new EventSource(url);
@@ -15,7 +17,7 @@ export function follow(url, { onState, onEvent, onStatus, extra = [] }) {
     else if (onEvent) onEvent(type, data, e.lastEventId);
   };
   es.onmessage = handle("message");
-  for (const type of ["state", "card_enrolled", "health", "enroll_seen", "unknown_tag", "rejected", "expected_vs_seen", "guide", ...extra]) {
+  for (const type of ["state", "unknown_tag", "rejected", "expected_vs_seen", ...extra]) {
     es.addEventListener(type, handle(type));
   }
   es.onopen = () => onStatus && onStatus(true);

@@ -12,12 +12,16 @@ const PRIVATE = ["role", "party", "known", "hand", "peek", "investigations", "ch
 const PER_SEAT = new Set(["known", "investigations"]);
 const NOT_SECRETS = new Set(["log", "seat", "card_info"]);  // the page's own seat, the cards' catalogue
 const HIDE_AFTER_MS = 20000;
+const REFUSAL_MS = 10000;
 
 let i18n = await loadI18n(initialLang());
 let current = null;
 let gameFacts = {};
 let seats = [];  // the table's configured seats (names, colours), from the public snapshot
 let hideTimer = null;
+let refusalSeen = null;  // the number of the last refusal this page has shown (or found on its first load)
+let refusalTimer = null;
+let shownRefusal = null;
 const ui = {};
 const body = document.body.dataset;
 
@@ -76,10 +80,28 @@ function draw() {
   byId("phase").textContent = s.phase ? i18n.phase(s.phase) : "";
   byId("secret-toggle").textContent = i18n.t(byId("secret-body").hidden ? "ui.tap_to_show" : "ui.tap_to_hide");
   renderPrompt(byId("prompt"), i18n, s.legal, send, ui, s.version);
+  drawRefusal(s.refused);
   drawSecret();
   replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set(), facts: gameFacts }) : "");
   startFlips(byId("board"));
   document.body.dataset.version = s.version;
+}
+
+/** This seat's last refused input (a tap at its reader, a choice on its terminal), with the reason the table
+ * page leaves out when it would tell others a secret: shown once, for a while, when it is new. */
+function drawRefusal(refused) {
+  if (refused && refusalSeen !== null && refused.n > refusalSeen) {
+    shownRefusal = refused;
+    clearTimeout(refusalTimer);
+    refusalTimer = setTimeout(() => { shownRefusal = null; byId("seat-refusal").hidden = true; }, REFUSAL_MS);
+  }
+  if (refusalSeen === null || (refused && refused.n > refusalSeen)) refusalSeen = refused ? refused.n : 0;
+  const el = byId("seat-refusal");
+  el.hidden = !shownRefusal;
+  if (shownRefusal) {
+    el.textContent = `${i18n.t("ui.refused")}: ${i18n.code(shownRefusal.code, shownRefusal.message)}`;
+    el.dataset.code = shownRefusal.code;
+  }
 }
 
 /** Game id and action count of a version ("<game id>.<actions>"); versions of one game are ordered. */
@@ -110,6 +132,9 @@ function onState(data) {
 function wipe() {
   current = null;
   clearTimeout(hideTimer);
+  clearTimeout(refusalTimer);
+  shownRefusal = null;
+  byId("seat-refusal").hidden = true;
   byId("secret-body").hidden = true;
   replace(byId("secret-body"));
   replace(byId("board"));

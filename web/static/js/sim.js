@@ -242,7 +242,9 @@ if (!document.body.dataset.loggedIn) {
   // Follow the stream before the first reads, and read the cards again each time it (re)opens: a card enrolled
   // before the server subscribed this page comes with no event, so only a read after the subscription sees it.
   const pill = statusPill(byId("status"), () => i18n);
-  follow(document.body.dataset.events, { extra: ["terminal"], onState: () => refresh(),
+  // the host's stream (the simulator is the host's): terminals, enrollment and reader faults come on it too
+  follow(document.body.dataset.events, { extra: ["terminal", "card_enrolled", "enroll_seen", "guide", "health"],
+    onState: () => refresh(),
     // a card enrolled changes only the suggestions; the guide's progress is the host console's
     onEvent: (type) => (type === "card_enrolled" ? loadKnownCards() : type === "guide" ? null : refresh()),
     onStatus: (up) => { pill(up); if (up) loadKnownCards(); } });

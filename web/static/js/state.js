@@ -31,8 +31,9 @@ export function normalize(data) {
 }
 
 /**
- * A seat's state ({seat, game, view, prompt: {type, ballot, options: [{value, label, action}], info}})
- * as {seat, game, version, view, legal, info, phase}.
+ * A seat's state ({seat, game, view, prompt: {type, ballot, options: [{value, label, action}], info},
+ * refused: {n, code, message, zone}}) as {seat, game, version, view, legal, info, phase, refused}; `refused` is
+ * the seat's last refused input this game, whose reason the public stream may not carry.
  */
 export function normalizeSeat(data) {
   const d = data || {};
@@ -47,6 +48,7 @@ export function normalizeSeat(data) {
     legal: prompt && prompt.type === "prompt" ? (prompt.options || []).map((o) => o.action) : [],
     ballot: prompt ? prompt.ballot : null,
     info: prompt ? prompt.info || {} : null,
+    refused: d.refused && typeof d.refused === "object" ? d.refused : null,
     running: Boolean(d.game),
   };
 }

@@ -96,9 +96,12 @@ function drawNotice() {
   const { type, data } = notice;
   const el = byId("table-notice");
   el.dataset.type = type;
+  // a refusal's reason comes only when it tells no secret; otherwise everyone reads that the zone was not
+  // accepted, and the seat that tapped reads why on its own page
   setText(el, type === "unknown_tag"
     ? i18n.t("ui.unknown_tag_at", { zone: zoneName(data.zone) })
-    : i18n.t("ui.rejected_at", { zone: zoneName(data.zone), reason: i18n.code(data.code, data.code) }));
+    : data.code ? i18n.t("ui.rejected_at", { zone: zoneName(data.zone), reason: i18n.code(data.code, data.code) })
+      : i18n.t("ui.not_accepted_at", { zone: zoneName(data.zone) }));
   el.hidden = false;
 }
 
