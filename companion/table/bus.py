@@ -22,6 +22,9 @@ from companion.web.facade import Event
 
 BUFFER = 512
 """Events kept for Last-Event-ID resumes and for clients that are behind; further behind is cut off."""
+MAX_ID_DIGITS = 18
+"""An event number has at most this many digits; a longer Last-Event-ID is not ours (and int() of thousands of
+digits is refused by Python or slow)."""
 
 
 Writer = Callable[[bytes], bool]
@@ -220,8 +223,8 @@ class EventBus:
         if not last_event_id:
             return None
         boot, _, n = last_event_id.partition("-")
-        if boot != self.boot or not n.isdigit():
-            return None
+        if boot != self.boot or not (n.isascii() and n.isdigit()) or len(n) > MAX_ID_DIGITS:
+            return None  # not one of ours (5,000 digits or a superscript is not an event number)
         n_int = int(n)
         oldest = self._ring[0].n if self._ring else self._n + 1
         if n_int > self._n or oldest > n_int + 1:
