@@ -1,0 +1,43 @@
+"""Who a request comes from, as the per-address limits count it: an IPv4 address, or an IPv6 /64.
+
+A phone on IPv6 picks new addresses from its network's /64 at will (privacy addresses), so a limit per IPv6
+address would be a limit per whim; one /64 is one device or one household. An IPv4-mapped IPv6 address is its
+IPv4 address. The table's own machine (127.0.0.1 and ::1: its kiosk screen, `companion bench`, `companion
+host-link`'s link opened on the Pi) is counted like any client by the PIN guard but has no cap on connections
+or streams.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+OWN_MACHINE = frozenset({"127.0.0.1", "::1"})
+UNKNOWN = "unknown"
+
+
+def client_key(address: str | None) -> str:
+    """The name a client address is counted under: the IPv4 address, or the IPv6 address's /64 network."""
+    if not address:
+        return UNKNOWN
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
+def is_own_machine(address: str | None) -> bool:
+    """Whether a connection comes from the table's own machine over loopback (127.0.0.1 or ::1 exactly)."""
+    if not address:
+        return False
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return str(ip) in OWN_MACHINE
