@@ -201,6 +201,39 @@ def connection_flood(port: int, idle: int = 100, slowloris: int = 110, spread: b
             "api_during": during, "spread": spread}
 
 
+def slowloris_cut(port: int, sockets: int = 20, wait_s: float = 25.0) -> dict[str, Any]:
+    """Slowloris sockets (each from its own address, a header line a second) and idle ones: how long until the
+    server closed each (None: still open after `wait_s`)."""
+    slow = [_open(port, attacker(500 + i)) for i in range(sockets)]
+    idle = [_open(port, attacker(600 + i)) for i in range(sockets)]
+    for sock in slow:
+        if sock is not None:
+            sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    started = time.monotonic()
+    closed: dict[int, float] = {}
+    while time.monotonic() - started < wait_s and len(closed) < 2 * sockets:
+        for i, sock in enumerate(slow + idle):
+            if sock is None or i in closed:
+                continue
+            if i < sockets:
+                try:
+                    sock.send(b"X-a: b\r\n")
+                except OSError:
+                    closed[i] = time.monotonic() - started
+                    continue
+            if not still_open(sock):
+                closed[i] = time.monotonic() - started
+        time.sleep(1.0)
+    for sock in slow + idle:
+        if sock is not None:
+            sock.close()
+    cut_slow = [round(closed[i], 1) for i in range(sockets) if i in closed]
+    cut_idle = [round(closed[sockets + i], 1) for i in range(sockets) if sockets + i in closed]
+    return {"slowloris_closed": len(cut_slow), "slowloris_after_s": max(cut_slow, default=None),
+            "idle_closed": len(cut_idle), "idle_after_s": max(cut_idle, default=None), "of": sockets,
+            "waited_s": wait_s}
+
+
 def stream_hog(port: int, streams: int = 70, source: str | None = None) -> dict[str, Any]:
     """Open `streams` live-update streams from one address: how many were served and how the rest were refused."""
     source = source or attacker(0, block=3)
@@ -467,6 +500,11 @@ def run_all(root: Path, only: list[str] | None = None) -> dict[str, Any]:
             figures["connections_one_address"] = connection_flood(t.port)
         for t in _fresh(root):
             figures["connections_spread"] = connection_flood(t.port, spread=True)
+        for t in _fresh(root):
+            figures["connections_spread_400"] = connection_flood(t.port, idle=200, slowloris=200, spread=True)
+    if want("slowloris"):
+        for t in _fresh(root):
+            figures["slowloris_cut"] = slowloris_cut(t.port)
     if want("streams"):
         for t in _fresh(root):
             figures["stream_hog"] = stream_hog(t.port)
@@ -497,8 +535,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[2],
                         help="the checkout whose `companion run` is attacked (default: this one)")
-    parser.add_argument("--only", nargs="*", help="attack names (rebinding pin_flood connections streams "
-                                                  "bad_inputs junk_terminal removed_data)")
+    parser.add_argument("--only", nargs="*", help="attack names (rebinding pin_flood connections slowloris "
+                                                  "streams bad_inputs junk_terminal removed_data)")
     args = parser.parse_args()
     print(json.dumps(run_all(args.root.resolve(), args.only), indent=1))
 
