@@ -15,29 +15,30 @@ OWN_MACHINE = frozenset({"127.0.0.1", "::1"})
 UNKNOWN = "unknown"
 
 
-def client_key(address: str | None) -> str:
-    """The name a client address is counted under: the IPv4 address, or the IPv6 address's /64 network."""
+def _ip(address: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address as an IP (an IPv4-mapped IPv6 address as its IPv4 one, a zone dropped), or None."""
     if not address:
-        return UNKNOWN
+        return None
     try:
         ip = ipaddress.ip_address(address.split("%", 1)[0])
     except ValueError:
-        return address[:64]
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+def client_key(address: str | None) -> str:
+    """The name a client address is counted under: the IPv4 address, or the IPv6 address's /64 network."""
+    ip = _ip(address)
+    if ip is None:
+        return (address or UNKNOWN)[:64]
     if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
     return str(ip)
 
 
 def is_own_machine(address: str | None) -> bool:
     """Whether a connection comes from the table's own machine over loopback (127.0.0.1 or ::1 exactly)."""
-    if not address:
-        return False
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return str(ip) in OWN_MACHINE
+    ip = _ip(address)
+    return ip is not None and str(ip) in OWN_MACHINE

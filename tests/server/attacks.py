@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 PIN = "135790"
 EVIL = "evil.example"
@@ -482,40 +482,30 @@ def _fresh(root: Path) -> Iterator[Started]:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+AGAINST_A_TABLE: list[tuple[str, str, Callable[[Started], Any]]] = [
+    ("rebinding", "rebinding", lambda t: rebinding(t.port)),
+    ("pin_flood", "pin_flood", lambda t: pin_flood(t.port)),
+    ("connections", "connections_one_address", lambda t: connection_flood(t.port)),
+    ("connections", "connections_spread", lambda t: connection_flood(t.port, spread=True)),
+    ("connections", "connections_spread_400", lambda t: connection_flood(t.port, idle=200, slowloris=200, spread=True)),
+    ("slowloris", "slowloris_cut", lambda t: slowloris_cut(t.port)),
+    ("streams", "stream_hog", lambda t: stream_hog(t.port)),
+    ("bad_inputs", "bad_inputs", lambda t: bad_inputs(t.port, t.stderr, repeat=250)),
+    ("removed_data", "removed_data", lambda t: removed_data(t.config, t.data, t.port, t.root)),
+]
+"""(name for --only, figure's key, the attack on a freshly started table)."""
+
+
 def run_all(root: Path, only: list[str] | None = None) -> dict[str, Any]:
-    """Every attack, each against a fresh table from `root` (a checkout)."""
+    """Every attack, each against a fresh table from `root` (a checkout); the junk terminal in a process of its
+    own importing that checkout."""
     figures: dict[str, Any] = {}
-
-    def want(name: str) -> bool:
-        return not only or name in only
-
-    if want("rebinding"):
-        for t in _fresh(root):
-            figures["rebinding"] = rebinding(t.port)
-    if want("pin_flood"):
-        for t in _fresh(root):
-            figures["pin_flood"] = pin_flood(t.port)
-    if want("connections"):
-        for t in _fresh(root):
-            figures["connections_one_address"] = connection_flood(t.port)
-        for t in _fresh(root):
-            figures["connections_spread"] = connection_flood(t.port, spread=True)
-        for t in _fresh(root):
-            figures["connections_spread_400"] = connection_flood(t.port, idle=200, slowloris=200, spread=True)
-    if want("slowloris"):
-        for t in _fresh(root):
-            figures["slowloris_cut"] = slowloris_cut(t.port)
-    if want("streams"):
-        for t in _fresh(root):
-            figures["stream_hog"] = stream_hog(t.port)
-    if want("bad_inputs"):
-        for t in _fresh(root):
-            figures["bad_inputs"] = bad_inputs(t.port, t.stderr, repeat=250)
-    if want("junk_terminal"):
+    for name, key, attack in AGAINST_A_TABLE:
+        if not only or name in only:
+            for table in _fresh(root):
+                figures[key] = attack(table)
+    if not only or "junk_terminal" in only:
         figures["junk_terminal"] = _in(root, "junk_terminal")
-    if want("removed_data"):
-        for t in _fresh(root):
-            figures["removed_data"] = removed_data(t.config, t.data, t.port, root)
     return figures
 
 

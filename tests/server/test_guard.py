@@ -18,6 +18,7 @@ import pytest
 
 from tests.server import attacks
 from tests.server.attacks import EVIL, PIN, Started, attacker, code_of, request
+from tests.table.test_journal_files import journaled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -185,11 +186,11 @@ def test_a_removed_data_directory_acknowledges_nothing_more_and_locks_out_a_seco
     try:
         if how == "mv":
             opener, csrf = attacks.host(table.port)
-            before = _count_actions(table.data)
+            before = journaled(table.data / "table.db")
             shutil.move(table.data, moved)
             status, body = _vote(table.port, opener)
             assert (status, body.get("code")) == (409, "journal_gone"), body
-            assert _count_actions(moved) == before  # the refused action is in no file
+            assert journaled(moved / "table.db") == before  # the refused action is in no file
         else:
             found = attacks.removed_data(table.config, table.data, table.port, ROOT, actions=10)
             print("\nrm -rf of the data directory:", found)
@@ -217,12 +218,3 @@ def _vote(port: int, opener: object) -> tuple[int, dict[str, object]]:
     seat = call(port, "GET", "/api/state")[1]["game"]["to_act"][0]
     prompt = call(port, "GET", f"/api/seat/{tokens[seat]}")[1]["prompt"]
     return call(port, "POST", "/api/action", {"token": tokens[seat], "action": prompt["options"][0]["action"]})
-
-
-def _count_actions(data: Path) -> int:
-    import sqlite3
-    db = sqlite3.connect(f"file:{data / 'table.db'}?mode=ro", uri=True)
-    try:
-        return int(db.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
-    finally:
-        db.close()
