@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "doctor": "companion.commands.doctor",
     "backup": "companion.commands.backup",
     "games": "companion.commands.games",
+    "host-link": "companion.commands.host_link",
 }
 """Subcommand -> module with `HELP`, `add_arguments(parser)` and `run(args) -> int`; read-only."""
 

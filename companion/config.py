@@ -27,6 +27,7 @@ MAX_PIXELS = 2048
 """Far above any table's strip; a bigger number is a typo that would allocate a frame that size."""
 MAX_NESTING = 20
 """A table config is at most a few levels deep; deeper TOML is refused before it is parsed."""
+BOM = "\ufeff"
 
 
 class ConfigError(ConfigFault):
@@ -120,6 +121,9 @@ class WebConfig:
     public_url: str | None = None
     streams: int = 64
     """Live-update streams open at once; one more is refused with 503 stream_limit."""
+    allowed_hosts: tuple[str, ...] = ()
+    """More names (or addresses) the table answers to, besides its own addresses, its host name, `localhost` and
+    `public_url`'s host: a request naming any other Host is refused (docs/SECURITY.md, DNS rebinding)."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +220,10 @@ def _build(cls: type, raw: Any, where: str) -> Any:
             if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
                 raise ConfigError("config_type", path, "expected an array of port paths or globs")
             values[name] = tuple(value)
+        elif cls is WebConfig and name == "allowed_hosts":
+            if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
+                raise ConfigError("config_type", path, "expected an array of host names, e.g. [\"table.example\"]")
+            values[name] = tuple(value)
         elif cls is TerminalsConfig and name == "discover":
             if not isinstance(value, bool):
                 raise ConfigError("config_type", path, f"expected true or false, got {value!r}")
@@ -250,6 +258,8 @@ def _validate(cfg: TableConfig) -> TableConfig:
         raise ConfigError("config_bad_value", "web.host_pin", "the host PIN is 6 to 12 digits")
     if cfg.web.public_url is not None:
         _check_public_url(cfg.web.public_url)
+    for i, name in enumerate(cfg.web.allowed_hosts):
+        _check_allowed_host(name, f"web.allowed_hosts[{i}]")
     for i, s in enumerate(cfg.seats):
         if not COLOUR_RE.match(s.colour):
             raise ConfigError("config_bad_value", f"seats[{i}].colour", f"expected #rrggbb, got {s.colour!r}")
@@ -297,6 +307,19 @@ def _check_host(host: str) -> None:
         raise ConfigError("config_bad_value", "web.host", f"{host!r} is not an address or host name")
 
 
+def _check_allowed_host(name: str, where: str) -> None:
+    """An allowed host is a bare host name or address: no scheme, port or path."""
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+        return
+    except ValueError:
+        pass
+    if not re.fullmatch(r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\.?",
+                        name):
+        raise ConfigError("config_bad_value", where, f"expected a host name or address such as 'table.example' "
+                                                     f"(no http://, port or path), got {name!r}"[:300])
+
+
 def _check_public_url(url: str) -> None:
     """`[web] public_url` must be an http(s) address with a host (the seat QR codes carry it)."""
     try:
@@ -314,6 +337,39 @@ def _check_public_url(url: str) -> None:
                           f"'http://table.local:8000', got {url!r}")
 
 
+EXAMPLE_PINS = frozenset({"246813", "123456", "654321", "000000", "111111", "121212", "112233",
+                          "147258", "159753", "123123", "789456", "102030"})
+"""PINs printed in example configs, docs and tests of this project (and everywhere else): never a real one."""
+
+
+def pin_weakness(pin: str) -> str | None:
+    """Why a host PIN is easy to guess (a known example, one digit, a run, a repeated block, two digits), or None."""
+    if pin in EXAMPLE_PINS:
+        return "is an example PIN printed in documentation and configs"
+    if len(set(pin)) <= 2:
+        return "uses at most two different digits"
+    steps = {(int(b) - int(a)) % 10 for a, b in zip(pin, pin[1:])}
+    if steps in ({1}, {9}):
+        return "is a run of consecutive digits"
+    for size in (2, 3, 4):
+        if len(pin) % size == 0 and pin == pin[:size] * (len(pin) // size):
+            return "repeats one short block of digits"
+    if len(pin) % 2 == 0 and all(pin[i] == pin[i + 1] for i in range(0, len(pin), 2)):
+        return "is digits in pairs"
+    return None
+
+
+def config_warnings(cfg: TableConfig) -> list[str]:
+    """What is allowed but unwise in a config, as `CODE: where: message` lines (check-config and run print them)."""
+    out = []
+    if cfg.web.host_pin is not None:
+        why = pin_weakness(cfg.web.host_pin)
+        if why:
+            out.append(f"weak_pin: web.host_pin: the host PIN {why}, so anyone can guess it; remove the line (a "
+                       f"random PIN each start, `companion host-link` logs the host in) or choose digits of your own")
+    return out
+
+
 def parse_config(data: Mapping[str, Any]) -> TableConfig:
     """A validated TableConfig from parsed TOML; raises ConfigError."""
     return _validate(_build(TableConfig, dict(data), ""))
@@ -322,7 +378,7 @@ def parse_config(data: Mapping[str, Any]) -> TableConfig:
 def load_config(path: str | Path) -> TableConfig:
     """Read and validate a TOML config file; raises ConfigError (never OSError or TOMLDecodeError)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # Notepad's byte-order mark at the start is fine
     except OSError as exc:
         raise ConfigError("config_unreadable", str(path), exc.strerror or str(exc)) from None
     except UnicodeDecodeError:
@@ -331,7 +387,12 @@ def load_config(path: str | Path) -> TableConfig:
 
 
 def loads_config(text: str) -> TableConfig:
-    """Parse TOML text into a validated TableConfig."""
+    """Parse TOML text into a validated TableConfig (a byte-order mark may open it, nowhere else)."""
+    text = text.removeprefix(BOM)
+    if BOM in text:
+        line = text.count("\n", 0, text.index(BOM)) + 1
+        raise ConfigError("config_syntax", "", f"line {line}: a byte-order mark (U+FEFF) inside the file; save it as "
+                                               "UTF-8 text (without BOM) in one piece")
     if _nesting(text) > MAX_NESTING:
         raise ConfigError("config_syntax", "", f"nested more than {MAX_NESTING} levels deep")
     try:
@@ -397,7 +458,8 @@ def describe(cfg: TableConfig) -> str:
              f"web: http://{cfg.web.host}:{cfg.web.port}/ ({cfg.web.threads} threads + {cfg.web.streams} for "
              f"live-update streams, host PIN "
              f"{'set' if cfg.web.host_pin else 'random at start'}; seat QR codes: "
-             f"{cfg.web.public_url or 'the address the host uses, or the LAN address'})",
+             f"{cfg.web.public_url or 'the address the host uses, or the LAN address'}; answers to this machine's "
+             f"addresses and names{''.join(', ' + h for h in cfg.web.allowed_hosts)})",
              f"data: {cfg.data_dir or 'user data directory'}",
              f"terminals: ports {', '.join(cfg.terminals.ports) or '-'}; discovery by USB id "
              f"{'default' if cfg.terminals.discover is None else 'on' if cfg.terminals.discover else 'off'}"]

@@ -18,7 +18,7 @@ SHARED_LEAF = "companion.errors"
 """The one project module every room may import: the error root (tests/test_errors.py holds it to being a leaf)."""
 
 PROJECT_ROOMS = ("companion.games", "companion.hal", "companion.table", "companion.web", "companion.commands",
-                 "companion.bench", "companion.config", "companion.cli", "companion.supervisor")
+                 "companion.bench", "companion.config", "companion.cli", "companion.supervisor", "companion.ratelog")
 
 IO = ("flask", "waitress", "serial", "gpiozero", "spidev", "rpi_ws281x", "lgpio", "time", "datetime",
       "threading", "asyncio", "socket", "subprocess", "sqlite3", "os", "secrets", "multiprocessing")
@@ -89,6 +89,13 @@ def violations(path: Path, room: str, package: list[str] | None = None) -> list[
 def test_room_imports_only_what_it_may(room: str) -> None:
     bad = [f"{room}/{v}" for path in modules(room) for v in violations(path, room)]
     assert not bad, "\n".join(bad)
+
+
+def test_the_rate_limited_log_is_a_leaf() -> None:
+    """hal, table and web all log through companion.ratelog: it imports nothing of the project (games, which do
+    not log, may not import it)."""
+    bad = [name for _, name, _ in imports_of(ROOT / "ratelog.py") if name.startswith("companion")]
+    assert not bad, bad
 
 
 def test_no_relative_imports() -> None:

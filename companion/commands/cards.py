@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
                 print(text)
             return 0
         try:
-            raw = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+            raw = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8-sig").read()
         except OSError as exc:
             print(f"error: unreadable: {args.file}: {exc.strerror}", file=sys.stderr)
             return 2
@@ -67,6 +67,12 @@ def run(args: argparse.Namespace) -> int:
             return 2
         except RecursionError:
             print("error: bad_json: nested too deeply", file=sys.stderr)
+            return 2
+        try:
+            json.dumps(deck, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            print("error: bad_json: the deck holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is no character",
+                  file=sys.stderr)
             return 2
         try:
             count = registry.import_deck(deck)

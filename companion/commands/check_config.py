@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.config import ConfigError, describe, load_config
+from companion.config import ConfigError, config_warnings, describe, load_config
 from companion.hal import BackendError
 
 HELP = "check a table config (TOML) and print what the table is"
@@ -17,7 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the summary (exit 0) or `error: CODE: where: message` (exit 2); a pi table's pins are checked too."""
+    """Print the summary (exit 0) or `error: CODE: where: message` (exit 2); a pi table's pins are checked too.
+    What is allowed but unwise (a weak host PIN) is a `warning: CODE: where: message` line on stderr."""
     from companion.hal.pins import check_pins
 
     try:
@@ -26,5 +27,7 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, BackendError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    for warning in config_warnings(cfg):
+        print(f"warning: {warning}", file=sys.stderr)
     print(describe(cfg))
     return 0

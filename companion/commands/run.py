@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.commands._config import add_config_arguments, config_from_args
-from companion.config import GameConfig, TableConfig
+from companion.config import GameConfig, TableConfig, config_warnings
 from companion.errors import CompanionError
 from companion.games.registry import get_rules
 from companion.hal import BackendError
@@ -53,15 +53,28 @@ def with_game(cfg: TableConfig, args: argparse.Namespace) -> TableConfig | None:
     return replace(cfg, game=GameConfig(game, seats, args.components or cfg.game.components))
 
 
+def pin_line(pin: str, stream: Any = None) -> str:
+    """The host PIN for someone at a terminal; where the output is not one (systemd's journal, a log file), only
+    how to get in without it: a PIN in a log is a PIN for whoever reads the log."""
+    stream = stream or sys.stdout
+    if stream.isatty():
+        return f"host PIN {pin}"
+    return "host PIN not shown here (not a terminal): the config's, or `companion host-link` for a login link"
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the table and serve until SIGINT/SIGTERM: the data directory is locked and the port bound before the
     database is opened, so a second table on the same data exits 2 (`data_locked`) having changed nothing."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    from companion.ratelog import limit_library_logs
+    limit_library_logs()  # what clients make waitress log (hang-ups mid-request) comes once a minute, with a count
     cfg = config_from_args(args)
     if cfg is not None:
         cfg = with_game(cfg, args)
     if cfg is None:
         return 2
+    for warning in config_warnings(cfg):
+        print(f"warning: {warning}", file=sys.stderr)
     from companion.table.dbfile import DataLock
     from companion.table.runtime import Runtime, data_dir
     from companion.web.listener import listen
@@ -90,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.supervisor import start_supervisor
     supervisor, watchdog = start_supervisor(runtime)  # READY=1 and watchdog pings under systemd, else nothing
     url = f"http://{cfg.web.host}:{cfg.web.port}/"
-    print(f"table {cfg.name!r} ({cfg.backend} hardware) at {url}  host PIN {runtime.host_pin}  "
+    print(f"table {cfg.name!r} ({cfg.backend} hardware) at {url}  {pin_line(runtime.host_pin)}  "
           f"data {runtime.db_path}", flush=True)
     try:
         runtime.serve(cfg.web.host, cfg.web.port, sock, freeze_heap=True)

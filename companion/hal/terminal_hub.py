@@ -20,6 +20,7 @@ from companion.hal import terminal_protocol as proto
 from companion.hal import terminal_screens as screens
 from companion.hal.events import HalEvent, Sink, TerminalChoice, TerminalHello
 from companion.hal.interfaces import TagReader, TerminalHub
+from companion.ratelog import RateLimitedLog
 
 log = logging.getLogger("companion.hal.terminals")
 
@@ -69,6 +70,7 @@ class ScreenHub(TerminalHub):
         self._sink: Sink | None = None
         self.problems = 0
         self.last_problem: dict[str, str] = {}
+        self._log = RateLimitedLog(log)  # a terminal sending junk is counted, not logged line by line
 
     # -- the transport -------------------------------------------------------------------------------------
 
@@ -113,7 +115,7 @@ class ScreenHub(TerminalHub):
         with self._hub_lock:
             self.problems += 1
             self.last_problem[terminal] = code
-        log.warning("terminal %s: %s %s", terminal, code, detail)
+        self._log.warning(f"{terminal}:{code}", "terminal %s: %s %s", terminal, code, detail)
 
     def readers(self) -> Sequence[TagReader]:
         """The terminals' own readers seen so far."""

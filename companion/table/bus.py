@@ -31,7 +31,8 @@ from companion.web.facade import Event
 BUFFER = 512
 """Events kept for Last-Event-ID resumes and for clients that are behind; further behind is cut off."""
 ID_DIGITS = 18
-"""Longest event number a Last-Event-ID may name (more is no id of ours: a fresh snapshot)."""
+"""Longest event number a Last-Event-ID may name (more is no id of ours: a fresh snapshot; int() of thousands of
+digits is refused by Python or slow)."""
 
 
 Writer = Callable[[bytes], bool]
@@ -299,9 +300,9 @@ class EventBus:
             return None
         boot, _, number = last_event_id.partition("-")
         public, dot, host_number = number.partition(".")
-        if boot != self.boot or not public.isdigit() or len(public) > ID_DIGITS or (dot and not host):
+        if boot != self.boot or not (public.isascii() and public.isdigit()) or len(public) > ID_DIGITS or (dot and not host):
             return None
-        if dot and (not host_number.isdigit() or len(host_number) > ID_DIGITS):
+        if dot and (not (host_number.isascii() and host_number.isdigit()) or len(host_number) > ID_DIGITS):
             return None
         p, k = int(public), int(host_number) if dot else 0
         if p > self._public or k > self._host_only:

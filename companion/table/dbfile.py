@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
+import socket
 import sqlite3
+import struct
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, JournalError
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 OUR_TABLES = frozenset({"games", "actions"})
@@ -36,13 +40,16 @@ class DatabaseFileError(CompanionError, OSError):
 
 
 class DataLock:
-    """An exclusive lock on a data directory (flock on `table.lock`), held while a table writes there.
+    """An exclusive lock on a data directory, held while a table writes there: `flock` on `table.lock`, and on
+    Linux also an abstract socket named after the directory's path, which no `rm -rf` can take away (a table
+    started on a path whose directory was deleted and made again under a running table is refused too).
 
-    The kernel drops it when the process dies, so a killed table never leaves a stale lock behind."""
+    The kernel drops both when the process dies, so a killed table never leaves a stale lock behind."""
 
     def __init__(self, directory: Path) -> None:
         self.path = directory / LOCK_NAME
         self._fd: int | None = None
+        self._name: socket.socket | None = None
 
     def acquire(self) -> "DataLock":
         """Take the lock, or raise DatabaseFileError data_locked naming the holder; writes nothing else."""
@@ -56,19 +63,112 @@ class DataLock:
         except OSError:
             holder = os.read(fd, 32).decode(errors="replace").strip() or "another process"
             os.close(fd)
-            raise DatabaseFileError(
-                "data_locked", f"{self.path.parent} is in use by a running table (pid {holder}); stop it first, or "
-                               f"give this one another --data directory") from None
+            raise self._locked(holder) from None
+        try:
+            self._name = _path_lock(self.path.parent)
+        except OSError:
+            os.close(fd)
+            raise self._locked(None) from None
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self._fd = fd
         return self
 
+    def _locked(self, holder: str | None) -> "DatabaseFileError":
+        holder = holder or _path_lock_holder(self.path.parent) or "another process"
+        return DatabaseFileError(
+            "data_locked", f"{self.path.parent} is in use by a running table (pid {holder}); stop it first, or "
+                           f"give this one another --data directory")
+
+    def file_id(self) -> tuple[int, int] | None:
+        """(device, inode) of the lock file this lock holds, or None when not held."""
+        if self._fd is None:
+            return None
+        info = os.fstat(self._fd)
+        return info.st_dev, info.st_ino
+
     def release(self) -> None:
         """Let the next table in (idempotent)."""
         fd, self._fd = self._fd, None
+        name, self._name = self._name, None
         if fd is not None:
             os.close(fd)
+        if name is not None:
+            name.close()
+
+
+def _path_name(directory: Path) -> bytes:
+    """The abstract socket name that stands for a data directory's path."""
+    digest = hashlib.sha256(os.fsencode(os.path.abspath(directory))).hexdigest()[:32]
+    return b"\0companion-data-lock-" + digest.encode()
+
+
+def _path_lock(directory: Path) -> socket.socket | None:
+    """Bind the directory path's abstract socket (Linux); OSError when another process holds it."""
+    if not sys.platform.startswith("linux"):
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.bind(_path_name(directory))
+        sock.listen(4)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _path_lock_holder(directory: Path) -> str | None:
+    """The pid holding a directory path's abstract socket (its peer credentials), when it can be asked."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.settimeout(0.5)
+            probe.connect(_path_name(directory))
+            pid, _, _ = struct.unpack("3i", probe.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                                             struct.calcsize("3i")))
+            return str(pid)
+    except OSError:
+        return None
+
+
+class JournalGone(JournalError):
+    """The database or the data directory's lock is no longer the file at its path (deleted, replaced, moved):
+    nothing written now would be found at the next start, so nothing is acknowledged any more."""
+
+    code = "journal_gone"
+
+
+class JournalFiles:
+    """The database, its write-ahead log and the lock file as the table opened them, by (device, inode): the
+    journal checks they are still the files at their paths before it acknowledges anything (three `stat`s)."""
+
+    def __init__(self, db_path: Path, lock: DataLock | None) -> None:
+        self.paths = [db_path, db_path.with_name(db_path.name + "-wal")]
+        self.ids = [_file_id(p) for p in self.paths]
+        lock_id = lock.file_id() if lock is not None else None
+        if lock is not None and lock_id is not None:
+            self.paths.append(lock.path)
+            self.ids.append(lock_id)
+
+    def missing(self) -> tuple[Path, str] | None:
+        """The first of the files that is no longer the one at its path, with what happened to it (`removed`,
+        `replaced`), or None."""
+        for path, known in zip(self.paths, self.ids):
+            if known is None:
+                continue
+            now = _file_id(path)
+            if now != known:
+                return path, "removed" if now is None else "replaced"
+        return None
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:  # gone, or its directory gone or replaced by a file
+        return None
+    return info.st_dev, info.st_ino
 
 
 def check_database(path: Path) -> bool:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import hmac
+from pathlib import Path
 from typing import Any, Mapping
+
+from companion.errors import CompanionError
 
 from companion.hal.mock import MockHardware, MockTerminalHub, TerminalUnplugged
 from companion.hal.terminal_protocol import is_terminal_id
 from companion.table.bus import Subscriber
 from companion.table.cards import CardError, normalise_uid
+from companion.table import hostlink
 from companion.table.core.commands import HostState, parse_command
 from companion.table.loop import TableLoop
 from companion.table.refusal import Refusal
@@ -18,9 +22,10 @@ from companion.web.facade import SimFacade
 class TableHandle:
     """Thread-safe entry points into the running table; changes go through the loop's queue."""
 
-    def __init__(self, loop: TableLoop, host_pin: str) -> None:
+    def __init__(self, loop: TableLoop, host_pin: str, data_dir: Path | None = None) -> None:
         self.loop = loop
         self._pin = host_pin
+        self._data_dir = data_dir
         self.sim: SimFacade | None = MockSim(loop) if isinstance(loop.hw, MockHardware) else None
 
     def public_state(self) -> dict[str, Any]:
@@ -70,9 +75,12 @@ class TableHandle:
     def host_state(self) -> dict[str, Any]:
         """Host console data."""
         result = self.loop.call(HostState())
+        gone = self.loop.journal.gone  # the host is told when the database is no longer at its path
+        journal = {"problem": "journal_gone" if gone else None, "path": str(gone[0]) if gone else None,
+                   "what": gone[1] if gone else None}
         if not isinstance(result, dict):
-            return {"error": result.code, "health": self.health()}
-        return {**result, "health": self.health()}
+            return {"error": result.code, "health": self.health(), "journal": journal}
+        return {**result, "health": self.health(), "journal": journal}
 
     def host_command(self, command: str, args: Mapping[str, Any]) -> dict[str, Any] | Refusal:
         """A host command, checked here once, then run on the loop thread."""
@@ -82,6 +90,18 @@ class TableHandle:
     def check_pin(self, pin: str) -> bool:
         """Constant-time PIN check."""
         return isinstance(pin, str) and hmac.compare_digest(pin.encode(), self._pin.encode())
+
+    def redeem_host_link(self, token: str) -> CompanionError | None:
+        """Use a one-time host link made by `companion host-link` (None: it logs in; it is then used up)."""
+        if self._data_dir is None:
+            return hostlink.HostLinkError("bad_link", "this table takes no host links")
+        try:
+            hostlink.redeem(self._data_dir, token)
+        except hostlink.HostLinkError as exc:
+            return exc
+        except OSError as exc:
+            return hostlink.HostLinkError("bad_link", f"the host link could not be read: {exc.strerror or exc}")
+        return None
 
 
 class MockSim:

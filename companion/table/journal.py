@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games import IllegalAction
 from companion.games.schema import ActionSpec
-from companion.table.dbfile import check_database
+from companion.table.dbfile import JournalFiles, JournalGone, check_database
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -138,11 +138,27 @@ def open_db(path: Path) -> sqlite3.Connection:
 class Journal:
     """Game and action rows; only the table's loop thread writes."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, files: JournalFiles | None = None) -> None:
         self.conn = conn
+        self.files = files
+        """The database and lock as opened: `verify` checks each commit landed in the files at their paths."""
+        self.gone: tuple[Path, str] | None = None
+        """The file no longer at its path and what happened to it (`removed`, `replaced`), once seen (for good)."""
         self._next_idx: dict[int, int] = {}
         """Each game's next action index as this journal last wrote it, so an append need not ask (only
         this journal's loop thread writes actions; a failed write forgets it and the next one asks)."""
+
+    def verify(self) -> None:
+        """Before a commit and after it, before anything is acknowledged: the database, its log and the lock must
+        be the files at their paths (a `stat` each), else what is committed lands in a file no restart will read:
+        raises JournalGone, now and for every later write. Checked before too, so a directory removed or moved
+        away since the last commit gets nothing written into it."""
+        if self.gone is None and self.files is not None:
+            self.gone = self.files.missing()
+        if self.gone is not None:
+            path, what = self.gone
+            raise JournalGone(message=f"the table's database is gone ({path} was {what}); restart the table",
+                              params={"path": str(path), "what": what})
 
     def next_game_id(self) -> int:
         """The id the next new game gets (ids are never reused, even of deleted rows)."""

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from companion.config import TableConfig
 from companion.hal import Hardware, TagPlaced, TagRemoved
+from companion.ratelog import RateLimitedLog
 from companion.table.bus import EventBus
 from companion.table.cards import CardRegistry
 from companion.table.core.commands import Command, Ping, Submit
@@ -27,6 +28,7 @@ from companion.table.core.outputs import seat_screen, zone_of
 from companion.table.core.state import Context, Counters, TableState, TableStatus
 from companion.table.core.step import Step, count_error, journal_fault, step
 from companion.table.core.values import evolve
+from companion.table.dbfile import JournalGone
 from companion.table.journal import Journal, fault_code
 from companion.table.leds import LedRenderer
 from companion.table.refusal import Refusal
@@ -102,6 +104,8 @@ class TableLoop:
         self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.snapshot: dict[str, Any] = {"table": {"status": "starting"}, "game": None}
         self.ready = threading.Event()
+        self._log = RateLimitedLog(log)  # inputs come from anyone at the table: a repeated failure is logged once
+        self._told_gone = False
         book = TerminalBook.start(config.terminal_seats(), self._stored_bindings(), len(config.seats))
         self._state = TableState(book)
         self._context = Context(config, cards, journal, hardware.present, rng or random.SystemRandom(),
@@ -277,7 +281,7 @@ class TableLoop:
 
     def _failed(self, item: Any, exc: Exception) -> None:
         self._state = count_error(self._state)
-        log.error("input failed: %r", item, exc_info=exc)
+        self._log.error(f"input:{type(exc).__name__}", "input failed: %r", item, exc_info=exc)
         if isinstance(item, Call) and not item.future.done():
             item.future.set_result(Refusal("internal", f"internal error: {type(exc).__name__}"))
 
@@ -307,15 +311,21 @@ class TableLoop:
         self._finish(step(self._state, item, evolve(self._context, now=time.time())), call)
 
     def _finish(self, done: Step, call: Call | None = None) -> None:
-        """Commit a step's rows, and only then run its effects and answer."""
+        """Commit a step's rows (checking they landed in the database at its path), and only then run its effects
+        and answer."""
         old = self._state
         wire = _encoded(done)
         try:
-            for row in done.rows:
-                self._commit(row)
-        except sqlite3.Error as exc:  # nothing of this step is committed: the old state, only the refusal shows
-            log.error("journal write failed: %s", exc)
-            done = journal_fault(old, done, fault_code(exc), f"The journal could not be written: {exc}")
+            if done.rows:
+                self.journal.verify()
+                for row in done.rows:
+                    self._commit(row)
+                self.journal.verify()
+        except (sqlite3.Error, JournalGone) as exc:  # nothing of this step counts: the old state, only the refusal
+            code = exc.code if isinstance(exc, JournalGone) else fault_code(exc)
+            self._journal_failed(code, exc)
+            done = journal_fault(old, done, code, exc.message if isinstance(exc, JournalGone) else
+                                 f"The journal could not be written: {exc}")
             wire = _encoded(done)
         self._state = done.state
         self._run_lights(self._run_outputs(done.effects, wire))
@@ -336,10 +346,13 @@ class TableLoop:
         try:
             skip = _superseded([done for _, done in group])
             wires = [_encoded(done, skip) for _, done in group]
+            self.journal.verify()
             self.journal.append_all([(row.game_id, row.actions, row.end)  # type: ignore[misc]
                                      for _, done in group for row in done.rows if isinstance(row, AppendActions)])
+            self.journal.verify()
         except Exception as exc:  # a bug here too: on its own, each input meets it alone (counted, logged)
-            log.error("journal write of %d grouped inputs failed (%s): each on its own", len(group), exc)
+            self._log.error(f"group:{type(exc).__name__}", "journal write of %d grouped inputs failed (%s): each on "
+                            "its own", len(group), exc)
             for item, _ in group:
                 self._guarded(item, lambda: self._redo(item))
             return False
@@ -355,6 +368,17 @@ class TableLoop:
         if any(_ends_a_game(done.rows) for _, done in group):
             self._checkpoint()
         return True
+
+    def _journal_failed(self, code: str, exc: Exception) -> None:
+        """Log a failed journal write (once a minute per kind); the first time the files are found gone, tell the
+        host page (a `health` event makes it fetch the host state, which says so)."""
+        if code == "journal_gone" and not self._told_gone:
+            self._told_gone = True
+            log.critical("the journal's files are gone (%s): every action is refused until the table is restarted",
+                         exc)
+            self.bus.publish("health", {"journal": code})
+            return
+        self._log.error(f"journal:{code}", "journal write failed: %s", exc)
 
     def _checkpoint(self) -> None:
         """After a game's end, once its outputs are out: the finished game into the database file itself."""

@@ -16,7 +16,7 @@ import platformdirs
 from companion.config import TableConfig
 from companion.hal import load_backend
 from companion.table.cards import CardRegistry
-from companion.table.dbfile import DataLock
+from companion.table.dbfile import DataLock, JournalFiles
 from companion.table.handle import TableHandle
 from companion.table.journal import Journal, open_db
 from companion.table.leds import LedRenderer
@@ -44,13 +44,13 @@ class Runtime:
         except BaseException:
             self.lock.release()
             raise
-        self.journal = Journal(self.conn)
+        self.journal = Journal(self.conn, JournalFiles(self.db_path, self.lock))
         self.cards = CardRegistry(self.conn)
         self.hardware = load_backend(config.backend).open_hardware(config)
         self.renderer = LedRenderer(self.hardware.strip, config.leds)
         self.loop = TableLoop(config, self.hardware, self.journal, self.cards, self.renderer, rng)
         self.host_pin = config.web.host_pin or f"{secrets.randbelow(10**6):06d}"
-        self.handle = TableHandle(self.loop, self.host_pin)
+        self.handle = TableHandle(self.loop, self.host_pin, self.db_path.parent)
         self._server: Any = None
         self._stop_requested = threading.Event()
 
@@ -65,19 +65,19 @@ class Runtime:
         """The Flask app for this table (seat QR codes use the config's `[web] public_url` unless overridden)."""
         from companion.web import create_app
         web_config.setdefault("PUBLIC_URL", self.config.web.public_url)
+        web_config.setdefault("ALLOWED_HOSTS", self.config.web.allowed_hosts)
         return create_app(web_config, self.handle)
 
-    def make_server(self, host: str, port: int, sock: socket.socket | None = None, **web_config: Any) -> Any:
+    def make_server(self, host: str, port: int, sock: socket.socket | None = None, *, plan: Any = None,
+                    **web_config: Any) -> Any:
         """A waitress server for the app on `sock` (else a socket bound to host:port; port 0 picks a free one):
-        the config's threads for ordinary requests plus one per allowed live-update stream."""
-        from waitress import create_server
-
+        the config's threads for ordinary requests plus one per allowed live-update stream, guarded against
+        clients that hold connections (companion.web.connections; `plan`: a ServerPlan of the test's own)."""
         from companion.web.listener import ServerPlan, listen
-        plan = ServerPlan(self.config.web.threads, self.config.web.streams)
+        plan = plan or ServerPlan(self.config.web.threads, self.config.web.streams)
         web_config.setdefault("SSE_MAX_STREAMS", plan.streams)
         web_config.setdefault("BIND_HOST", host)  # the host page warns when phones cannot reach this address
-        self._server = create_server(self.app(**web_config), sockets=[sock or listen(host, port)],
-                                     **plan.waitress_options())
+        self._server = plan.server(self.app(**web_config), sock or listen(host, port))
         return self._server
 
     def serve(self, host: str, port: int, sock: socket.socket | None = None, *, freeze_heap: bool = False,

@@ -27,7 +27,10 @@ class TerminalSeen:
     firmware: str = ""
     last_seen: float | None = None
     last_input: float | None = None
-    """When the terminal last sent a choice (the host page highlights it: "press a button to identify")."""
+    """When the terminal last sent a choice, by the wall clock (shown to the host as a time of day)."""
+    input_seq: int | None = None
+    """The book's count of choices heard when this terminal sent its last: the host page highlights the highest
+    ("press a button to identify"). A count, not a time: a wall clock set back by NTP cannot reorder it."""
     screen: int = 8
     """Options per screen it declared in its hello (8 for a v1 terminal)."""
     display: bool = False
@@ -72,6 +75,8 @@ class TerminalBook:
     seats: Mapping[str, int]
     host_bound: frozenset[str] = frozenset()
     seen: Mapping[str, TerminalSeen] = field(default_factory=dict)
+    inputs: int = 0
+    """Choices heard from terminals since start (orders them: TerminalSeen.input_seq)."""
 
     @classmethod
     def start(cls, defaults: Mapping[str, int], stored: Mapping[str, int | None], seat_count: int) -> "TerminalBook":
@@ -108,7 +113,8 @@ class TerminalBook:
     def heard(self, terminal: str, now: float) -> "TerminalBook":
         """A terminal sent a choice (bound or not)."""
         old = self.seen.get(terminal, TerminalSeen(terminal, connected=True))
-        return self._seeing(replace(old, last_seen=now, last_input=now))
+        book = replace(self, inputs=self.inputs + 1)
+        return book._seeing(replace(old, last_seen=now, last_input=now, input_seq=book.inputs))
 
     def _seeing(self, seen: TerminalSeen) -> "TerminalBook":
         return replace(self, seen={**self.seen, seen.terminal: seen})
@@ -133,7 +139,8 @@ class TerminalBook:
 
     def rows(self) -> list[dict[str, Any]]:
         """Every terminal seen or bound, for the host page: id, seat (None = unbound), where the binding comes
-        from, connected, firmware, last seen and last input (wall-clock seconds)."""
+        from, connected, firmware, last seen and last input (wall-clock seconds, for showing), and `input_seq`
+        (which terminal sent a choice last: the highest)."""
         out = []
         for terminal in sorted(set(self.seen) | set(self.seats) | self.host_bound):
             seen = self.seen.get(terminal, TerminalSeen(terminal))
@@ -141,6 +148,7 @@ class TerminalBook:
                         "bound_by": "host" if terminal in self.host_bound else
                         "config" if terminal in self.seats else None,
                         "connected": seen.connected, "firmware": seen.firmware, "last_seen": seen.last_seen,
-                        "last_input": seen.last_input, "screen": seen.screen, "display": seen.display,
+                        "last_input": seen.last_input, "input_seq": seen.input_seq, "screen": seen.screen,
+                        "display": seen.display,
                         "faults": seen.faults})
         return out

@@ -9,34 +9,38 @@ refetches `GET /api/seat/<token>` on each `state` event (its private view never 
 
 from __future__ import annotations
 
-import secrets
 from typing import Any, Mapping
 
 from flask import Flask, Response, jsonify, request
 
-from companion.web import api, errors, host, host_api, labels, pages, replay, seat, sim, sim_api
-from companion.web.auth import HostSessions, PinGuard
+from companion.web import api, errors, host, host_api, host_link, hosts, labels, pages, replay, seat, sim, sim_api
+from companion.web.auth import HostSessions
 from companion.web.facade import TableFacade
 from companion.web.lan import LanAddress
+from companion.web.pin_guard import PinGuard
 from companion.web.streams import StreamSlots
 
 DEFAULTS: dict[str, Any] = {
     "SSE_HEARTBEAT_S": 1.5,
     "SSE_MAX_STREAMS": 64,
+    "SSE_STREAMS_PER_CLIENT": 6,
     "SSE_MAX_MESSAGES": None,
     "MAX_CONTENT_LENGTH": 1 << 20,
-    "SESSION_COOKIE_HTTPONLY": True,
-    "SESSION_COOKIE_SAMESITE": "Strict",
     "PUBLIC_URL": None,
+    "ALLOWED_HOSTS": (),
     "LAN_IPV4": None,
     "BIND_HOST": None,
+    "PIN_GUARD": None,
 }
 """SSE_HEARTBEAT_S: a comment line this often keeps data moving so a vanished phone is noticed (the server's
 TCP_USER_TIMEOUT), and a stream checks at each one that its client is still connected; SSE_MAX_STREAMS:
-streams open at once (the server has that many threads beyond the ordinary ones). PUBLIC_URL: the config's
-`[web] public_url` (seat QR codes use it); LAN_IPV4: a callable finding this machine's LAN address (None:
-companion.web.lan.lan_ipv4, asked at most every 5 s; tests inject one, asked every time); BIND_HOST: the
-address the server listens on (the host page warns when phones cannot reach it; None: not known)."""
+streams open at once (the server has that many threads beyond the ordinary ones); SSE_STREAMS_PER_CLIENT:
+streams one device may hold (a browser opens at most 6 connections to one server anyway; the table's own
+machine is not capped). PUBLIC_URL: the config's `[web] public_url` (seat QR codes use it); ALLOWED_HOSTS: the
+config's `[web] allowed_hosts`, more names the table answers to (companion.web.hosts); LAN_IPV4: a callable
+finding this machine's LAN address (None: companion.web.lan.lan_ipv4, asked at most every 5 s; tests inject
+one, asked every time); BIND_HOST: the address the server listens on (the host page warns when phones cannot
+reach it; None: not known); PIN_GUARD: a PinGuard to use (None: a new one with the table's limits)."""
 
 
 PRIVATE_PREFIXES = ("/api/seat/", "/seat/", "/api/host/", "/host", "/api/sim/", "/sim", "/api/action", "/replay/",
@@ -55,20 +59,20 @@ def create_app(config: Mapping[str, Any] | None, table: TableFacade) -> Flask:
     """A Flask app serving the API for `table`; `config` overrides DEFAULTS (e.g. SSE_HEARTBEAT_S)."""
     app = Flask(__name__, static_folder=None)
     app.config.update(DEFAULTS)
-    # A fresh key per process: host sessions end with the process, which is what a table wants.
-    app.config["SECRET_KEY"] = secrets.token_bytes(32)
     app.config.update(dict(config or {}))
     app.extensions["table"] = table
-    app.extensions["pin_guard"] = PinGuard()
+    app.extensions["pin_guard"] = app.config["PIN_GUARD"] or PinGuard()
     app.extensions["host_sessions"] = HostSessions()
-    app.extensions["stream_slots"] = StreamSlots(int(app.config["SSE_MAX_STREAMS"]))
+    app.extensions["stream_slots"] = StreamSlots(int(app.config["SSE_MAX_STREAMS"]),
+                                                 int(app.config["SSE_STREAMS_PER_CLIENT"]))
     app.extensions["lan_address"] = LanAddress()
     errors.install(app)
+    hosts.install(app)  # first of the request hooks: a request for another name is refused before anything
     app.after_request(no_store)
     app.register_blueprint(api.bp)
     app.register_blueprint(host_api.bp)
     app.register_blueprint(sim_api.bp)
-    for page in (pages, seat, host, sim, labels, replay):  # the page itself (web/ templates and assets)
+    for page in (pages, seat, host, host_link, sim, labels, replay):  # the page itself (web/ templates and assets)
         page.register(app)
 
     @app.get("/healthz")

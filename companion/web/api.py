@@ -28,8 +28,9 @@ def state() -> Any:
 
 @bp.get("/api/events")
 def events() -> Response:
-    """Server-sent public events; resumes after Last-Event-ID. At most SSE_MAX_STREAMS streams are open at once
-    (above that: 503 stream_limit). Each wake-up (an event, else a heartbeat every SSE_HEARTBEAT_S) checks that
+    """Server-sent public events; resumes after Last-Event-ID (the header, or `?last_event_id=` when a page
+    opens a new stream itself). At most SSE_MAX_STREAMS streams are open at once, SSE_STREAMS_PER_CLIENT from one
+    device (above that: 503 stream_limit). Each wake-up (an event, else a heartbeat every SSE_HEARTBEAT_S) checks that
     the client is still there, so a closed stream frees its slot within one heartbeat."""
     return _stream(host=False)
 
@@ -46,7 +47,7 @@ def host_events() -> Response:
 def _stream(host: bool, live: Callable[[], bool] | None = None) -> Response:
     """One live stream in a stream slot (`live`: whether its client may still have it)."""
     last_id = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
-    slot = current_app.extensions["stream_slots"].acquire()
+    slot = current_app.extensions["stream_slots"].acquire(request.remote_addr)
     config = current_app.config
     heartbeat = float(config["SSE_HEARTBEAT_S"])
     limit = config.get("SSE_MAX_MESSAGES")  # tests end the stream after N chunks + heartbeats

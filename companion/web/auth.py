@@ -1,8 +1,11 @@
-"""Who may POST: a seat token (unguessable, new each game) or the host session (PIN login) with a CSRF token.
+"""Who may POST: a seat token (unguessable, new each game) or the host session (PIN login or a one-time host
+link) with a CSRF token.
 
 Host sessions live on the server: the cookie carries only a random session id, so logging out revokes it for good
-(a copied cookie is worthless afterwards). They are held in memory and end with the table process: a restart
-cannot prove that an old cookie was not copied before a logout it forgot, so the host logs in again.
+(a copied cookie is worthless afterwards). Nothing in the cookie is signed or dated: a session's age is kept on
+the server by the monotonic clock, so a wall clock that NTP sets right (a Pi has no clock of its own) logs no
+one out. They are held in memory and end with the table process: a restart cannot prove that an old cookie was
+not copied before a logout it forgot, so the host logs in again.
 """
 
 from __future__ import annotations
@@ -15,63 +18,16 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from flask import current_app, request, session
+from flask import Response, after_this_request, current_app, request
 
 from companion.web.errors import ApiError
 from companion.web.facade import TableFacade
 
 CSRF_HEADER = "X-CSRF-Token"
-FREE_TRIES = 5
-"""Wrong PINs a client may send before it has to wait."""
-FIRST_LOCK_S = 30.0
-MAX_LOCK_S = 900.0
-"""Each wrong PIN after the free tries doubles the client's wait, up to this."""
-FORGET_S = 3600.0
-"""A client with no wrong PIN for this long starts afresh."""
-MAX_CLIENTS = 1024
-"""Addresses remembered at once (the oldest is forgotten first), so a flood of addresses cannot grow memory."""
+HOST_COOKIE = "host_session"
+"""The cookie holding a host session's id: random, unsigned, meaningless without the server's record of it."""
 MAX_SESSIONS = 16
 SESSION_IDLE_S = 12 * 3600.0
-
-
-@dataclass(frozen=True)
-class Strikes:
-    """One client's wrong PINs: how many, when the last came, and until when it must wait."""
-
-    count: int = 0
-    last: float = 0.0
-    locked_until: float = 0.0
-
-
-@dataclass
-class PinGuard:
-    """Slows PIN guessing per client address: 5 free tries, then a wait of 30 s that doubles with each wrong PIN
-    (to 15 min). A client's lockout never refuses another client, so a guesser cannot lock the host out."""
-
-    clock: Callable[[], float] = time.monotonic
-    clients: "OrderedDict[str, Strikes]" = field(default_factory=OrderedDict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def attempt(self, table: TableFacade, pin: str, client: str) -> None:
-        """Check a PIN from `client`; raises ApiError bad_pin or pin_locked (with the seconds to wait)."""
-        with self.lock:
-            now = self.clock()
-            strikes = self.clients.get(client, Strikes())
-            if strikes.count and now - strikes.last > FORGET_S:
-                strikes = Strikes()
-            if now < strikes.locked_until:
-                wait = int(strikes.locked_until - now) + 1
-                raise ApiError("pin_locked", f"too many wrong PINs from this device; try again in {wait} s")
-            if table.check_pin(pin):
-                self.clients.pop(client, None)
-                return
-            count = strikes.count + 1
-            lock_s = 0.0 if count < FREE_TRIES else min(MAX_LOCK_S, FIRST_LOCK_S * 2 ** (count - FREE_TRIES))
-            self.clients[client] = replace(strikes, count=count, last=now, locked_until=now + lock_s)
-            self.clients.move_to_end(client)
-            while len(self.clients) > MAX_CLIENTS:
-                self.clients.popitem(last=False)
-            raise ApiError("bad_pin", "wrong host PIN")
 
 
 @dataclass(frozen=True)
@@ -128,24 +84,37 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
+def _sid() -> str | None:
+    return request.cookies.get(HOST_COOKIE)
+
+
 def login_host() -> str:
-    """Start a host session (ending the one this browser had); returns its CSRF token."""
-    _sessions().revoke(session.get("host_sid"))
-    session.clear()
+    """Start a host session (ending the one this browser had); returns its CSRF token. The response sets the
+    session's cookie (HttpOnly, SameSite=Strict)."""
+    _sessions().revoke(_sid())
     sid, csrf = _sessions().open()
-    session["host_sid"] = sid
+
+    @after_this_request
+    def set_cookie(response: Response) -> Response:
+        response.set_cookie(HOST_COOKIE, sid, httponly=True, samesite="Strict", secure=request.is_secure)
+        return response
+
     return csrf
 
 
 def logout_host() -> None:
     """End this browser's host session on the server and forget its cookie."""
-    _sessions().revoke(session.get("host_sid"))
-    session.clear()
+    _sessions().revoke(_sid())
+
+    @after_this_request
+    def drop_cookie(response: Response) -> Response:
+        response.delete_cookie(HOST_COOKIE, httponly=True, samesite="Strict", secure=request.is_secure)
+        return response
 
 
 def host_csrf() -> str | None:
     """The CSRF token of the request's live host session, or None when it has none."""
-    found = _sessions().get(session.get("host_sid"))
+    found = _sessions().get(_sid())
     return found.csrf if found else None
 
 

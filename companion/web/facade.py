@@ -111,3 +111,6 @@ class TableFacade(Protocol):
 
     def check_pin(self, pin: str) -> bool:
         """Whether `pin` is the host PIN (constant-time)."""
+
+    def redeem_host_link(self, token: str) -> CompanionError | None:
+        """Use up a one-time host link (`companion host-link`): None when it logs in, else the refusal."""

@@ -12,7 +12,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from companion.games.option_spec import option_specs
 from companion.games.registry import game_names, get_rules
 from companion.web.auth import host_csrf, require_host
-from companion.web.errors import ApiError
+from companion.web.errors import ApiError, small_number
 from companion.web.lan import seat_url
 from companion.web.pages import preferred_lang
 from companion.web.replay import export_record_text
@@ -80,9 +80,10 @@ def export(kind: str) -> Response:
         result = table.host_command("export_cards", {})
     elif kind == "record":
         game = request.args.get("game")
-        if game is not None and not (game.isascii() and game.isdigit()):
+        number = small_number(game)
+        if game is not None and number is None:
             raise ApiError("bad_game_id", f"a game is named by its number, not {game!r}"[:200])
-        result = table.host_command("export_record", {} if game is None else {"game": int(game)})
+        result = table.host_command("export_record", {} if number is None else {"game": number})
     else:
         raise ApiError("not_found", f"nothing to export called {kind!r}")
     if not isinstance(result, dict):

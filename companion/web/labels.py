@@ -13,7 +13,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from companion.games.binding import DeckItem, get_binding
 from companion.games.registry import game_names, get_rules
 from companion.web.auth import require_host
-from companion.web.errors import ApiError
+from companion.web.errors import ApiError, small_number
 
 bp = Blueprint("labels", __name__)
 
@@ -149,10 +149,9 @@ def labels(game: str, seats: int) -> Response:
         raise ApiError("bad_field", "paper is a4 or letter")
     labels_all = labels_of(deck_items(game, seats), _seat_colours())
     pages = max(1, -(-len(labels_all) // paper.per_page))
-    page = request.args.get("page", "1")
-    if not page.isdigit() or not 1 <= int(page) <= pages:
+    n = small_number(request.args.get("page", "1"))
+    if n is None or not 1 <= n <= pages:
         raise ApiError("bad_field", f"page is 1 to {pages}")
-    n = int(page)
     chunk = labels_all[(n - 1) * paper.per_page:n * paper.per_page]
     title = f"{get_rules(game).title} · {seats} seats / {seats}인"
     body = sheet_svg(title, chunk, paper, n, pages)

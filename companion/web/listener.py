@@ -1,5 +1,6 @@
 """The listening socket and waitress settings: bound before the table starts, tuned so a stream notices a gone
-client within seconds and no request body is spooled to disk."""
+client within seconds, no request body is spooled to disk, and no client holds the server by holding sockets
+(companion.web.connections)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.web.connections import IDLE_S, PER_CLIENT, REQUEST_S
 
 MAX_BODY = 1 << 20
 """Request bodies above 1 MiB are refused (413) before they are read, not spooled to disk first."""
@@ -54,17 +56,34 @@ def listen(host: str, port: int) -> socket.socket:
 @dataclass(frozen=True)
 class ServerPlan:
     """Waitress's pool: `threads` for ordinary requests plus one per allowed stream, so streams never starve
-    the rest."""
+    the rest; and the connections it keeps (companion.web.connections)."""
 
     threads: int
     streams: int
+    per_client: int = PER_CLIENT
+    request_s: float = REQUEST_S
+    idle_s: float = IDLE_S
+
+    @property
+    def connection_limit(self) -> int:
+        """Connections kept at once: every thread and stream twice over (a page reloading opens its new
+        connections before the old ones close) plus 64 for idle keep-alives; beyond it the longest idle goes."""
+        return 2 * (self.threads + self.streams) + 64
 
     def waitress_options(self) -> dict[str, Any]:
-        """Keyword arguments for waitress.create_server."""
-        return {"threads": self.threads + self.streams, "channel_timeout": 60, "max_request_body_size": MAX_BODY,
+        """Keyword arguments for waitress's adjustments."""
+        return {"threads": self.threads + self.streams, "max_request_body_size": MAX_BODY,
                 # lets waitress keep reading a connection while its request runs, so it sees a stream's client
                 # hang up (waitress.client_disconnected) instead of finding out at a failed write much later
-                "channel_request_lookahead": 1, "ident": "companion"}
+                "channel_request_lookahead": 1, "ident": "companion",
+                "asyncore_use_poll": True}  # select() cannot watch a socket numbered 1024 or more
+
+    def server(self, app: Any, sock: socket.socket) -> Any:
+        """The guarded waitress server for `app` on a bound, listening socket."""
+        from companion.web.connections import create_guarded_server
+
+        return create_guarded_server(app, sock, soft_limit=self.connection_limit, per_client=self.per_client,
+                                     request_s=self.request_s, idle_s=self.idle_s, **self.waitress_options())
 
 
 def close_server(server: Any) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Iterator, Mapping
 
+from companion.web.clients import client_key, is_own_machine
 from companion.web.errors import ApiError
 from companion.web.facade import Subscription
 
@@ -69,8 +70,9 @@ def event_stream(sub: Subscription, heartbeat: float, gone: Callable[[], bool], 
 class Slot:
     """One held stream slot; `release()` may be called any number of times."""
 
-    def __init__(self, slots: "StreamSlots") -> None:
+    def __init__(self, slots: "StreamSlots", client: str | None) -> None:
         self._slots = slots
+        self._client = client
         self._held = True
         self._lock = threading.Lock()
 
@@ -79,30 +81,47 @@ class Slot:
         with self._lock:
             held, self._held = self._held, False
         if held:
-            self._slots._give_back()
+            self._slots._give_back(self._client)
 
 
 class StreamSlots:
-    """At most `cap` streams at once; the server's pool has `cap` threads beyond the ordinary ones for them."""
+    """At most `cap` streams at once, and at most `per_client` from one client (an IPv4 address or an IPv6 /64;
+    the table's own machine has no per-client cap); the server's pool has `cap` threads beyond the ordinary ones
+    for them."""
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, per_client: int | None = None) -> None:
         self.cap = cap
+        self.per_client = per_client or cap
         self._open = 0
+        self._by_client: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def acquire(self) -> Slot:
-        """A slot, or ApiError stream_limit (503) when every slot is taken: the client retries, never hangs."""
+    def acquire(self, address: str | None = None) -> Slot:
+        """A slot, or ApiError stream_limit (503) when every slot is taken or the client holds its share: the
+        client retries, never hangs."""
+        client = None if address is None or is_own_machine(address) else client_key(address)
         with self._lock:
             if self._open >= self.cap:
                 raise ApiError("stream_limit", f"{self.cap} live-update streams are open already; retry shortly")
+            if client is not None and self._by_client.get(client, 0) >= self.per_client:
+                raise ApiError("stream_limit", f"this device holds {self.per_client} live-update streams already; "
+                                               f"close a page or retry shortly")
             self._open += 1
-        return Slot(self)
+            if client is not None:
+                self._by_client[client] = self._by_client.get(client, 0) + 1
+        return Slot(self, client)
 
     def open(self) -> int:
         """Streams open now."""
         with self._lock:
             return self._open
 
-    def _give_back(self) -> None:
+    def _give_back(self, client: str | None) -> None:
         with self._lock:
             self._open -= 1
+            if client is not None:
+                left = self._by_client.get(client, 1) - 1
+                if left:
+                    self._by_client[client] = left
+                else:
+                    self._by_client.pop(client, None)

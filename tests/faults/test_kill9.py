@@ -48,7 +48,7 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 def kill_loop(tmp_path: Path, kills: int, seed: int) -> None:
     text = (ROOT / "hardware" / "tables" / "mock-10-seats.toml").read_text()
     config = tmp_path / "table.toml"
-    config.write_text(text.replace('# host_pin = "246813"', 'host_pin = "123456"'))
+    config.write_text(text.replace("[web]\n", '[web]\nhost_pin = "123456"\n', 1))
     data, port = tmp_path / "data", free_port()
     rng = random.Random(seed)
     acked: dict[int, list[dict[str, Any]]] = {}  # game id -> acknowledged seat actions

@@ -31,7 +31,7 @@ def free_port() -> int:
 def write_config(directory: Path, extra_web: str = "") -> Path:
     """The 10-seat mock table's config with a known host PIN (and more `[web]` lines)."""
     text = (ROOT / "hardware" / "tables" / "mock-10-seats.toml").read_text()
-    text = text.replace('# host_pin = "246813"', f'host_pin = "{PIN}"\n{extra_web}')
+    text = text.replace("[web]\n", f'[web]\nhost_pin = "{PIN}"\n{extra_web}\n', 1)
     path = directory / "table.toml"
     path.write_text(text)
     return path

@@ -63,7 +63,7 @@ def host_session(port: int) -> tuple[Any, dict[str, str]]:
 def test_kill_9_mid_game_loses_no_acknowledged_action(tmp_path: Path) -> None:
     text = (ROOT / "hardware" / "tables" / "mock-10-seats.toml").read_text()
     config = tmp_path / "table.toml"
-    config.write_text(text.replace('# host_pin = "246813"', 'host_pin = "123456"'))
+    config.write_text(text.replace("[web]\n", '[web]\nhost_pin = "123456"\n', 1))
     data, port = tmp_path / "data", free_port()
     proc = start(config, data, port)
     acked: list[dict[str, Any]] = []

@@ -10,7 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.table.runtime import Runtime
-from companion.web.auth import FIRST_LOCK_S, FREE_TRIES, MAX_LOCK_S
+from companion.web.auth import HOST_COOKIE
+from companion.web.pin_guard import FIRST_LOCK_S, FREE_TRIES, MAX_LOCK_S
 from tests.table.helpers import live_rows
 from tests.web.conftest import PIN, login
 
@@ -44,11 +45,11 @@ def test_every_sim_route_needs_the_host_session(client: FlaskClient, runtime: Ru
 
 def test_logout_revokes_the_session_on_the_server(app: Flask, client: FlaskClient) -> None:
     headers = login(client)
-    cookie = client.get_cookie("session")
+    cookie = client.get_cookie(HOST_COOKIE)
     assert cookie is not None
     assert client.post("/api/host/logout", headers=headers).status_code == 200
     replay = app.test_client()
-    replay.set_cookie("session", cookie.value)  # the cookie copied before the logout
+    replay.set_cookie(HOST_COOKIE, cookie.value)  # the cookie copied before the logout
     assert replay.get("/api/host/state").status_code == 401
     r = replay.post("/api/host/undo", json={}, headers=headers)
     assert (r.status_code, r.json["code"]) == (401, "unauthorised")
@@ -56,11 +57,11 @@ def test_logout_revokes_the_session_on_the_server(app: Flask, client: FlaskClien
 
 def test_a_second_login_ends_the_first_session_of_that_browser(app: Flask, client: FlaskClient) -> None:
     first = login(client)
-    old = client.get_cookie("session")
+    old = client.get_cookie(HOST_COOKIE)
     assert old is not None
     login(client)
     stale = app.test_client()
-    stale.set_cookie("session", old.value)
+    stale.set_cookie(HOST_COOKIE, old.value)
     assert stale.get("/api/host/state").status_code == 401
     assert client.post("/api/host/undo", json={}, headers=first).json["code"] == "csrf"
 

@@ -111,7 +111,8 @@ def seat_urls(app: Flask, **request: Any) -> tuple[list[str], list[bytes], list[
 
 
 def test_host_state_and_qr_codes_carry_the_chosen_url(runtime: Runtime) -> None:
-    app = runtime.app(TESTING=True, LAN_IPV4=lambda: "192.168.77.5")
+    # the table is at 10.9.8.7 as far as the host's browser knows (allowed: the test machine has no such address)
+    app = runtime.app(TESTING=True, LAN_IPV4=lambda: "192.168.77.5", ALLOWED_HOSTS=["10.9.8.7"])
     urls, svgs, tokens = seat_urls(app)  # the test client asks as http://localhost/ on port 80
     assert urls == [f"http://192.168.77.5/seat/{t}" for t in tokens] and len(tokens) == 3
     assert svgs == [qr_svg(u) for u in urls]
@@ -120,7 +121,7 @@ def test_host_state_and_qr_codes_carry_the_chosen_url(runtime: Runtime) -> None:
     assert urls == [f"http://10.9.8.7:8000/seat/{t}" for t in tokens] and svgs == [qr_svg(u) for u in urls]
 
     runtime.config = replace(runtime.config, web=replace(runtime.config.web, public_url="http://table.local:8000"))
-    app = runtime.app(TESTING=True, LAN_IPV4=no_lan)  # the Runtime hands the config's public_url to the app
+    app = runtime.app(TESTING=True, LAN_IPV4=no_lan, ALLOWED_HOSTS=["10.9.8.7"])  # and the config's public_url
     urls, svgs, _ = seat_urls(app, base_url="http://10.9.8.7:8000")
     assert urls == [f"http://table.local:8000/seat/{t}" for t in tokens] and svgs == [qr_svg(u) for u in urls]
 

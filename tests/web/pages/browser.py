@@ -7,9 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from waitress.server import create_server
-
-from companion.web.listener import ServerPlan, close_server
+from companion.web.listener import ServerPlan, close_server, listen
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -22,7 +20,7 @@ def serve(app: Any, threads: int = 32) -> Iterator[str]:
     """Serve `app` with waitress on 127.0.0.1 (a free port) in a thread, set up as `companion run` sets it up;
     yields the base URL."""
     plan = ServerPlan(threads, int(app.config["SSE_MAX_STREAMS"]))
-    server = create_server(app, host="127.0.0.1", port=0, **plan.waitress_options())
+    server = plan.server(app, listen("127.0.0.1", 0))
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
     thread.start()
     try:

@@ -86,7 +86,9 @@ NAMES = frozenset({"Goat", "Wolf", "Cabbage", "BY-NC-SA", "CU", "PIN", "QR", "UI
 on devices."""
 NAMES_IN = {"lang": {"ko"}, "codes.bad_terminal": {"ID"},
             "host.join_loopback_only": {"make", "run", "HOST", "web", "host"},
-            "host.join_not_served": {"web", "public_url"}}
+            "host.join_not_served": {"web", "public_url"},
+            "host.table_locked_out": {"companion", "host-link"}, "codes.pin_table_locked": {"companion", "host-link"},
+            "codes.link_expired": {"companion", "host-link"}}
 """Latin words one text may hold besides NAMES: a setting or command the host types."""
 LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
 PATH = re.compile(r"(?<![\w])/[a-z_/]+")
@@ -102,7 +104,7 @@ MESSAGE_KEYS = frozenset({
     "host.wrong_pin", "host.locked_out", "host.started", "host.saved", "host.imported", "host.undone",
     "host.resumed", "host.check_ok", "host.ended", "host.no_game", "host.bound_done", "host.unbound_done",
     "host.no_terminals", "host.replace_confirm", "host.undo_confirm", "host.end_confirm", "host.identify",
-    "about.what", "about.sh", "about.others"})
+    "about.what", "about.sh", "about.others", "host.table_locked_out", "host.link_explain", "host.journal_gone"})
 """Texts that are sentences to a player or the host (besides every refusal)."""
 SHORT_GROUPS = ("actions", "kinds", "phases", "phase_actions", "fields", "values", "outcomes", "reasons", "board",
                 "options", "locations", "units")

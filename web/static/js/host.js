@@ -205,7 +205,8 @@ function terminalsTable(st) {
   // while a game runs only its seats can be chosen; a terminal of a seat beyond them serves nobody now
   const seatCount = gameSeats === null ? tableSeats : Math.min(gameSeats, tableSeats || gameSeats);
   const inGame = (seat) => seat !== null && seat < seatCount;
-  const latest = terms.reduce((best, t) => (typeof t.last_input === "number" && (!best || t.last_input > best.last_input) ? t : best), null);
+  // ordered by the table's count of choices, never by clock times (a Pi's clock may be set back by NTP)
+  const latest = terms.reduce((best, t) => (typeof t.input_seq === "number" && (!best || t.input_seq > best.input_seq) ? t : best), null);
   const head = ["host.terminal", "host.connection", "ui.seat", "host.last_seen", "host.last_input", "host.bind"];
   return h("table", { class: "data", id: "terminal-table" },
     h("thead", {}, h("tr", {}, head.map((k) => h("th", {}, i18n.t(k))))),
@@ -242,6 +243,10 @@ function drawState() {
     s.token ? h("a", { href: `/seat/${s.token}`, target: "_blank", class: "seat-link", dataset: { seat: s.seat } }, i18n.t("host.seat_link")) : null,
     s.url ? h("code", { class: "seat-url", dataset: { seat: s.seat } }, s.url) : null,
     h("span", { class: "muted" }, `${i18n.t("host.terminal")}: ${s.terminal || i18n.t("host.unbound")}`))));
+  const journal = st.journal || {};  // the database was removed or replaced under the running table
+  byId("journal-warning").hidden = journal.problem !== "journal_gone";
+  byId("journal-warning").textContent = journal.problem === "journal_gone"
+    ? `${i18n.t("host.journal_gone")}${journal.path ? ` (${journal.path})` : ""}` : "";
   const join = st.join || {};  // phones follow the QR codes: say so when they cannot reach this table
   const joinKey = { loopback_only: "host.join_loopback_only", not_served: "host.join_not_served" }[join.problem];
   byId("join-warning").hidden = !joinKey;

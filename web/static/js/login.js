@@ -12,7 +12,8 @@ export function wirePinLogin(errorId, texts) {
       location.reload();
     } catch (err) {
       const el = byId(errorId);
-      el.textContent = texts().t(err.code === "pin_locked" ? "host.locked_out" : "host.wrong_pin");
+      const key = { pin_locked: "host.locked_out", pin_table_locked: "host.table_locked_out" }[err.code] || "host.wrong_pin";
+      el.textContent = texts().t(key);
       el.hidden = false;
     }
   });
