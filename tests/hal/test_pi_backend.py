@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.config import ButtonConfig, LedConfig, ReaderConfig, TableConfig, loads_config
+from companion.config import ButtonConfig, LedConfig, PowerConfig, ReaderConfig, TableConfig, loads_config
 from companion.hal import BackendError, TagPlaced, TagRemoved, load_backend
 from companion.hal.events import ButtonPressed, ReaderFault
 from companion.hal.interfaces import ReaderError
@@ -65,6 +65,7 @@ CONFIG = TableConfig(
              ReaderConfig("board", "board", 1, 2, cs=5, rst=25)),
     buttons=(ButtonConfig(pin=4, seat=0, key="ja"),),
     leds=LedConfig(pixels=4, pin=10, mode="spi", brightness=255),
+    power=PowerConfig(reader_rail_ma=1500),  # three readers: more than the Pi's 3V3 pins may feed
 )
 
 
