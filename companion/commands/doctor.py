@@ -238,7 +238,7 @@ def check_readers(config: TableConfig, probe: Probe, gpio: bool) -> list[Any]:
 
 def live(readers: list[Any], probe: Probe, seconds: float) -> None:
     """Print each reader's tag as it is placed and removed (the shared poller's debounce), until Ctrl-C or `seconds`."""
-    from companion.hal.events import ReaderFault, TagPlaced, TagRemoved
+    from companion.hal.events import ReaderFault, TagPlaced, TagRemoved, TagsCrowded
     from companion.hal.readers import ReaderPoller
 
     def show(event: object) -> None:
@@ -246,8 +246,10 @@ def live(readers: list[Any], probe: Probe, seconds: float) -> None:
             probe.say(f"  {event.reader}: {event.uid}")
         elif isinstance(event, TagRemoved):
             probe.say(f"  {event.reader}: (removed {event.uid})")
+        elif isinstance(event, TagsCrowded):
+            probe.say(f"  {event.reader}: two or more tags at once (a reader reads one: take one away)")
         elif isinstance(event, ReaderFault):
-            probe.say(f"  {event.reader}: fault {event.message}")
+            probe.say(f"  {event.reader}: fault {event.error}")
 
     probe.say(f"Live: tap tags on the readers ({', '.join(r.name for r in readers)}); "
               + (f"{seconds:g} s" if seconds > 0 else "Ctrl-C to stop"))
