@@ -17,6 +17,10 @@ if os.getenv("TERMINAL_SIM_TAG"):  # the terminal has a reader: the tag file sta
 
     config.RFID = {"sim": True}
     rfid.open_reader = sim_reader.open_reader
+else:  # no reader beside this simulated terminal
+    import config  # noqa: E402
+
+    config.RFID = None
 import main  # noqa: E402
 
 main.main()
