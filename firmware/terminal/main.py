@@ -329,8 +329,8 @@ def _io():
 def pin_clashes(config):
     """Every GPIO given two jobs by config.py, as "GPn: job and job" (empty when the pins are sound)."""
     jobs = []
-    for key, pin in config.BUTTON_PINS.items():
-        jobs.append((pin, "button " + key))
+    for key in sorted(config.BUTTON_PINS):  # a fixed order: MicroPython's dicts keep none
+        jobs.append((config.BUTTON_PINS[key], "button " + key))
     if config.PIXEL_COUNT:
         jobs.append((config.PIXEL_PIN, "pixels"))
     for part, keys in (("RFID", ("sck", "mosi", "miso", "cs", "rst")), ("DISPLAY", ("sda", "scl"))):
