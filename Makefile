@@ -32,6 +32,7 @@ soak: $(STAMP)
 docs: $(STAMP)
 	@bash scripts/install-test-deps.sh
 	$(BIN)/python hardware/drawings/make.py
+	$(BIN)/python -m companion.bench.hardware hardware/README.md
 
 bench: $(STAMP)
 	$(BIN)/companion bench
