@@ -61,6 +61,7 @@ class Load:
     milliamps: float
     limit_ma: float
     fix: str = ""
+    limit_is: str = f"{MARGIN:.0%} of the rating"
 
     @property
     def ok(self) -> bool:
@@ -109,9 +110,10 @@ def budget(cfg: TableConfig) -> list[Load]:
             rail, limit = f"3.3 V regulator ({power.reader_rail_ma} mA)", power.reader_rail_ma * MARGIN
         else:
             rail, limit = "Pi 3V3 header pins", PI_3V3_HEADER_MA * MARGIN
+        fix = ("use a bigger 3.3 V regulator" if power.reader_rail_ma else
+               "feed the readers from a 3.3 V regulator ([power] reader_rail_ma = its rating in mA)")
         loads.append(Load(rail, f"{readers} reader(s) x {READER_MA:.0f} mA", readers * READER_MA + LOGIC_MA * readers,
-                          limit, "feed the readers from a 3.3 V regulator ([power] reader_rail_ma = its rating in mA), "
-                          "or move the seat readers into the seat terminals"))
+                          limit, fix + ", or move the seat readers into the seat terminals"))
     pi_load = PI_BOARD_MA[power.pi] + (0.0 if power.reader_rail_ma else readers * READER_MA)
     loads.append(Load(f"{power.pi} 5 V supply ({PI_SUPPLY_MA[power.pi]:.0f} mA)", "the Pi board and its 3V3 loads",
                       pi_load, PI_SUPPLY_MA[power.pi] * MARGIN, "use the official supply"))
@@ -124,11 +126,13 @@ def budget(cfg: TableConfig) -> list[Load]:
     if term.count:
         each = terminal_ma(term.reader, term.display, term.pixels, term.pixel_brightness)
         loads.append(Load("one terminal's 3V3(OUT)", "its reader and display",
-                          terminal_3v3_ma(term.reader, term.display), PICO_3V3_MA, "leave the display out"))
+                          terminal_3v3_ma(term.reader, term.display), PICO_3V3_MA, "leave the display out",
+                          "the Pico datasheet's limit"))
         loads.append(Load("one hub port (USB 2.0, 500 mA)", f"a terminal: Pico, {term.pixels} pixels at brightness "
                           f"{term.pixel_brightness}{', reader' if term.reader else ''}"
                           f"{', display' if term.display else ''}", each, USB_PORT_MA,
-                          "lower [terminals] pixel_brightness (and PIXEL_BRIGHTNESS in the firmware's config.py)"))
+                          "lower [terminals] pixel_brightness (and PIXEL_BRIGHTNESS in the firmware's config.py)",
+                          "what a USB 2.0 port gives"))
         loads.append(Load(f"USB hub supply ({power.hub_ma} mA)", f"{term.count} terminals and the hub",
                           term.count * each + HUB_OWN_MA, power.hub_ma * MARGIN,
                           "use a hub with a bigger supply ([power] hub_ma = its rating in mA)"))
@@ -144,7 +148,7 @@ def check_power(cfg: TableConfig) -> list[Load]:
     for load in loads:
         if not load.ok:
             raise BackendError("power_over_budget", f"{load.rail}: {load.what} draw up to {load.milliamps:.0f} mA, "
-                               f"the limit is {load.limit_ma:.0f} mA ({MARGIN:.0%} of the rating): {load.fix}")
+                               f"the limit is {load.limit_ma:.0f} mA ({load.limit_is}): {load.fix}")
     return loads
 
 

@@ -85,7 +85,7 @@ def check_spi(cfg: TableConfig) -> dict[int, BusTiming]:
                                "terminals (hardware/README.md, reference builds)")
         timing = bus_timing(sum(1 for r in cfg.readers if r.bus == bus), setting.lead_cm)
         if setting.spi_hz > timing.max_hz:
-            raise BackendError("spi_too_fast", f"SPI{bus}: spi_hz {setting.spi_hz} is above the {timing.max_hz:.0f} Hz "
+            raise BackendError("spi_too_fast", f"SPI{bus}: spi_hz {setting.spi_hz} is above the {timing.max_hz / 1e6:.2f} MHz "
                                f"that {timing.readers} reader(s) on {setting.lead_cm} cm leads allow (a MISO bit needs "
                                f"{timing.path_ns:.0f} ns, twice over): lower spi_hz (default {DEFAULT_SPI_HZ})")
         out[bus] = timing

@@ -188,6 +188,22 @@ def test_a_tag_tapped_at_a_terminal_is_cast_as_that_seats_ballot(make: Callable[
     assert row["source"] == f"reader:terminal:{device.terminal_id}"
 
 
+def test_a_second_card_at_a_terminal_is_refused_and_the_first_stays(make: Callable[..., PtyTable]) -> None:
+    table = make("secret_hitler", 5, "physical", readers=True)
+    rt = table.rt
+    enroll(rt, "0B030100", "ballot", "ja", game="secret_hitler")
+    device = table.devices[3]
+    device.hold("0b030100")
+    reader = f"terminal:{device.terminal_id}"
+    wait(lambda: rt.hardware.poller.present().get(reader) == "0B030100", what="the ballot placed")
+    rt.loop.wait_idle()
+    rejected = rt.loop.counters.rejected  # (a ballot outside a vote is refused too: count from here)
+    device.hold("0b030100,0b030200")  # a second ballot on the same reader
+    wait(lambda: rt.loop.counters.rejected > rejected, what="two cards on one reader refused")
+    assert rt.hardware.poller.present().get(reader) == "0B030100", "the card already there stays placed"
+    device.hold("0b030100")
+
+
 def test_a_reader_that_fails_to_start_leaves_the_terminal_running_and_says_so(tmp_path: Path) -> None:
     device = SimTerminal(tmp_path, EXE, reader=True)
     device.hold("fail")  # the chip does not answer at power-up
