@@ -20,7 +20,7 @@ from companion.hal.terminal_hub import ScreenHub
 from companion.hal.serial_link import (HOST_FW, LinkChoice, LinkCrowd, LinkDown, LinkEvent, LinkHealth, LinkProblem, LinkTag,
                                        LinkUp, Port, TerminalLink, open_serial)
 
-__all__ = ["HOST_FW", "LinkChoice", "LinkDown", "LinkEvent", "LinkHealth", "LinkProblem", "LinkTag", "LinkUp",
+__all__ = ["HOST_FW", "LinkChoice", "LinkCrowd", "LinkDown", "LinkEvent", "LinkHealth", "LinkProblem", "LinkTag", "LinkUp",
            "Port", "SerialTerminalHub", "TerminalLink", "find_terminals", "open_serial", "vars_of"]
 
 PICO_VID = 0x2E8A
