@@ -21,6 +21,11 @@ else:  # no reader beside this simulated terminal
     import config  # noqa: E402
 
     config.RFID = None
+if os.getenv("TERMINAL_SIM_PIXEL_PIN"):  # a test's miswired terminal
+    import config  # noqa: E402
+
+    config.PIXEL_PIN = int(os.getenv("TERMINAL_SIM_PIXEL_PIN"))
 import main  # noqa: E402
 
+main.ERROR_LOG = os.getenv("TERMINAL_SIM_LOG") or os.devnull  # the host's working directory is no Pico's flash
 main.main()

@@ -349,8 +349,9 @@ def pin_clashes(config):
     return clashes
 
 
-def log_error(text, path=ERROR_LOG):
+def log_error(text, path=None):
     """Append one line to the error log on flash (started afresh past ERROR_LOG_MAX); never raises."""
+    path = path or ERROR_LOG
     try:
         import os
         try:
