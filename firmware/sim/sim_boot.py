@@ -27,5 +27,5 @@ if os.getenv("TERMINAL_SIM_PIXEL_PIN"):  # a test's miswired terminal
     config.PIXEL_PIN = int(os.getenv("TERMINAL_SIM_PIXEL_PIN"))
 import main  # noqa: E402
 
-main.ERROR_LOG = os.getenv("TERMINAL_SIM_LOG") or os.devnull  # the host's working directory is no Pico's flash
+main.ERROR_LOG = os.getenv("TERMINAL_SIM_LOG") or "/dev/null"  # the host's working directory is no Pico's flash
 main.main()
