@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test soak bench clean
+.PHONY: run test soak bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,13 @@ test: $(STAMP)
 soak: $(STAMP)
 	@bash scripts/install-test-deps.sh
 	$(BIN)/python -m pytest -q -m soak
+
+# The builder's drawings (hardware/drawings/*.svg) from their text sources; tests/hal/test_drawings.py fails when a
+# drawing and its source disagree, or a drawn pin disagrees with the code's pin map.
+docs: $(STAMP)
+	@bash scripts/install-test-deps.sh
+	$(BIN)/python hardware/drawings/make.py
+	$(BIN)/python -m companion.bench.hardware hardware/README.md
 
 bench: $(STAMP)
 	$(BIN)/companion bench

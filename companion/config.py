@@ -28,6 +28,17 @@ MAX_PIXELS = 2048
 MAX_NESTING = 20
 """A table config is at most a few levels deep; deeper TOML is refused before it is parsed."""
 BOM = "\ufeff"
+DEFAULT_SPI_HZ = 1_000_000
+"""A reader bus's clock unless `[[spi]] spi_hz` says otherwise: 3.6 times slower than the rise-time arithmetic
+allows for the reference build (5 readers on 30 cm leads, companion/hal/spi_bus.py), and polling is bound by the
+chip's time on air, not by the clock."""
+SPI_HZ = (10_000, 10_000_000)
+"""The MFRC522's SPI runs up to 10 Mbit/s."""
+MAX_LEAD_CM = 50
+"""The longest SPI lead the builds support: beyond it the seat readers live in the seat terminals."""
+READER_GAINS_DB = (18, 23, 33, 38, 43, 48)
+"""MFRC522 receiver gains (RFCfgReg RxGain)."""
+PI_MODELS = ("pi4", "pi5")
 
 
 class ConfigError(ConfigFault):
@@ -66,6 +77,34 @@ class ReaderConfig:
     cs: int | None = None
     rst: int | None = None
     irq: int | None = None
+    gain_db: int = 33
+    """Receiver gain (18, 23, 33, 38, 43 or 48 dB): more reads farther and hears a neighbour's tag sooner."""
+    antenna_switching: bool = False
+    """Field on only while this reader is polled (5 ms more per poll): for two readers that cannot be moved apart."""
+
+
+@dataclass(frozen=True)
+class SpiBusConfig:
+    """One SPI bus the Pi's readers share: its clock and its longest lead (the timing check uses both)."""
+
+    bus: int
+    spi_hz: int = DEFAULT_SPI_HZ
+    lead_cm: int = 30
+
+
+@dataclass(frozen=True)
+class PowerConfig:
+    """What the table's supplies are rated for (companion/hal/power.py checks every load against them)."""
+
+    pi: str = "pi4"
+    """pi4 or pi5: the board's own draw and its official supply."""
+    reader_rail_ma: int = 0
+    """The 3.3 V regulator feeding the Pi's readers, in mA; 0: the Pi's own 3V3 header pins."""
+    led_supply_ma: int = 4000
+    """The strip's 5 V supply."""
+    hub_ma: int = 0
+    """The powered USB hub's supply (the seat terminals draw from it)."""
+    hub_ports: int = 0
 
 
 @dataclass(frozen=True)
@@ -135,6 +174,13 @@ class TerminalsConfig:
     ports: tuple[str, ...] = ()
     discover: bool | None = None
     """None: the backend's default (pi: yes, mock: no)."""
+    count: int = 0
+    """Seat terminals on the hub (for the power budget); what each has is below (the firmware's config.py)."""
+    reader: bool = True
+    display: bool = False
+    pixels: int = 4
+    pixel_brightness: int = 51
+    """The firmware's PIXEL_BRIGHTNESS cap, 0..255."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +207,12 @@ class TableConfig:
     readers: tuple[ReaderConfig, ...] = ()
     buttons: tuple[ButtonConfig, ...] = ()
     terminals: TerminalsConfig = field(default_factory=TerminalsConfig)
+    spi: tuple[SpiBusConfig, ...] = ()
+    power: PowerConfig = field(default_factory=PowerConfig)
+
+    def spi_bus(self, bus: int) -> SpiBusConfig:
+        """A bus's `[[spi]]` settings, or the defaults."""
+        return next((s for s in self.spi if s.bus == bus), SpiBusConfig(bus))
 
     def reader_zones(self) -> dict[str, str]:
         """Reader name -> zone."""
@@ -171,9 +223,10 @@ class TableConfig:
         return {s.terminal: i for i, s in enumerate(self.seats) if s.terminal}
 
 
-_LISTS: dict[str, type] = {"seats": SeatConfig, "readers": ReaderConfig, "buttons": ButtonConfig}
+_LISTS: dict[str, type] = {"seats": SeatConfig, "readers": ReaderConfig, "buttons": ButtonConfig,
+                           "spi": SpiBusConfig}
 _TABLES: dict[str, type] = {"game": GameConfig, "web": WebConfig, "polling": PollingConfig, "leds": LedConfig,
-                            "terminals": TerminalsConfig}
+                            "terminals": TerminalsConfig, "power": PowerConfig}
 
 
 def _did_you_mean(key: str, known: list[str]) -> str:
@@ -224,7 +277,8 @@ def _build(cls: type, raw: Any, where: str) -> Any:
             if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
                 raise ConfigError("config_type", path, "expected an array of host names, e.g. [\"table.example\"]")
             values[name] = tuple(value)
-        elif cls is TerminalsConfig and name == "discover":
+        elif (cls is TerminalsConfig and name in ("discover", "reader", "display")) or (
+                cls is ReaderConfig and name == "antenna_switching"):
             if not isinstance(value, bool):
                 raise ConfigError("config_type", path, f"expected true or false, got {value!r}")
             values[name] = value
@@ -288,12 +342,41 @@ def _validate(cfg: TableConfig) -> TableConfig:
     pins = [b.pin for b in cfg.buttons]
     if len(set(pins)) != len(pins):
         raise ConfigError("config_duplicate", "buttons", "two buttons share a pin")
+    _validate_hardware(cfg)
     if cfg.polling.interval_ms < 1 or cfg.polling.removal_ms < cfg.polling.interval_ms:
         raise ConfigError("config_bad_value", "polling", "interval_ms >= 1 and removal_ms >= interval_ms")
     if not 1 <= cfg.polling.confirm_polls <= MAX_CONFIRM_POLLS:
         raise ConfigError("config_bad_value", "polling.confirm_polls",
                           f"confirm_polls is 1..{MAX_CONFIRM_POLLS} (consecutive reads before a tag counts as placed)")
     return cfg
+
+
+def _validate_hardware(cfg: TableConfig) -> None:
+    """Reader gains, SPI bus settings, supplies and terminal parts within what the parts can be."""
+    for i, r in enumerate(cfg.readers):
+        if r.gain_db not in READER_GAINS_DB:
+            raise ConfigError("config_bad_value", f"readers[{i}].gain_db",
+                              f"the receiver gain is one of {', '.join(map(str, READER_GAINS_DB))} dB")
+    buses = [s.bus for s in cfg.spi]
+    if len(set(buses)) != len(buses):
+        raise ConfigError("config_duplicate", "spi", "two [[spi]] entries for one bus")
+    for i, s in enumerate(cfg.spi):
+        if s.bus not in (0, 1):
+            raise ConfigError("config_bad_value", f"spi[{i}].bus", "the readers' bus is 0 or 1")
+        if not SPI_HZ[0] <= s.spi_hz <= SPI_HZ[1]:
+            raise ConfigError("config_bad_value", f"spi[{i}].spi_hz", f"spi_hz is {SPI_HZ[0]}..{SPI_HZ[1]} "
+                              f"(the MFRC522's SPI runs up to 10 MHz; {DEFAULT_SPI_HZ} by default)")
+        if not 1 <= s.lead_cm <= 1000:
+            raise ConfigError("config_bad_value", f"spi[{i}].lead_cm", "lead_cm is the longest lead in cm, 1..1000")
+    p = cfg.power
+    if p.pi not in PI_MODELS:
+        raise ConfigError("config_bad_value", "power.pi", f"expected one of {', '.join(PI_MODELS)}")
+    for key in ("reader_rail_ma", "led_supply_ma", "hub_ma", "hub_ports"):
+        if not 0 <= getattr(p, key) <= 100_000:
+            raise ConfigError("config_bad_value", f"power.{key}", f"{key} is 0..100000")
+    t = cfg.terminals
+    if not 0 <= t.count <= 64 or not 0 <= t.pixels <= 64 or not 0 <= t.pixel_brightness <= 255:
+        raise ConfigError("config_bad_value", "terminals", "count and pixels are 0..64, pixel_brightness 0..255")
 
 
 def _check_host(host: str) -> None:
@@ -466,7 +549,11 @@ def describe(cfg: TableConfig) -> str:
     for i, s in enumerate(cfg.seats):
         lines.append(f"  seat {i}: {s.name or '(no name)'} {s.colour} terminal={s.terminal or '-'}")
     for r in cfg.readers:
-        lines.append(f"  reader {r.name}: zone {r.zone} (bus {r.bus}, device {r.device}, cs {r.cs}, rst {r.rst})")
+        lines.append(f"  reader {r.name}: zone {r.zone} (bus {r.bus}, device {r.device}, cs {r.cs}, rst {r.rst}, "
+                     f"gain {r.gain_db} dB{', antenna switching' if r.antenna_switching else ''})")
+    for bus in sorted({r.bus for r in cfg.readers}):
+        s = cfg.spi_bus(bus)
+        lines.append(f"  SPI{bus}: {s.spi_hz} Hz, leads up to {s.lead_cm} cm")
     for z in cfg.leds.zones:
         lines.append(f"  leds {z.zone}: pixels {z.start}..{z.start + z.count - 1}")
     for b in cfg.buttons:

@@ -27,6 +27,11 @@ def _spi_transfers(args: argparse.Namespace) -> dict[str, Any]:
     return {"spi_transfers": spi_transfer_counts()}
 
 
+def _hardware(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.bench.hardware import hardware_figures
+    return {"hardware": hardware_figures()}
+
+
 def _terminal_rtt(args: argparse.Namespace) -> dict[str, Any]:
     from companion.bench.hardware import terminal_round_trip
     return {"terminal_rtt": terminal_round_trip()}
@@ -77,6 +82,7 @@ BENCHES: dict[str, Bench] = {
     "tap_to_sse": _tap_to_sse,
     "idle": _idle,
     "spi_transfers": _spi_transfers,
+    "hardware": _hardware,
     "terminal_rtt": _terminal_rtt,
     "polling": _polling,
     "tap_to_dom": _tap_to_dom,

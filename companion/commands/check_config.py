@@ -17,17 +17,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the summary (exit 0) or `error: CODE: where: message` (exit 2); a pi table's pins are checked too.
-    What is allowed but unwise (a weak host PIN) is a `warning: CODE: where: message` line on stderr."""
-    from companion.hal.pins import check_pins
+    """Print the summary (exit 0) or `error: CODE: where: message` (exit 2); a pi table's pins, reader bus
+    timing and power budget are checked too (each refusal gives the figure and the limit). What is allowed but
+    unwise (a weak host PIN) is a `warning: CODE: where: message` line on stderr."""
+    from companion.hal.build import check_build
 
     try:
         cfg = load_config(args.file)
-        check_pins(cfg)
+        build = check_build(cfg)
     except (ConfigError, BackendError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     for warning in config_warnings(cfg):
         print(f"warning: {warning}", file=sys.stderr)
-    print(describe(cfg))
+    print("\n".join([describe(cfg), *build.describe(cfg)]))
     return 0

@@ -133,6 +133,22 @@ def check_setup(config: TableConfig, probe: Probe) -> None:
         probe.say("Pins: no GPIO has two jobs, none is one the kernel owns")
     except BackendError as exc:
         probe.problem(f"{exc.code}: {exc.message}")
+    from companion.hal.power import check_power, describe_power
+    from companion.hal.spi_bus import check_spi as check_timing
+
+    for check, title in ((check_timing, "Reader bus timing"), (check_power, "Power budget (datasheet maxima)")):
+        try:
+            result = check(config)
+        except BackendError as exc:
+            probe.problem(f"{exc.code}: {exc.message}")
+            continue
+        lines = describe_power(result) if isinstance(result, list) else [
+            f"  SPI{bus}: a MISO bit needs {t.path_ns:.0f} ns, safe up to {t.max_hz / 1e6:.1f} MHz, set to "
+            f"{config.spi_bus(bus).spi_hz} Hz" for bus, t in result.items()]
+        if lines:
+            probe.say(f"{title}:")
+            for line in lines:
+                probe.say(line)
 
 
 def check_spi(probe: Probe) -> list[str]:
@@ -168,7 +184,8 @@ def open_readers(config: TableConfig, probe: Probe) -> tuple[list[Any], Any]:
     pins = [r.cs for r in config.readers if r.cs is not None and uses_gpio_cs(r.bus, r.device, r.cs)]
     selects = ChipSelects(pins, probe.pin_factory)
     readers = [Mfrc522Reader(rc, spi_opener=probe.spi_opener or open_spidev, pin_factory=probe.pin_factory,
-                             chip_selects=selects, sleep=probe.sleep, monotonic=probe.monotonic) for rc in config.readers]
+                             chip_selects=selects, spi_hz=config.spi_bus(rc.bus).spi_hz, sleep=probe.sleep,
+                             monotonic=probe.monotonic) for rc in config.readers]
     return readers, selects
 
 
@@ -221,7 +238,7 @@ def check_readers(config: TableConfig, probe: Probe, gpio: bool) -> list[Any]:
 
 def live(readers: list[Any], probe: Probe, seconds: float) -> None:
     """Print each reader's tag as it is placed and removed (the shared poller's debounce), until Ctrl-C or `seconds`."""
-    from companion.hal.events import ReaderFault, TagPlaced, TagRemoved
+    from companion.hal.events import ReaderFault, TagPlaced, TagRemoved, TagsCrowded
     from companion.hal.readers import ReaderPoller
 
     def show(event: object) -> None:
@@ -229,8 +246,10 @@ def live(readers: list[Any], probe: Probe, seconds: float) -> None:
             probe.say(f"  {event.reader}: {event.uid}")
         elif isinstance(event, TagRemoved):
             probe.say(f"  {event.reader}: (removed {event.uid})")
+        elif isinstance(event, TagsCrowded):
+            probe.say(f"  {event.reader}: two or more tags at once (a reader reads one: take one away)")
         elif isinstance(event, ReaderFault):
-            probe.say(f"  {event.reader}: fault {event.message}")
+            probe.say(f"  {event.reader}: fault {event.error}")
 
     probe.say(f"Live: tap tags on the readers ({', '.join(r.name for r in readers)}); "
               + (f"{seconds:g} s" if seconds > 0 else "Ctrl-C to stop"))

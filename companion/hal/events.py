@@ -61,6 +61,14 @@ class TerminalGone:
 
 
 @dataclass(frozen=True)
+class TagsCrowded:
+    """Two or more tags lie on one reader (reported once, after as many polls as a placement needs): a reader
+    reads one tag, so the table refuses the extra card in words; the tag already there stays placed."""
+
+    reader: str
+
+
+@dataclass(frozen=True)
 class ReaderFault:
     """A reader raised an error; the poller keeps going with backoff."""
 
@@ -68,7 +76,8 @@ class ReaderFault:
     error: str
 
 
-HalEvent = Union[TagPlaced, TagRemoved, ButtonPressed, TerminalHello, TerminalChoice, TerminalGone, ReaderFault]
+HalEvent = Union[TagPlaced, TagRemoved, TagsCrowded, ButtonPressed, TerminalHello, TerminalChoice, TerminalGone,
+                 ReaderFault]
 """Every event a backend may emit."""
 
 Sink = Callable[[HalEvent], None]

@@ -35,6 +35,10 @@ class TagReader(ABC):
         """The chip's version register (0x91/0x92 genuine, 0x88 clone), or None when unknown."""
         return None
 
+    def crowded(self) -> bool:
+        """Whether the last poll found more than one tag in the field (one tag per reader: the table refuses it)."""
+        return False
+
     def close(self) -> None:
         """Release the device."""
 

@@ -3,7 +3,10 @@
 Why not the PyPI `mfrc522` package: its wait loop ignores the chip's timer (2013 SPI transfers per empty
 poll) and it reads only cascade level 1, so distinct 7-byte UIDs collide (see hardware/README.md, Measured facts).
 Here every wait ends on the chip's own timer interrupt with a short programmed timeout, presence polling
-uses WUPA + HLTA so a resting tag answers every poll, and both cascade levels are read with BCC checks.
+uses WUPA + HLTA so a resting tag answers every poll, and all three cascade levels (4-, 7- and 10-byte UIDs)
+are read with BCC and SAK CRC checks through the ISO 14443-3 bit-oriented anticollision loop: two tags on one
+reader are resolved to one (the one read before, when it is still there) and the scan says the field is
+crowded, so the table can refuse the second card in words instead of reading nothing.
 """
 
 from __future__ import annotations
@@ -47,6 +50,15 @@ class Reg(enum.IntEnum):
     VERSION = 0x37
 
 
+RF_CFG_GAIN = 0x70
+"""RFCfgReg bits 6-4 (RxGain); the other bits are reserved and keep the value the chip holds."""
+GAIN_DB: dict[int, int] = {18: 0x00, 23: 0x10, 33: 0x40, 38: 0x50, 43: 0x60, 48: 0x70}
+"""Receiver gain in dB -> RxGain bits (datasheet table 98; 0x20/0x30 repeat 18/23 dB); read-only."""
+DEFAULT_GAIN_DB = 33
+"""The chip's reset value; more gain reads farther but hears a neighbour's tag sooner."""
+
+
+
 class Cmd(enum.IntEnum):
     """CommandReg command codes."""
 
@@ -64,9 +76,15 @@ class Picc(enum.IntEnum):
     WUPA = 0x52
     SEL_CL1 = 0x93
     SEL_CL2 = 0x95
+    SEL_CL3 = 0x97
     HLTA = 0x50
     CASCADE_TAG = 0x88
 
+
+CASCADE_LEVELS = (Picc.SEL_CL1, Picc.SEL_CL2, Picc.SEL_CL3)
+"""SEL of cascade levels 1-3: a 4-byte UID needs one, a 7-byte two, a 10-byte three."""
+COLL_POS_NOT_VALID = 0x20
+VALUES_AFTER_COLL = 0x80
 
 # ComIrqReg bits
 IRQ_TX = 0x40
@@ -147,11 +165,16 @@ class ScanStatus(enum.Enum):
 
 @dataclass(frozen=True)
 class Scan:
-    """One poll's result: a UID, nothing, or something present that could not be read (collision, CRC)."""
+    """One poll's result: a UID, nothing, or something present that could not be read (CRC, parity, no SAK).
+
+    `crowded`: more than one tag answered (a bit collision); `uid` is then the one the anticollision loop
+    selected, which is the one preferred (read before) whenever it is still in the field.
+    """
 
     status: ScanStatus
     uid: bytes | None = None
     detail: str = ""
+    crowded: bool = False
 
 
 EMPTY = Scan(ScanStatus.EMPTY)
@@ -209,6 +232,13 @@ class _Reply:
     timed_out: bool
 
 
+def cascade_parts(uid: bytes) -> list[bytes]:
+    """The four bytes a tag with this UID answers at each cascade level (CT 0x88 before a continued UID)."""
+    levels = {4: 1, 7: 2, 10: 3}.get(len(uid), 0)
+    return [(bytes((Picc.CASCADE_TAG,)) + uid[3 * i:3 * i + 3]) if i < levels - 1 else uid[3 * i:]
+            for i in range(levels)]
+
+
 class Mfrc522:
     """One MFRC522 on its own chip-select: version, antenna, and presence polling by WUPA + HLTA."""
 
@@ -221,7 +251,7 @@ class Mfrc522:
         timeout_s: float = 0.0015,
         status_poll_s: float = 0.0002,
         guard_s: float = 0.05,
-        antenna_gain: int = 0x40,
+        gain_db: int = DEFAULT_GAIN_DB,
         sleep: Callable[[float], None] = time.sleep,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -233,7 +263,9 @@ class Mfrc522:
         self._timeout_s = (self._timeout_ticks + 1) * TIMER_TICK_S
         self._status_poll_s = status_poll_s
         self._guard_s = guard_s
-        self._gain = antenna_gain & 0x70
+        if gain_db not in GAIN_DB:
+            raise ValueError(f"receiver gain is one of {sorted(GAIN_DB)} dB, not {gain_db}")
+        self._gain = GAIN_DB[gain_db]
         self._sleep = sleep
         self._monotonic = monotonic
         self._tx_last_bits = -1
@@ -283,7 +315,8 @@ class Mfrc522:
         self.write(Reg.T_RELOAD_L, self._timeout_ticks & 0xFF)
         self.write(Reg.TX_ASK, 0x40)  # 100 % ASK, required by ISO 14443 type A
         self.write(Reg.MODE, 0x3D)  # CRC preset 0x6363 for the coprocessor
-        self.write(Reg.RF_CFG, self._gain)
+        self.write(Reg.RF_CFG, (self.read(Reg.RF_CFG) & ~RF_CFG_GAIN & 0xFF) | self._gain)  # keep reserved bits
+        self.write(Reg.COLL, 0x00)  # ValuesAfterColl 0: bits after a collision read 0 (bit-oriented anticollision)
         if self._irq is not None:
             self.write(Reg.COM_IEN, 0x80 | IRQ_RX | IRQ_IDLE | IRQ_ERR | IRQ_TIMER)  # IRqInv: IRQ pin active low
         self._tx_last_bits = -1
@@ -353,7 +386,7 @@ class Mfrc522:
             if self._irq is None:
                 self._sleep(self._status_poll_s)
 
-    def _start(self, command: Cmd, frame: Sequence[int], tx_last_bits: int) -> None:
+    def _start(self, command: Cmd, frame: Sequence[int], tx_last_bits: int, rx_align: int = 0) -> None:
         """Load the FIFO and start a command (Transceive needs StartSend, Transmit starts at once)."""
         self.write(Reg.COMMAND, Cmd.IDLE)
         self.write(Reg.COM_IRQ, 0x7F)
@@ -361,8 +394,8 @@ class Mfrc522:
         self.write(Reg.FIFO_DATA, *frame)
         if command is Cmd.TRANSCEIVE:
             self.write(Reg.COMMAND, command)
-            self.write(Reg.BIT_FRAMING, 0x80 | tx_last_bits)
-            self._tx_last_bits = tx_last_bits
+            self.write(Reg.BIT_FRAMING, 0x80 | rx_align << 4 | tx_last_bits)
+            self._tx_last_bits = rx_align << 4 | tx_last_bits
         else:
             if tx_last_bits != self._tx_last_bits:
                 self.write(Reg.BIT_FRAMING, tx_last_bits)
@@ -370,12 +403,13 @@ class Mfrc522:
             self.write(Reg.COMMAND, command)
 
     def _transceive(self, frame: Sequence[int], answer_len: int, tx_last_bits: int = 0,
-                    likely: bool = True) -> _Reply:
+                    likely: bool = True, rx_align: int = 0) -> _Reply:
         """Send a frame and collect the `answer_len`-byte answer, ending on RxIRq, an error, or the chip's timeout.
 
         `likely=False` (nothing answered last time) skips the early look for an answer: one sleep to the timer.
+        A collision is not a hard error here: the data up to it is returned with ERR_COLL for the caller.
         """
-        self._start(Cmd.TRANSCEIVE, frame, tx_last_bits)
+        self._start(Cmd.TRANSCEIVE, frame, tx_last_bits, rx_align)
         tx_s = frame_air_s(len(frame), tx_last_bits)
         irq = self._wait(IRQ_RX, tx_s + answer_air_s(answer_len) if likely else None, tx_s + self._timeout_s)
         if irq & IRQ_TIMER and not irq & (IRQ_RX | IRQ_ERR):
@@ -389,44 +423,90 @@ class Mfrc522:
 
     # -- ISO 14443-3 -------------------------------------------------------------------------------------
 
-    def scan(self) -> Scan:
-        """Wake any tag (WUPA), read its full UID over both cascade levels, then halt it."""
+    def scan(self, prefer: bytes | None = None) -> Scan:
+        """Wake any tag (WUPA), read one full UID through the anticollision loop, then halt it.
+
+        With several tags in the field the loop follows `prefer` (the UID read before) at each collision, so a
+        card already resting there keeps being read and the scan says `crowded`.
+        """
         # An empty field is the common case: after an empty poll, sleep straight to the chip's timer; a tag
         # placed meanwhile is read at most one timer period (1.5 ms) later.
         atqa = self._transceive([Picc.WUPA], 2, tx_last_bits=7, likely=self._answered)
         self._answered = not atqa.timed_out
         if atqa.timed_out:
             return EMPTY
-        if atqa.error or len(atqa.data) != 2:
-            scan = Scan(ScanStatus.UNREADABLE, detail=_describe(atqa.error, "ATQA", atqa.data))
+        crowded = bool(atqa.error & ERR_COLL)  # a 4-byte and a 7-byte tag answer different ATQAs
+        if atqa.error & ~ERR_COLL or len(atqa.data) != 2:
+            scan = Scan(ScanStatus.UNREADABLE, detail=_describe(atqa.error, "ATQA", atqa.data), crowded=crowded)
         else:
-            scan = self._read_uid()
+            scan = self._read_uid(prefer, crowded)
         # HLTA after anything answered: a read tag goes to HALT and the next WUPA wakes it again; a tag left
         # READY by an error would ignore the next WUPA, and HLTA sends it to IDLE instead.
         self._halt()
         return scan
 
-    def _read_uid(self) -> Scan:
-        """Anticollision and select over cascade levels 1 and 2, after a tag answered the WUPA."""
+    def _read_uid(self, prefer: bytes | None = None, crowded: bool = False) -> Scan:
+        """Anticollision and select over cascade levels 1-3, after a tag answered the WUPA."""
         uid = bytearray()
-        for select in (Picc.SEL_CL1, Picc.SEL_CL2):
-            part = self._transceive([select, 0x20], 5)
-            if part.timed_out or part.error or len(part.data) != 5:
-                return Scan(ScanStatus.UNREADABLE, detail=_describe(part.error, "anticollision", part.data))
-            if bcc(part.data[:4]) != part.data[4]:
-                return Scan(ScanStatus.UNREADABLE, detail="BCC mismatch")
-            frame = [select, 0x70, *part.data]
+        wanted = cascade_parts(prefer) if prefer else []
+        for level, select in enumerate(CASCADE_LEVELS):
+            found = self._anticollision(select, wanted[level] if level < len(wanted) else None)
+            if isinstance(found, Scan):
+                return Scan(found.status, detail=found.detail, crowded=crowded or found.crowded)
+            part, collided = found
+            crowded = crowded or collided
+            frame = [select, 0x70, *part, bcc(part)]
             sak = self._transceive(frame + list(crc_a(frame)), 3)
             if sak.timed_out or sak.error or len(sak.data) != 3:
-                return Scan(ScanStatus.UNREADABLE, detail=_describe(sak.error, "SAK", sak.data))
+                return Scan(ScanStatus.UNREADABLE, detail=_describe(sak.error, "SAK", sak.data), crowded=crowded)
             if crc_a(sak.data[:1]) != sak.data[1:]:
-                return Scan(ScanStatus.UNREADABLE, detail="SAK CRC error")
-            if part.data[0] == Picc.CASCADE_TAG and sak.data[0] & 0x04:
-                uid += part.data[1:4]
+                return Scan(ScanStatus.UNREADABLE, detail="SAK CRC error", crowded=crowded)
+            if part[0] == Picc.CASCADE_TAG and sak.data[0] & 0x04:
+                uid += part[1:4]
                 continue
-            uid += part.data[:4]
-            return Scan(ScanStatus.TAG, bytes(uid))
-        return Scan(ScanStatus.UNREADABLE, detail="UIDs longer than 7 bytes are not supported")
+            uid += part
+            return Scan(ScanStatus.TAG, bytes(uid), crowded=crowded)
+        return Scan(ScanStatus.UNREADABLE, detail="the SAK still says 'cascade' after level 3", crowded=crowded)
+
+    def _anticollision(self, select: int, wanted: bytes | None) -> tuple[bytes, bool] | Scan:
+        """One cascade level's ISO 14443-3 anticollision loop: (UID CLn, whether bits collided) or UNREADABLE.
+
+        The reader sends the bits of UID CLn it knows (NVB says how many); every tag whose UID starts so answers
+        the rest. At a collision the loop takes the colliding bit from `wanted` (else 1) and asks again, so it
+        ends on one tag after at most 32 rounds. CollPos counts from bit 1 of the first FIFO byte, RxAlign
+        included, so the colliding bit of UID CLn is 8 x (the known whole bytes) + CollPos - 1.
+        """
+        known = bytearray(5)
+        bits = 0
+        collided = False
+        while True:
+            whole, extra = divmod(bits, 8)
+            frame = [select, (2 + whole) << 4 | extra, *known[:whole + (1 if extra else 0)]]
+            reply = self._transceive(frame, 5 - whole, tx_last_bits=extra, rx_align=extra)
+            if reply.timed_out or reply.error & ~ERR_COLL or not reply.data:
+                return Scan(ScanStatus.UNREADABLE, detail=_describe(reply.error, "anticollision", reply.data))
+            for i, byte in enumerate(reply.data[:5 - whole]):
+                if i == 0 and extra:
+                    known[whole] = (known[whole] & ((1 << extra) - 1)) | (byte & ~((1 << extra) - 1) & 0xFF)
+                else:
+                    known[whole + i] = byte
+            if not reply.error & ERR_COLL:
+                if len(reply.data) != 5 - whole:
+                    return Scan(ScanStatus.UNREADABLE, detail=_describe(0, "anticollision", reply.data))
+                if bcc(known[:4]) != known[4]:
+                    return Scan(ScanStatus.UNREADABLE, detail="BCC mismatch")
+                return bytes(known[:4]), collided
+            coll = self.read(Reg.COLL)
+            position = 8 * whole + ((coll & 0x1F) or 32) - 1
+            if coll & COLL_POS_NOT_VALID or not bits <= position < 32:
+                return Scan(ScanStatus.UNREADABLE, detail="anticollision: collision outside the UID", crowded=True)
+            collided = True
+            byte, bit = divmod(position, 8)
+            choose = (wanted[byte] >> bit) & 1 if wanted is not None else 1
+            known[byte] = (known[byte] & ((1 << bit) - 1)) | (choose << bit)
+            for later in range(byte + 1, 5):
+                known[later] = 0
+            bits = position + 1
 
     def request(self, wake: bool = True) -> bytes | None:
         """Only WUPA (or REQA when `wake` is False): the ATQA, or None when nothing answered cleanly."""

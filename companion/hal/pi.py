@@ -15,24 +15,24 @@ from typing import Any
 
 from gpiozero.exc import GPIOZeroError
 
-from companion.config import LedConfig, ReaderConfig, TableConfig
+from companion.config import DEFAULT_SPI_HZ, LedConfig, ReaderConfig, TableConfig
 from companion.hal import BackendError
 from companion.hal.buttons import ButtonBank
 from companion.hal.hardware import Hardware
 from companion.hal.interfaces import LedStrip, ReaderError, TagReader
 from companion.hal.leds import LedError, NullStrip, SpidevStrip, Ws281xStrip, config_shaper
 from companion.hal.mfrc522 import Mfrc522, ScanStatus, SpiLike
-from companion.hal.pins import claim_failed, pin_plan, uses_gpio_cs
+from companion.hal.build import check_build
+from companion.hal.pins import claim_failed, uses_gpio_cs
 from companion.hal.terminal_link import SerialTerminalHub, find_terminals
 
-READER_SPI_HZ = 1_000_000
 FIELD_SETTLE_S = 0.005
 
 SpiOpener = Callable[[int, int], SpiLike]
 
 
 def open_spidev(bus: int, device: int) -> SpiLike:
-    """/dev/spidev{bus}.{device} at the MFRC522's speed, mode 0."""
+    """/dev/spidev{bus}.{device}, mode 0, at the default clock (the reader sets its bus's `spi_hz` after)."""
     try:
         spidev = importlib.import_module("spidev")
     except ImportError as exc:
@@ -40,7 +40,7 @@ def open_spidev(bus: int, device: int) -> SpiLike:
                       f"--system-site-packages (systemd/install.sh does both): {exc}") from exc
     spi = spidev.SpiDev()
     spi.open(bus, device)
-    spi.max_speed_hz = READER_SPI_HZ
+    spi.max_speed_hz = DEFAULT_SPI_HZ
     spi.mode = 0
     return spi  # type: ignore[no-any-return]
 
@@ -105,13 +105,16 @@ class Mfrc522Reader(TagReader):
     """A configured reader: opened lazily, re-initialised after a failure, errors as ReaderError."""
 
     def __init__(self, config: ReaderConfig, *, spi_opener: SpiOpener = open_spidev, pin_factory: Any = None,
-                 chip_selects: ChipSelects | None = None, antenna_switching: bool = False, sleep: Callable[[float], None] = time.sleep,
+                 chip_selects: ChipSelects | None = None, antenna_switching: bool | None = None,
+                 spi_hz: int = DEFAULT_SPI_HZ, sleep: Callable[[float], None] = time.sleep,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.name = config.name
         self.config = config
         self._open_spi = spi_opener
         self._factory = pin_factory
-        self._switching = antenna_switching
+        self._switching = config.antenna_switching if antenna_switching is None else antenna_switching
+        self._hz = spi_hz
+        self._crowded = False
         self._sleep = sleep
         self._monotonic = monotonic
         self._driver: Mfrc522 | None = None
@@ -132,6 +135,8 @@ class Mfrc522Reader(TagReader):
 
         cfg = self.config
         spi = self._open_spi(cfg.bus, cfg.device)
+        if hasattr(spi, "max_speed_hz"):  # spidev: the bus's clock from `[[spi]] spi_hz`
+            spi.max_speed_hz = self._hz
         transport: Any = spi
         if self._cs is not None:
             transport = GpioChipSelect(spi, self._cs)
@@ -149,7 +154,8 @@ class Mfrc522Reader(TagReader):
             error = claim_failed(exc, pin, f"reader {self.name}")
             raise ReaderError(error.message, error.code) from None
         self._transport = transport
-        return Mfrc522(transport, reset=reset, irq=irq, sleep=self._sleep, monotonic=self._monotonic)
+        return Mfrc522(transport, reset=reset, irq=irq, gain_db=cfg.gain_db, sleep=self._sleep,
+                       monotonic=self._monotonic)
 
     def _ensure(self) -> Mfrc522:
         try:
@@ -178,15 +184,20 @@ class Mfrc522Reader(TagReader):
         self._ensure()
         return self._version
 
+    def crowded(self) -> bool:
+        """Whether the last poll found more than one tag in the field."""
+        return self._crowded
+
     def poll(self) -> str | None:
-        """UID in upper-case hex, or None; a collision or CRC error repeats the last UID (something is there)."""
+        """UID in upper-case hex, or None; an unreadable answer (CRC, parity) repeats the last UID (something is
+        there). With two tags in the field only the one already resting here is reported (a newcomer is not)."""
         driver = self._ensure()
         try:
             if self._switching:
                 driver.antenna_on()
                 self._sleep(FIELD_SETTLE_S)
             try:
-                scan = driver.scan()
+                scan = driver.scan(prefer=bytes.fromhex(self._last) if self._last else None)
             finally:
                 if self._switching:
                     driver.antenna_off()
@@ -194,8 +205,12 @@ class Mfrc522Reader(TagReader):
             self._ready = False  # the chip may have browned out: program it again before the next poll
             code = exc.code if isinstance(exc, ReaderError) else "reader_bus_error"
             raise ReaderError(f"{code}: {exc}", code) from None
+        self._crowded = scan.crowded
         if scan.status is ScanStatus.TAG and scan.uid is not None:
-            self._last = scan.uid.hex().upper()
+            uid = scan.uid.hex().upper()
+            if scan.crowded and uid != self._last:
+                return None  # a second card came and the first is gone: neither counts until one is taken away
+            self._last = uid
         elif scan.status is ScanStatus.EMPTY:
             self._last = None
         return self._last
@@ -268,12 +283,13 @@ def open_hardware(config: TableConfig, *, spi_opener: SpiOpener = open_spidev, p
                   discover: Callable[[], list[str]] | None = find_terminals,
                   sleep: Callable[[float], None] = time.sleep, monotonic: Callable[[], float] = time.monotonic) -> Hardware:
     """The real device set for a table config (every opener, and the readers' clock, injectable for tests)."""
-    pin_plan(config)
+    check_build(config)
     if config.readers or config.buttons:
         check_gpio(pin_factory)
     selects = ChipSelects([r.cs for r in config.readers if uses_gpio_cs(r.bus, r.device, r.cs) and r.cs is not None], pin_factory)
-    readers = [Mfrc522Reader(r, spi_opener=spi_opener, pin_factory=pin_factory, chip_selects=selects, sleep=sleep,
-                             monotonic=monotonic) for r in config.readers]
+    readers = [Mfrc522Reader(r, spi_opener=spi_opener, pin_factory=pin_factory, chip_selects=selects,
+                             spi_hz=config.spi_bus(r.bus).spi_hz, sleep=sleep, monotonic=monotonic)
+               for r in config.readers]
     strip = open_strip(config.leds, spi=led_spi, ws281x=ws281x)
     return Hardware(
         backend="pi",

@@ -7,9 +7,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from companion.hal.events import HalEvent, ReaderFault, Sink, TagPlaced, TagRemoved
+from companion.hal.events import HalEvent, ReaderFault, Sink, TagPlaced, TagRemoved, TagsCrowded
 from companion.hal.interfaces import ReaderError, TagReader
 
+REMOVAL_MISSES = 3
+"""Clean empty polls in a row before a tag counts as removed (as well as `removal_s`): one RF glitch is not a
+removal, and a CRC or collision error (a reader's "something is there") is no miss at all."""
 BACKOFF_MIN_S = 0.05
 BACKOFF_MAX_S = 2.0
 MAX_UID_HEX = 20  # a triple-size (10-byte) UID
@@ -33,30 +36,41 @@ class _Presence:
     candidate: str | None = None
     """A UID read but not yet confirmed, and on how many consecutive polls it was read."""
     seen: int = 0
+    misses: int = 0
+    crowded: int = 0
+    """Consecutive polls that found several tags (reported once it reaches confirm_polls)."""
 
 
 class Debouncer:
     """Turns raw poll results into placements and removals: a new UID is placed only once it was read on
     `confirm_polls` consecutive polls (a one-poll ghost read is nothing), a resting tag is one placement, and
-    removal is reported only after `removal_s` without seeing it. Pure apart from its own memory."""
+    removal is reported only after `removal_s` and REMOVAL_MISSES clean misses in a row without seeing it; a
+    crowded field (two tags) is reported once after `confirm_polls` polls. Pure apart from its own memory."""
 
     def __init__(self, removal_s: float, confirm_polls: int = 2) -> None:
         self.removal_s = removal_s
         self.confirm_polls = confirm_polls
         self._readers: dict[str, _Presence] = {}
 
-    def observe(self, reader: str, uid: str | None, now: float) -> list[HalEvent]:
-        """Feed one poll result; returns the events it implies."""
+    def observe(self, reader: str, uid: str | None, now: float, crowded: bool = False) -> list[HalEvent]:
+        """Feed one poll result (and whether it found several tags); returns the events it implies."""
         p = self._readers.get(reader)
         if p is None:
             p = self._readers[reader] = _Presence()
-        if uid is None and p.uid is None and p.candidate is None:  # an empty reader that was empty: most polls
-            return []
         events: list[HalEvent] = []
+        if crowded:
+            p.crowded += 1
+            if p.crowded == self.confirm_polls:
+                events.append(TagsCrowded(reader))
+        else:
+            p.crowded = 0
+        if uid is None and p.uid is None and p.candidate is None:  # an empty reader that was empty: most polls
+            return events
         if uid is not None and uid == p.uid:
             p.last_seen = now
-            p.candidate, p.seen = None, 0
+            p.candidate, p.seen, p.misses = None, 0, 0
             return events
+        p.misses += 1  # nothing, or another card: the resting one was not read (a reader prefers it when present)
         if uid is None:
             p.candidate, p.seen = None, 0  # a miss breaks the run of reads
         else:
@@ -67,9 +81,9 @@ class Debouncer:
                     events.append(TagRemoved(reader, p.uid))
                 events.append(TagPlaced(reader, uid))
                 p.uid, p.last_seen = uid, now
-                p.candidate, p.seen = None, 0
+                p.candidate, p.seen, p.misses = None, 0, 0
                 return events
-        if p.uid is not None and now - p.last_seen >= self.removal_s:
+        if p.uid is not None and now - p.last_seen >= self.removal_s and p.misses >= REMOVAL_MISSES:
             events.append(TagRemoved(reader, p.uid))
             p.uid = None
         return events
@@ -207,7 +221,8 @@ class ReaderPoller:
             with self._lock:
                 h.polls += 1
                 h.consecutive_errors = 0
-                events = self._debounce.observe(reader.name, uid, now)
+                crowded = reader.crowded() if hasattr(reader, "crowded") else False  # a duck-typed reader has none
+                events = self._debounce.observe(reader.name, uid, now, crowded)
             for event in events:
                 self.sink(event)
 

@@ -84,7 +84,15 @@ class LinkProblem:
     detail: str
 
 
-LinkEvent = LinkUp | LinkDown | LinkChoice | LinkTag | LinkProblem
+@dataclass(frozen=True)
+class LinkCrowd:
+    """The terminal's own reader has several tags at once (`on`), or no longer."""
+
+    terminal: str
+    on: bool
+
+
+LinkEvent = LinkUp | LinkDown | LinkChoice | LinkTag | LinkCrowd | LinkProblem
 
 
 def open_serial(path: str, timeout_s: float) -> Port:
@@ -364,10 +372,12 @@ class TerminalLink:
             return
         if isinstance(message, proto.Ping):
             self._send(proto.Pong(message.n))
-        elif isinstance(message, proto.Choice | proto.Tag | proto.Untag):
+        elif isinstance(message, proto.Choice | proto.Tag | proto.Untag | proto.Crowd):
             self._send(proto.Ack(message.seq))
             if isinstance(message, proto.Choice):
                 self._emit(LinkChoice(self._terminal, message.ballot, message.seq, message.value))
+            elif isinstance(message, proto.Crowd):
+                self._emit(LinkCrowd(self._terminal, message.on))
             else:
                 self._emit(LinkTag(self._terminal, bytes.fromhex(message.uid) if isinstance(message, proto.Tag)
                                    else None))

@@ -38,10 +38,15 @@ class TerminalReader(TagReader):
     def __init__(self, terminal: str) -> None:
         self.name = reader_name(terminal)
         self.uid: str | None = None
+        self.several = False
 
     def poll(self) -> str | None:
         """The tag the terminal reports now, upper-case like a Pi reader's UID."""
         return self.uid
+
+    def crowded(self) -> bool:
+        """Whether the terminal says two or more tags are on its reader."""
+        return self.several
 
 
 @dataclass
@@ -191,11 +196,17 @@ class ScreenHub(TerminalHub):
             reader = self._readers.setdefault(terminal, TerminalReader(terminal))
             reader.uid = None if uid is None else uid.upper()
 
+    def on_crowd(self, terminal: str, on: bool) -> None:
+        """The terminal's reader has several tags at once (the poller reports it like a Pi reader's)."""
+        with self._hub_lock:
+            self._readers.setdefault(terminal, TerminalReader(terminal)).several = on
+
     def on_gone(self, terminal: str) -> None:
         """The terminal went away: its reader holds nothing any more."""
         with self._hub_lock:
             if terminal in self._readers:
                 self._readers[terminal].uid = None
+                self._readers[terminal].several = False
 
     # -- internals -------------------------------------------------------------------------------------------
 

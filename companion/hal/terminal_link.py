@@ -17,10 +17,10 @@ from typing import Any
 from companion.hal import terminal_protocol as proto
 from companion.hal.events import TerminalGone
 from companion.hal.terminal_hub import ScreenHub
-from companion.hal.serial_link import (HOST_FW, LinkChoice, LinkDown, LinkEvent, LinkHealth, LinkProblem, LinkTag,
+from companion.hal.serial_link import (HOST_FW, LinkChoice, LinkCrowd, LinkDown, LinkEvent, LinkHealth, LinkProblem, LinkTag,
                                        LinkUp, Port, TerminalLink, open_serial)
 
-__all__ = ["HOST_FW", "LinkChoice", "LinkDown", "LinkEvent", "LinkHealth", "LinkProblem", "LinkTag", "LinkUp",
+__all__ = ["HOST_FW", "LinkChoice", "LinkCrowd", "LinkDown", "LinkEvent", "LinkHealth", "LinkProblem", "LinkTag", "LinkUp",
            "Port", "SerialTerminalHub", "TerminalLink", "find_terminals", "open_serial", "vars_of"]
 
 PICO_VID = 0x2E8A
@@ -164,6 +164,8 @@ class SerialTerminalHub(ScreenHub):
             self.report(event.path, event.code, event.detail)
         elif isinstance(event, LinkTag):
             self.on_tag(event.terminal, None if event.uid is None else event.uid.hex())
+        elif isinstance(event, LinkCrowd):
+            self.on_crowd(event.terminal, event.on)
 
 
 def vars_of(health: LinkHealth) -> dict[str, Any]:

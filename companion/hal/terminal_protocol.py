@@ -4,6 +4,7 @@ Every line says `"v":1` (the line format); what a terminal understands is its `p
 without it is a v1 terminal (prompts of at most MAX_OPTIONS, no `phone`, `untag` or prompt titles). Protocol 2
 adds optional hello fields (`proto`, `screen` options per screen, `display`, `faults`), an optional prompt
 `title`, `phone` (the prompt is on the seat's phone) and `untag` (the terminal's reader lost its tag).
+Protocol 3 adds `crowd` (the terminal's reader has two or more tags at once, or no longer).
 
 The firmware has its own MicroPython implementation (firmware/terminal/protocol.py); both are held to the
 same bytes by tests/firmware/vectors.json. Encoding uses a fixed key order and escapes only `"` and `\\`
@@ -21,7 +22,7 @@ from companion.errors import ProtocolFault
 
 VERSION = 1
 """The line format every line carries."""
-PROTOCOL = 2
+PROTOCOL = 3
 """The newest protocol this side speaks (announced as `proto` in hello)."""
 MAX_LINE = 1024
 MAX_OPTIONS = 8
@@ -140,6 +141,16 @@ class Untag:
 
 
 @dataclass(frozen=True)
+class Crowd:
+    """Protocol 3: the terminal's reader has two or more tags in its field (`on`), or no longer (the tag it reported
+    before, if still there, stays reported)."""
+
+    TYPE: ClassVar[str] = "crowd"
+    seq: int
+    on: bool
+
+
+@dataclass(frozen=True)
 class Ping:
     """Heartbeat request."""
 
@@ -155,12 +166,12 @@ class Pong:
     n: int
 
 
-Message = Hello | Prompt | Phone | Close | Choice | Ack | Error | Tag | Untag | Ping | Pong
+Message = Hello | Prompt | Phone | Close | Choice | Ack | Error | Tag | Untag | Crowd | Ping | Pong
 TYPES: dict[str, type[Any]] = {cls.TYPE: cls for cls in (Hello, Prompt, Phone, Close, Choice, Ack, Error, Tag, Untag,
-                                                          Ping, Pong)}
+                                                          Crowd, Ping, Pong)}
 _KINDS: dict[str, str] = {"id": "id", "ballot": "id", "fw": "str", "value": "str", "uid": "hex", "options": "opts",
                           "boot": "int", "seq": "int", "n": "int", "code": "id", "proto": "int", "screen": "int",
-                          "display": "bool", "faults": "str", "title": "str"}
+                          "display": "bool", "faults": "str", "title": "str", "on": "bool"}
 OPTIONAL = frozenset({"proto", "screen", "display", "faults", "title"})
 """Fields a message may leave out (None): a v1 side neither sends nor needs them."""
 

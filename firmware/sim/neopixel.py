@@ -3,6 +3,8 @@
 import os
 
 _OUT = os.getenv("TERMINAL_SIM_PIXELS")
+_CRASH = os.getenv("TERMINAL_SIM_CRASH")
+"""A file: while it says "crash", the next write fails as a broken pixel line would (once; the file is emptied)."""
 
 
 class NeoPixel:
@@ -13,6 +15,16 @@ class NeoPixel:
         self.pixels[index] = colour
 
     def write(self):
+        if _CRASH:
+            try:
+                with open(_CRASH) as f:
+                    crash = f.read().strip() == "crash"
+            except OSError:
+                crash = False
+            if crash:
+                with open(_CRASH, "w") as f:
+                    f.write("")
+                raise OSError("pixel write failed (simulated)")
         if _OUT:
             with open(_OUT, "w") as f:
                 f.write(" ".join("%d,%d,%d" % p for p in self.pixels))

@@ -17,6 +17,15 @@ if os.getenv("TERMINAL_SIM_TAG"):  # the terminal has a reader: the tag file sta
 
     config.RFID = {"sim": True}
     rfid.open_reader = sim_reader.open_reader
+else:  # no reader beside this simulated terminal
+    import config  # noqa: E402
+
+    config.RFID = None
+if os.getenv("TERMINAL_SIM_PIXEL_PIN"):  # a test's miswired terminal
+    import config  # noqa: E402
+
+    config.PIXEL_PIN = int(os.getenv("TERMINAL_SIM_PIXEL_PIN"))
 import main  # noqa: E402
 
+main.ERROR_LOG = os.getenv("TERMINAL_SIM_LOG") or "/dev/null"  # the host's working directory is no Pico's flash
 main.main()

@@ -6,6 +6,12 @@ how many options one screen shows; the Pi pages a longer prompt: an option whose
 the page or changes level ("more", "back", a kind of action), takes one press and is never a vote. A `phone`
 message means the prompt is too big for this terminal: the seat answers on its phone. A reader or display
 that fails to start leaves the terminal running; the hello names it and pixel 0 flashes magenta.
+
+It never stops: `main()` runs the loop under a handler that logs any error to ERROR_LOG and starts it again
+(a new boot number, so the Pi counts the terminal's messages afresh), a `machine.WDT` resets the board when
+a loop turn hangs, and pins with two jobs are refused at start (`faults = "pins"`). Its reader reports a tag
+after TAG_CONFIRM reads in a row, its loss only after UNTAG_MISSES clean empty polls (an unreadable answer
+means something is still there), and two tags at once as `crowd` (the tag read before stays reported).
 """
 
 import sys
@@ -18,7 +24,7 @@ try:
 except ImportError:  # CPython running the firmware in tests
     micropython = None
 
-FW_VERSION = "0.2.1"
+FW_VERSION = "0.3.0"
 RESEND_MS = 1000
 READ_MAX = 2 * protocol.MAX_LINE
 """Bytes taken from USB serial per loop turn at most (was 256, less than one long screen line)."""
@@ -26,6 +32,16 @@ HOST_SILENT_MS = 3000
 TAG_POLL_MS = 100
 TAG_CONFIRM = 2
 """Consecutive reads before a tag is reported (a one-poll ghost read is nothing, as on the Pi's readers)."""
+UNTAG_MISSES = 3
+"""Clean empty polls in a row before a reported tag is `untag`ged: one RF glitch is not a removal."""
+WDT_MS = 8000
+"""The watchdog resets the board when the loop has not fed it for this long (the RP2040 allows up to 8388 ms)."""
+ERROR_LOG = "errors.log"
+ERROR_LOG_MAX = 4096
+"""The log is started afresh past this size: flash is small and wears."""
+RESTART_PAUSE_MS = 1000
+RESTARTS_BEFORE_RESET = 10
+"""After this many errors in a row (each within a minute of the last), the board is reset instead."""
 NAV = "~"
 
 if hasattr(time, "ticks_ms"):
@@ -62,6 +78,9 @@ class Terminal:
         self.phone = None
         self.tag_candidate = None
         self.tag_reads = 0
+        self.tag_misses = 0
+        self.crowd_polls = 0
+        self.crowd_sent = False
         self.prompt = None
         self.index = 0
         self.confirming = False
@@ -118,6 +137,7 @@ class Terminal:
                 self.index = 0
                 self.confirming = False
             self.prompt = msg
+            self.index = min(self.index, len(msg["options"]) - 1)  # the same ballot may come back shorter
             self.phone = None
         elif kind == "phone":
             self.prompt = None
@@ -135,6 +155,7 @@ class Terminal:
         if prompt is None or prompt["ballot"] in self.chosen:
             return
         count = len(prompt["options"])
+        self.index = min(self.index, count - 1)
         if key == "next":
             self.index = (self.index + 1) % count
             self.confirming = False
@@ -169,24 +190,52 @@ class Terminal:
             self.poll_tag()
 
     def poll_tag(self):
-        """Read the reader once: a tag read TAG_CONFIRM times in a row is reported, its loss is `untag`."""
+        """Read the reader once: a tag read TAG_CONFIRM times in a row is reported, its loss (UNTAG_MISSES clean
+        empty polls) is `untag`, and two tags at once for TAG_CONFIRM polls is `crowd`."""
         try:
-            uid = self.reader.poll()
-        except Exception:  # a failing read is a miss; the reader may come back
+            kind, uid, crowded = self.reader.scan(self.last_tag)
+        except Exception:  # a failing read is neither a tag nor a miss; the reader may come back
             self.errors += 1
-            uid = None
+            self.tag_candidate, self.tag_reads = None, 0
+            return
         uid = None if uid is None else bytes(uid)
+        if crowded and uid != self.last_tag:
+            uid = None  # a newcomer beside the reported tag (or two new ones): neither counts until one goes
+            kind = "crowded"
+        self._crowd(crowded)
+        if kind == "unreadable" or (kind == "crowded" and self.last_tag is None):
+            self.tag_misses = 0  # something is there: never a removal
+            self.tag_candidate, self.tag_reads = None, 0
+            return
+        if uid is None:
+            self.tag_misses += 1
+            self.tag_candidate, self.tag_reads = None, 0
+            if self.last_tag is not None and self.tag_misses >= UNTAG_MISSES:
+                self.last_tag = None
+                self._queue({"t": "untag", "seq": self._next_seq()})
+            return
         self.tag_reads = self.tag_reads + 1 if uid == self.tag_candidate else 1
         self.tag_candidate = uid
-        message = None
-        if uid is not None and self.tag_reads >= TAG_CONFIRM and uid != self.last_tag:
-            message = {"t": "tag", "seq": self._next_seq(), "uid": "".join("%02x" % b for b in uid)}
+        if uid == self.last_tag:
+            self.tag_misses = 0
+        elif self.tag_reads >= TAG_CONFIRM:
+            self.tag_misses = 0
             self.last_tag = uid
-        elif uid is None and self.last_tag is not None:
-            message = {"t": "untag", "seq": self._next_seq()}
-            self.last_tag = None
-        if message is not None:
-            self.pending[message["seq"]] = [message, None]
+            self._queue({"t": "tag", "seq": self._next_seq(), "uid": "".join("%02x" % b for b in uid)})
+
+    def _crowd(self, crowded):
+        """Say `crowd` on after TAG_CONFIRM crowded polls in a row, and off at the first poll that is not."""
+        self.crowd_polls = self.crowd_polls + 1 if crowded else 0
+        if crowded and self.crowd_polls >= TAG_CONFIRM and not self.crowd_sent:
+            self.crowd_sent = True
+            self._queue({"t": "crowd", "seq": self._next_seq(), "on": True})
+        elif not crowded and self.crowd_sent:
+            self.crowd_sent = False
+            self._queue({"t": "crowd", "seq": self._next_seq(), "on": False})
+
+    def _queue(self, message):
+        """Send a message now and again every RESEND_MS until the Pi acknowledges it."""
+        self.pending[message["seq"]] = [message, None]
 
     def colours(self, now):
         """Pixel 0: red no host, green idle, blue asking, blinking white confirming, amber sent, blinking purple
@@ -210,6 +259,7 @@ class Terminal:
             status = BLUE
         out = [status]
         if prompt is not None and prompt["ballot"] not in self.chosen:
+            self.index = min(self.index, len(prompt["options"]) - 1)
             nav = prompt["options"][self.index]["value"].startswith(NAV)
             out += [OFF] * self.index + [WHITE if self.confirming else PURPLE if nav else BLUE]
         return out
@@ -223,7 +273,7 @@ class Terminal:
             return [self.ident, "waiting"]
         if prompt["ballot"] in self.chosen:
             return [prompt.get("title") or "choose", "sent"]
-        label = prompt["options"][self.index]["label"]
+        label = prompt["options"][min(self.index, len(prompt["options"]) - 1)]["label"]
         return [prompt.get("title") or "choose", ("OK? " if self.confirming else "> ") + label]
 
 
@@ -276,36 +326,106 @@ def _io():
     return read_available, write
 
 
-def main():
-    import select
+def pin_clashes(config):
+    """Every GPIO given two jobs by config.py, as "GPn: job and job" (empty when the pins are sound)."""
+    jobs = []
+    for key in sorted(config.BUTTON_PINS):  # a fixed order: MicroPython's dicts keep none
+        jobs.append((config.BUTTON_PINS[key], "button " + key))
+    if config.PIXEL_COUNT:
+        jobs.append((config.PIXEL_PIN, "pixels"))
+    for part, keys in (("RFID", ("sck", "mosi", "miso", "cs", "rst")), ("DISPLAY", ("sda", "scl"))):
+        cfg = getattr(config, part, None)
+        if cfg and not cfg.get("sim"):
+            for key in keys:
+                if cfg.get(key) is not None:
+                    jobs.append((cfg[key], part.lower() + " " + key))
+    seen = {}
+    clashes = []
+    for pin, job in jobs:
+        if pin in seen:
+            clashes.append("GP%d: %s and %s" % (pin, seen[pin], job))
+        else:
+            seen[pin] = job
+    return clashes
 
-    import config
+
+def log_error(text, path=None):
+    """Append one line to the error log on flash (started afresh past ERROR_LOG_MAX); never raises."""
+    path = path or ERROR_LOG
+    try:
+        import os
+        try:
+            if os.stat(path)[6] > ERROR_LOG_MAX:
+                os.remove(path)
+        except OSError:
+            pass
+        with open(path, "a") as f:
+            f.write(text + "\n")
+    except Exception:  # a full or read-only flash must not stop the terminal
+        pass
+
+
+def describe_error(exc):
+    """An exception as one line, with the traceback where the port can print one."""
+    try:
+        import io
+        buf = io.StringIO()
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(exc, buf)
+        else:
+            import traceback
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=buf)
+        return buf.getvalue().replace("\n", " | ")
+    except Exception:
+        return repr(exc)
+
+
+def watchdog():
+    """machine.WDT where the port has one (the Pico), else None (the host simulation)."""
+    try:
+        import machine
+        return machine.WDT(timeout=WDT_MS) if hasattr(machine, "WDT") else None
+    except Exception:  # a port that refuses the timeout: run without
+        return None
+
+
+def start_parts(config):
+    """(pixels, reader, display, buttons, faults) from config.py; a part that fails is left out and named."""
     from drivers.buttons import Buttons
 
-    if micropython is not None:
-        micropython.kbd_intr(-1)  # 0x03 is protocol data, not Ctrl-C
+    clashes = pin_clashes(config)
+    if clashes:  # refuse the wiring: drive no pin at all, only talk to the Pi and say why
+        log_error("pins: " + "; ".join(clashes))
+        return None, None, None, None, ["pins"]
     pixels = None
     if config.PIXEL_COUNT:
         from drivers.pixels import Pixels
-        pixels = Pixels(config.PIXEL_PIN, config.PIXEL_COUNT)
+        pixels = Pixels(config.PIXEL_PIN, config.PIXEL_COUNT, getattr(config, "PIXEL_BRIGHTNESS", 51) / 255)
     faults = []
     reader = None
     if config.RFID:
         try:
             from drivers.rfid import open_reader
             reader = open_reader(config.RFID)
-        except Exception:  # no chip answering, a wiring fault: run without it and say so
+        except Exception as exc:  # no chip answering, a wiring fault: run without it and say so
+            log_error("reader: " + repr(exc))
             faults.append("reader")
     display = None
     if getattr(config, "DISPLAY", None):
         try:
             from drivers.display import open_display
             display = open_display(config.DISPLAY)
-        except Exception:
+        except Exception as exc:
+            log_error("display: " + repr(exc))
             faults.append("display")
-    buttons = Buttons(config.BUTTON_PINS)
-    if "back" in buttons.pins and buttons.pins["back"].value() == 0:
-        return  # "back" held at power-up: leave the USB port to the REPL for maintenance
+    return pixels, reader, display, Buttons(config.BUTTON_PINS), faults
+
+
+def run(config, dog, parts):
+    """The loop: USB lines in, buttons, resends and the reader, pixels and display out; feeds the watchdog."""
+    import select
+
+    pixels, reader, display, buttons, faults = parts
     read_available, write = _io()
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
@@ -314,6 +434,8 @@ def main():
                         display, ",".join(faults))
     terminal.start(ticks_ms())
     while True:
+        if dog is not None:
+            dog.feed()
         ready = poller.poll(10)
         now = ticks_ms()
         if ready:
@@ -329,13 +451,41 @@ def main():
                         terminal.on_line(line, now)
             else:
                 time.sleep(0.02)
-        for key in buttons.scan():
-            terminal.on_key(key, now)
+        if buttons is not None:
+            for key in buttons.scan():
+                terminal.on_key(key, now)
         terminal.tick(now)
         if pixels is not None:
             pixels.show(terminal.colours(now))
         if display is not None:
             display.show(terminal.lines())
+
+
+def main():
+    """Start the parts, then run the loop for ever: an error is logged and the loop starts again."""
+    import config
+
+    if micropython is not None:
+        micropython.kbd_intr(-1)  # 0x03 is protocol data, not Ctrl-C
+    parts = start_parts(config)
+    buttons = parts[3]
+    if buttons is not None and "back" in buttons.pins and buttons.pins["back"].value() == 0:
+        return  # "back" held at power-up: leave the USB port to the REPL for maintenance (no watchdog yet)
+    dog = watchdog()
+    failures = 0
+    last_failure = None
+    while True:
+        try:
+            run(config, dog, parts)
+        except Exception as exc:  # noqa: BLE001 - whatever broke, the terminal comes back
+            log_error("loop: " + describe_error(exc))
+            now = ticks_ms()
+            failures = failures + 1 if last_failure is not None and ticks_diff(now, last_failure) < 60000 else 1
+            last_failure = now
+            if failures >= RESTARTS_BEFORE_RESET and dog is not None:
+                import machine
+                machine.reset()
+            time.sleep(RESTART_PAUSE_MS / 1000)
 
 
 if __name__ == "__main__":

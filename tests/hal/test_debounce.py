@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from companion.hal.events import TagPlaced, TagRemoved
+from companion.hal.events import TagPlaced, TagRemoved, TagsCrowded
 from companion.hal.mock import MockReader
 from companion.hal.readers import Debouncer, ReaderPoller
 
@@ -64,10 +64,11 @@ def test_a_missed_read_inside_the_window_is_not_a_removal() -> None:
     assert feed(d, ["04AA", "04AA", None, None, None, "04AA", None, "04AA"]) == [TagPlaced("r0", "04AA")]
 
 
-def test_removal_is_reported_after_the_window() -> None:
+def test_removal_is_reported_after_the_window_and_three_clean_misses() -> None:
     d = Debouncer(removal_s=0.15)
     feed(d, ["04AA", "04AA"])
-    assert d.observe("r0", None, 0.16) == []
+    assert d.observe("r0", None, 0.16) == []  # past the window, but one miss: one RF glitch is not a removal
+    assert d.observe("r0", None, 0.17) == []
     assert d.observe("r0", None, 0.18) == [TagRemoved("r0", "04AA")]
     assert d.present("r0") is None
     assert d.observe("r0", "04AA", 0.2) == []
@@ -87,7 +88,9 @@ def test_an_unconfirmed_other_card_does_not_hold_off_the_removal() -> None:
     d = Debouncer(removal_s=0.15)
     feed(d, ["04AA", "04AA"])
     assert d.observe("r0", "04BB", 0.1) == []
-    assert d.observe("r0", "04CC", 0.2) == [TagRemoved("r0", "04AA")]  # 04AA unseen for longer than the window
+    assert d.observe("r0", "04CC", 0.15) == []
+    # 04AA unread on three polls and for longer than the window
+    assert d.observe("r0", "04BB", 0.2) == [TagRemoved("r0", "04AA")]
 
 
 def test_a_failed_poll_breaks_the_run_of_reads() -> None:
@@ -125,3 +128,15 @@ def test_a_reader_holding_an_unconfirmed_uid_is_polled_again_without_waiting_the
         assert placed.wait(10), "the confirming poll came only after the full interval"
     finally:
         poller.stop()
+
+
+def test_a_crowded_field_is_reported_once_after_confirm_polls_and_again_after_it_cleared() -> None:
+    d = Debouncer(removal_s=0.15)
+    feed(d, ["04AA", "04AA"])
+    assert d.observe("r0", "04AA", 0.1, crowded=True) == []  # one poll: could be noise
+    assert d.observe("r0", "04AA", 0.12, crowded=True) == [TagsCrowded("r0")]
+    assert d.observe("r0", "04AA", 0.14, crowded=True) == []
+    assert d.observe("r0", "04AA", 0.16) == []
+    assert d.observe("r0", "04AA", 0.18, crowded=True) == []
+    assert d.observe("r0", "04AA", 0.2, crowded=True) == [TagsCrowded("r0")]
+    assert d.present("r0") == "04AA", "the card already there stays placed"

@@ -10,7 +10,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.cli import main
 from companion.commands.doctor import Probe, diagnose
-from companion.config import ButtonConfig, LedConfig, ReaderConfig, SeatConfig, TableConfig
+from companion.config import ButtonConfig, LedConfig, PowerConfig, ReaderConfig, SeatConfig, TableConfig
 from companion.hal.leds import decode_spi
 from companion.hal.testing.fake_mfrc522 import DeadBus, FakeMfrc522, VirtualClock
 from tests.firmware.device import SimTerminal
@@ -19,7 +19,7 @@ from tests.hal.test_leds import RecordingSpi
 
 
 def test_doctor_on_a_machine_without_spi_explains_and_never_tracebacks(capsys: pytest.CaptureFixture[str]) -> None:
-    table = Path(__file__).resolve().parents[2] / "hardware" / "tables" / "pi-5-seats.toml"
+    table = Path(__file__).resolve().parents[2] / "hardware" / "tables" / "pi-4-seats.toml"
     code = main(["doctor", "--config", str(table), "--no-buttons", "--no-leds"])
     out, err = capsys.readouterr()
     assert code == 1
@@ -71,7 +71,7 @@ def test_doctor_reports_versions_terminals_leds_and_buttons(tmp_path: Path) -> N
     assert "seat0 (spidev1.0, zone seat:0): VersionReg 0x92 MFRC522 v2.0 (genuine)" in text
     assert "VersionReg 0x88 FM17522 clone (clone)" in text
     assert "board (spidev1.2): reader_absent" in text
-    assert f"{terminal.terminal_id} firmware 0.2.1, seat 0" in text
+    assert f"{terminal.terminal_id} firmware 0.3.0, seat 0" in text
     assert "    ok" in text
     frames = [decode_spi(w) for w in spi.writes]
     assert frames[0] == bytes((0, 255, 0)) * 5, "all red first (GRB on the wire)"
@@ -112,7 +112,8 @@ def test_doctor_drives_every_gpio_chip_select_while_probing_each_reader() -> Non
     bus.gpio_chips = {5: FakeMfrc522(clock=clock, version=0x91), 6: FakeMfrc522(clock=clock, version=0x92),
                       12: FakeMfrc522(clock=clock, version=0x88)}
     config = TableConfig(backend="pi", readers=tuple(ReaderConfig(f"r{pin}", f"seat:{i}", 1, 2, cs=pin)
-                                                     for i, pin in enumerate((5, 6, 12))))
+                                                     for i, pin in enumerate((5, 6, 12))),
+                         power=PowerConfig(reader_rail_ma=1500))
     lines: list[str] = []
     try:
         code = diagnose(config, quiet_probe(lines, pin_factory=factory, spi_opener=lambda b, d: bus,

@@ -9,9 +9,11 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.config import ButtonConfig, LedConfig, ReaderConfig, TableConfig, loads_config
+from dataclasses import replace
+
+from companion.config import ButtonConfig, LedConfig, PowerConfig, ReaderConfig, SpiBusConfig, TableConfig, loads_config
 from companion.hal import BackendError, TagPlaced, TagRemoved, load_backend
-from companion.hal.events import ButtonPressed, ReaderFault
+from companion.hal.events import ButtonPressed, ReaderFault, TagsCrowded
 from companion.hal.interfaces import ReaderError
 from companion.hal.leds import NullStrip, SpidevStrip, Ws281xStrip, decode_spi
 from companion.hal.pi import Mfrc522Reader, open_hardware, open_strip
@@ -65,6 +67,7 @@ CONFIG = TableConfig(
              ReaderConfig("board", "board", 1, 2, cs=5, rst=25)),
     buttons=(ButtonConfig(pin=4, seat=0, key="ja"),),
     leds=LedConfig(pixels=4, pin=10, mode="spi", brightness=255),
+    power=PowerConfig(reader_rail_ma=1500),  # three readers: more than the Pi's 3V3 pins may feed
 )
 
 
@@ -112,6 +115,41 @@ def test_readers_on_hardware_and_gpio_chip_selects_report_placements_and_removal
     finally:
         hw.close()
     assert all(not chip.antenna_on for chip in chips.values())
+
+
+def test_a_second_card_on_a_reader_is_refused_and_the_first_stays_placed(factory: MockFactory) -> None:
+    clock, chips, buses = rig(factory)
+    hw = open_hardware(CONFIG, spi_opener=lambda bus, dev: buses[(bus, dev)], pin_factory=factory,
+                       led_spi=RecordingSpi(), discover=None, sleep=clock.sleep, monotonic=clock.monotonic)
+    sink = Sink()
+    hw.start(sink)
+    uid10 = bytes.fromhex("0411223344556677889a")
+    try:
+        chips["seat0"].place(uid10)
+        sink.wait_for(TagPlaced("seat0", uid10.hex().upper()))
+        chips["seat0"].place(UID7)  # a 7-byte card on top: the ATQAs and UIDs collide
+        sink.wait_for(TagsCrowded("seat0"))
+        chips["seat0"].remove(chips["seat0"].tags[0])
+        sink.wait_for(TagPlaced("seat0", "04A1B2C3D4E5F6"))
+        placed = [e for e in sink.events if isinstance(e, TagPlaced | TagRemoved) and e.reader == "seat0"]
+        assert placed == [TagPlaced("seat0", uid10.hex().upper()), TagRemoved("seat0", uid10.hex().upper()),
+                          TagPlaced("seat0", "04A1B2C3D4E5F6")], "the newcomer counts only once it is alone"
+    finally:
+        hw.close()
+
+
+def test_each_bus_is_clocked_at_its_spi_hz(factory: MockFactory) -> None:
+    clock, chips, buses = rig(factory)
+    for bus in buses.values():
+        bus.max_speed_hz = 0  # type: ignore[attr-defined]
+    config = replace(CONFIG, spi=(SpiBusConfig(1, spi_hz=500_000, lead_cm=20),))
+    hw = open_hardware(config, spi_opener=lambda bus, dev: buses[(bus, dev)], pin_factory=factory,
+                       led_spi=RecordingSpi(), discover=None, sleep=clock.sleep, monotonic=clock.monotonic)
+    try:
+        assert all(r.version() == 0x92 for r in hw.readers)
+        assert {b.max_speed_hz for b in buses.values()} == {500_000}  # type: ignore[attr-defined]
+    finally:
+        hw.close()
 
 
 def test_a_failing_reader_is_isolated_and_comes_back(factory: MockFactory) -> None:

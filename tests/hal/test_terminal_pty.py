@@ -78,7 +78,7 @@ def hub(device: SimTerminal) -> Iterator[tuple[SerialTerminalHub, Recorder]]:
 def test_hello_then_a_confirmed_choice_arrives_once_with_the_tables_value(device: SimTerminal, hub) -> None:
     hub, events = hub
     hello = events.wait_for(lambda e: isinstance(e, TerminalHello))
-    assert hello == TerminalHello(device.terminal_id, "0.2.1", 3)  # 4 pixels: status and 3 options a screen
+    assert hello == TerminalHello(device.terminal_id, "0.3.0", 3)  # 4 pixels: status and 3 options a screen
     assert hub.connected() == {device.terminal_id}
     assert hub.send(device.terminal_id, table_prompt("g1.1", ["ja", "nein"]))
     device.press(NEXT, OK, OK)

@@ -188,6 +188,59 @@ def test_a_tag_tapped_at_a_terminal_is_cast_as_that_seats_ballot(make: Callable[
     assert row["source"] == f"reader:terminal:{device.terminal_id}"
 
 
+def test_a_second_card_at_a_terminal_is_refused_and_the_first_stays(make: Callable[..., PtyTable]) -> None:
+    table = make("secret_hitler", 5, "physical", readers=True)
+    rt = table.rt
+    enroll(rt, "0B030100", "ballot", "ja", game="secret_hitler")
+    device = table.devices[3]
+    device.hold("0b030100")
+    reader = f"terminal:{device.terminal_id}"
+    wait(lambda: rt.hardware.poller.present().get(reader) == "0B030100", what="the ballot placed")
+    rt.loop.wait_idle()
+    rejected = rt.loop.counters.rejected  # (a ballot outside a vote is refused too: count from here)
+    device.hold("0b030100,0b030200")  # a second ballot on the same reader
+    wait(lambda: rt.loop.counters.rejected > rejected, what="two cards on one reader refused")
+    assert rt.hardware.poller.present().get(reader) == "0B030100", "the card already there stays placed"
+    device.hold("0b030100")
+
+
+def test_an_error_in_the_loop_is_logged_and_the_terminal_comes_back(tmp_path: Path) -> None:
+    device = SimTerminal(tmp_path, EXE)
+    device.plug()
+    events: list[object] = []
+    hub = SerialTerminalHub([device.path], discover=None, ping_s=0.2, stale_s=2.0)
+    hub.start(events.append)
+    try:
+        wait(lambda: device.terminal_id in hub.connected(), what="hello")
+        hellos = len([e for e in events if isinstance(e, TerminalHello)])
+        device.crash()  # the pixels' next change fails: the prompt below turns pixel 0 blue
+        assert hub.send(device.terminal_id, {"v": 1, "type": "prompt", "ballot": "g.1",
+                                             "options": [{"value": "ja", "label": "Ja"}]})
+        wait(lambda: len([e for e in events if isinstance(e, TerminalHello)]) > hellos, timeout=10,
+             what="the hello of the restarted loop")
+        assert "loop:" in device.log.read_text() and "pixel write failed" in device.log.read_text()
+        device.press(OK, OK)  # the hub showed the open prompt again after the new hello
+        wait(lambda: any(isinstance(e, TerminalChoice) for e in events), what="a choice after the restart")
+    finally:
+        hub.close()
+        device.unplug()
+
+
+def test_pins_with_two_jobs_are_refused_at_start_and_the_terminal_says_so(tmp_path: Path) -> None:
+    device = SimTerminal(tmp_path, EXE, pixel_pin=14)  # the pixels on the "next" button's pin
+    device.plug()
+    events: list[object] = []
+    hub = SerialTerminalHub([device.path], discover=None, ping_s=0.2, stale_s=2.0)
+    hub.start(events.append)
+    try:
+        hello = wait(lambda: next((e for e in events if isinstance(e, TerminalHello)), None), what="hello")
+        assert hello.faults == "pins"
+        assert "GP14: button next and pixels" in device.log.read_text()
+    finally:
+        hub.close()
+        device.unplug()
+
+
 def test_a_reader_that_fails_to_start_leaves_the_terminal_running_and_says_so(tmp_path: Path) -> None:
     device = SimTerminal(tmp_path, EXE, reader=True)
     device.hold("fail")  # the chip does not answer at power-up

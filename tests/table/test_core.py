@@ -112,6 +112,23 @@ def test_a_tag_in_becomes_one_row_then_its_effects() -> None:
     assert any(isinstance(e, SetScene) for e in done.effects) and done.fault_zone == "seat:0"
 
 
+def test_two_cards_on_one_reader_are_refused_in_words_on_its_zone_and_change_nothing() -> None:
+    import json
+    from pathlib import Path
+
+    from companion.hal.events import TagsCrowded
+
+    state, ctx = running()
+    done = step(state, TagsCrowded("r1"), ctx)
+    assert done.rows == () and done.state.session is state.session
+    assert done.effects == (Flash("seat:1"), Publish("rejected", {"zone": "seat:1", "code": "two_tags_on_reader"}))
+    assert isinstance(done.reply, Refusal) and done.reply.code == "two_tags_on_reader"
+    web = Path(__file__).resolve().parents[2] / "web" / "i18n"
+    for lang in ("en", "ko"):
+        words = json.loads((web / f"{lang}.json").read_text(encoding="utf-8"))["codes"]["two_tags_on_reader"]
+        assert words and "{" not in words and "_" not in words
+
+
 def test_an_unknown_tag_flashes_its_zone_and_writes_nothing() -> None:
     state, ctx = running()
     done = step(state, TagPlaced("r1", "DEADBEEF"), ctx)

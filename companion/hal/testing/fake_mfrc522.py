@@ -1,10 +1,14 @@
 """A register-level MFRC522 with ISO 14443-3 type A tags, spoken to over spidev's `xfer2`.
 
 It models what a driver can get wrong: the SPI address byte format, the FIFO, CommandReg (Idle, CalcCRC,
-Transmit, Transceive, SoftReset), BitFramingReg StartSend and TxLastBits, ComIrqReg/DivIrqReg set-and-clear
-semantics, the timer (TAuto, prescaler, reload) on a virtual clock, ErrorReg and CollReg, the antenna, and
-tags walking IDLE/READY/ACTIVE/HALT exactly as the standard says (a resting tag polled with REQA misses
-every other poll). Every transfer advances the virtual clock by `transfer_s`, like a real bus would.
+Transmit, Transceive, SoftReset), BitFramingReg StartSend, TxLastBits and RxAlign, ComIrqReg/DivIrqReg
+set-and-clear semantics, the timer (TAuto, prescaler, reload) on a virtual clock, ErrorReg, CollReg (the
+position of the first colliding bit, counted from bit 1 of the first FIFO byte, RxAlign included; and
+ValuesAfterColl), ControlReg's RxLastBits, the antenna, and tags walking IDLE/READY/ACTIVE/HALT exactly as
+the standard says (a resting tag polled with REQA misses every other poll). Tags have 4-, 7- or 10-byte UIDs
+(cascade levels 1-3) and answer bit-oriented ANTICOLLISION frames; several tags' answers overlay bit by bit,
+so two tags on one reader collide where their UIDs first differ. Every transfer advances the virtual clock by
+`transfer_s`, like a real bus would.
 """
 
 from __future__ import annotations
@@ -62,9 +66,29 @@ class TagState(enum.Enum):
     HALT = "halt"
 
 
+Bits = list[int]
+"""A frame as its bits in the order they go on air: each byte least significant bit first."""
+
+SELECTS = (0x93, 0x95, 0x97)
+"""SEL of cascade levels 1, 2 and 3."""
+
+
+def to_bits(data: bytes) -> Bits:
+    """Bytes as bits on air (LSB first)."""
+    return [(byte >> i) & 1 for byte in data for i in range(8)]
+
+
+def frame_bits(frame: bytes, last_bits: int) -> Bits:
+    """The bits a frame of `frame` bytes puts on air when only `last_bits` of its last byte go (0 = all 8)."""
+    bits = to_bits(frame)
+    if frame and last_bits:
+        bits = bits[:len(bits) - 8 + last_bits]
+    return bits
+
+
 @dataclass
 class FakeTag:
-    """A type A tag: 4-byte UID (MIFARE Classic style) or 7-byte UID (NTAG213 style)."""
+    """A type A tag: 4-byte (MIFARE Classic), 7-byte (NTAG213) or 10-byte UID (cascade levels 1 to 3)."""
 
     uid: bytes
     state: TagState = TagState.IDLE
@@ -72,19 +96,29 @@ class FakeTag:
     level: int = 1
 
     def __post_init__(self) -> None:
-        if len(self.uid) not in (4, 7):
-            raise ValueError("fake tags have 4- or 7-byte UIDs")
+        if len(self.uid) not in (4, 7, 10):
+            raise ValueError("type A UIDs are 4, 7 or 10 bytes")
+
+    @property
+    def levels(self) -> int:
+        """Cascade levels this UID needs: 1, 2 or 3."""
+        return {4: 1, 7: 2, 10: 3}[len(self.uid)]
 
     @property
     def atqa(self) -> bytes:
-        """Answer to request: UID size in bits 7-6 (single 0b00, double 0b01), bit-frame anticollision bit 2."""
-        return bytes((0x44 if len(self.uid) == 7 else 0x04, 0x00))
+        """Answer to request: UID size in bits 7-6 (single 00, double 01, triple 10), bit-frame anticollision bit 2."""
+        return bytes(((self.levels - 1) << 6 | 0x04, 0x00))
 
     def level_bytes(self, level: int) -> bytes:
         """The four UID bytes answered at a cascade level (CT 0x88 first when the UID continues)."""
-        if len(self.uid) == 4:
-            return self.uid
-        return bytes((0x88,)) + self.uid[:3] if level == 1 else self.uid[3:]
+        if level < self.levels:
+            return bytes((0x88,)) + self.uid[3 * (level - 1):3 * level]
+        return self.uid[3 * (level - 1):]
+
+    def level_frame(self, level: int) -> bytes:
+        """UID CLn and its BCC: the 40 bits the anticollision loop resolves."""
+        part = self.level_bytes(level)
+        return part + bytes((part[0] ^ part[1] ^ part[2] ^ part[3],))
 
     def power_off(self) -> None:
         """Leaving the field (or the field switching off) forgets everything."""
@@ -95,53 +129,61 @@ class FakeTag:
         self.state = TagState.HALT if self.starred else TagState.IDLE
         self.level = 1
 
-    def receive(self, frame: bytes, last_bits: int) -> bytes | None:
-        """React to a frame from the reader; return the answer (with CRC where the standard has one) or None."""
-        if last_bits == 7 and len(frame) == 1:
+    def receive(self, frame: bytes, last_bits: int) -> Bits | None:
+        """React to a frame from the reader; return the answer's bits (CRC included where the standard has one)."""
+        bits = frame_bits(frame, last_bits)
+        if len(bits) == 7:
             command = frame[0] & 0x7F
             if command == 0x52 and self.state in (TagState.IDLE, TagState.HALT):
                 self.starred = self.state is TagState.HALT
                 self.state, self.level = TagState.READY, 1
-                return self.atqa
+                return to_bits(self.atqa)
             if command == 0x26 and self.state is TagState.IDLE:
                 self.state, self.level = TagState.READY, 1
-                return self.atqa
+                return to_bits(self.atqa)
             if self.state in (TagState.READY, TagState.ACTIVE):
                 self._error()
             return None
-        if last_bits not in (0, 8) or not frame:
-            if self.state in (TagState.READY, TagState.ACTIVE):
-                self._error()
-            return None
-        if self.state is TagState.READY and len(frame) == 2 and frame[1] == 0x20:
-            if frame[0] != (0x93 if self.level == 1 else 0x95):
-                self._error()
-                return None
-            part = self.level_bytes(self.level)
-            return part + bytes((part[0] ^ part[1] ^ part[2] ^ part[3],))
-        if self.state is TagState.READY and len(frame) == 9 and frame[1] == 0x70:
-            if crc_a(frame[:7]) != frame[7:] or frame[0] != (0x93 if self.level == 1 else 0x95):
-                self._error()
-                return None
-            part = self.level_bytes(self.level)
-            if frame[2:6] != part or frame[6] != part[0] ^ part[1] ^ part[2] ^ part[3]:
-                return None  # another tag's UID: stay READY, stay silent
-            if len(self.uid) == 7 and self.level == 1:
-                self.level = 2
-                sak = bytes((0x04,))
-            else:
-                self.state = TagState.ACTIVE
-                sak = bytes((0x00 if len(self.uid) == 7 else 0x08,))
-            return sak + crc_a(sak)
-        if self.state is TagState.ACTIVE and len(frame) == 4 and frame[:2] == b"\x50\x00" and crc_a(frame[:2]) == frame[2:]:
+        if self.state is TagState.READY and len(bits) >= 16 and frame[0] in SELECTS:
+            return self._anticollision(frame, bits)
+        if self.state is TagState.ACTIVE and len(bits) == 32 and frame[:2] == b"\x50\x00" and crc_a(frame[:2]) == frame[2:4]:
             self.state, self.starred = TagState.HALT, False
             return None
         if self.state in (TagState.READY, TagState.ACTIVE):
             self._error()
         return None
 
+    def _anticollision(self, frame: bytes, bits: Bits) -> Bits | None:
+        """ANTICOLLISION (NVB below 0x70: answer the rest of UID CLn) or SELECT (NVB 0x70 with CRC: answer SAK)."""
+        if frame[0] != SELECTS[self.level - 1]:
+            self._error()
+            return None
+        nvb = frame[1]
+        known = (nvb >> 4) * 8 + (nvb & 0x0F) - 16
+        mine = to_bits(self.level_frame(self.level))
+        if nvb == 0x70:
+            if len(frame) != 9 or len(bits) != 72 or crc_a(frame[:7]) != frame[7:9]:
+                self._error()
+                return None
+            if frame[2:7] != self.level_frame(self.level):
+                return None  # another tag's UID: stay READY, stay silent
+            if self.level < self.levels:
+                self.level += 1
+                sak = bytes((0x04,))
+            else:
+                self.state = TagState.ACTIVE
+                sak = bytes(({1: 0x08, 2: 0x00, 3: 0x20}[self.levels],))
+            return to_bits(sak + crc_a(sak))
+        if not 0 <= known < 40 or len(bits) != 16 + known or nvb & 0x0F > 7:
+            self._error()
+            return None
+        if bits[16:] != mine[:known]:
+            return None  # the known bits are not ours: keep quiet, stay READY
+        return mine[known:]
 
-RESET_VALUES = {0x01: 0x20, 0x02: 0x80, 0x0C: 0x10, 0x0B: 0x08, 0x11: 0x3F, 0x14: 0x80, 0x26: 0x48}
+
+RESET_VALUES = {0x01: 0x20, 0x02: 0x80, 0x0C: 0x10, 0x0B: 0x08, 0x0E: 0xA0, 0x11: 0x3F, 0x14: 0x80, 0x26: 0x48}
+"""Registers whose reset value is not 0 (datasheet section 9.3); RFCfgReg's bit 3 is reserved and reads 1."""
 
 
 @dataclass
@@ -150,9 +192,9 @@ class _Operation:
 
     command: int
     tx_end: float
-    answer: bytes | None
+    answer: Bits | None
     error: int
-    coll_pos: int
+    coll_pos: int | None
     rx_end: float
     timer_at: float | None
     tx_done: bool = False
@@ -162,7 +204,12 @@ class _Operation:
 
 @dataclass
 class FakeMfrc522:
-    """The chip on one chip-select: implements `xfer2` and counts transfers."""
+    """The chip on one chip-select: implements `xfer2` and counts transfers.
+
+    Knobs for faults: `fail_next` SPI transfers raise OSError; the next `corrupt_next` answers arrive with a
+    flipped byte and a parity error; the next `crc_errors_next` answers carrying a CRC (SAK) arrive with a wrong
+    CRC but good parity (what the driver's own CRC check, or RxCRCEn's CRCErr, must catch).
+    """
 
     clock: VirtualClock | WallClock = field(default_factory=VirtualClock)
     version: int = 0x92
@@ -171,6 +218,7 @@ class FakeMfrc522:
     transfers: int = 0
     fail_next: int = 0
     corrupt_next: int = 0
+    crc_errors_next: int = 0
 
     def __post_init__(self) -> None:
         self.regs = [0] * 64
@@ -271,6 +319,8 @@ class FakeMfrc522:
             self.regs[0x05] = (self.regs[0x05] | value & 0x7F) if value & 0x80 else (self.regs[0x05] & ~value & 0x7F)
         elif reg in (0x06, 0x37, 0x21, 0x22):
             pass  # read-only
+        elif reg == 0x0E:
+            self.regs[0x0E] = (self.regs[0x0E] & 0x3F) | (value & 0x80)  # only ValuesAfterColl is writable
         elif reg == 0x01:
             self._command(value)
         elif reg == 0x0D:
@@ -315,19 +365,23 @@ class FakeMfrc522:
         last_bits = self.regs[0x0D] & 0x07
         if self.regs[0x12] & 0x80:
             frame += crc_a(frame)
-        bits = (len(frame) - 1) * 8 + (last_bits or 8) if frame else 0
+        bits = len(frame_bits(frame, last_bits))
         tx_end = self.clock.now + (bits * 9 / 8 + 2) * BIT_S
         answers = [a for a in (t.receive(frame, last_bits) for t in (self.tags if self.antenna_on else [])) if a is not None]
-        answer, error, coll_pos = _combine(answers)
+        answer, error, coll_pos = _combine(answers, keep_after_collision=bool(self.regs[0x0E] & 0x80))
         if answer is not None and self.corrupt_next > 0:
             self.corrupt_next -= 1
-            answer = answer[:-1] + bytes((answer[-1] ^ 0x5A,))
+            answer = answer[:-8] + [b ^ m for b, m in zip(answer[-8:], to_bits(b"\x5a"))]
             error |= 0x02  # the parity of the corrupted byte fails too
+        elif answer is not None and len(answer) == 24 and self.crc_errors_next > 0:
+            self.crc_errors_next -= 1
+            answer = answer[:-1] + [answer[-1] ^ 1]  # the CRC's last bit: parity still good, CRC wrong
         if answer is not None and self.regs[0x13] & 0x80:
-            if len(answer) < 3 or crc_a(answer[:-2]) != answer[-2:]:
+            data = _pack(answer, 0)
+            if len(answer) % 8 or len(data) < 3 or crc_a(data[:-2]) != data[-2:]:
                 error |= 0x04
-            answer = answer[:-2]
-        rx_end = tx_end + FDT_S + (len(answer or b"") * 9 + 2) * BIT_S
+            answer = answer[:-16]
+        rx_end = tx_end + FDT_S + (len(answer or []) * 9 / 8 + 2) * BIT_S
         timeout = self._timeout_s()
         heard = answer is not None or bool(error)
         timer_at = None if timeout is None or (heard and command == 0x0C) else tx_end + timeout
@@ -348,29 +402,49 @@ class FakeMfrc522:
                 self.regs[0x01] &= 0xF0
         if not op.rx_done and (op.answer is not None or op.error) and now >= op.rx_end:
             op.rx_done = True
-            self.fifo.extend(op.answer or b"")
-            self.regs[0x0C] = (self.regs[0x0C] & 0xF8)
+            align = (self.regs[0x0D] >> 4) & 0x07
+            answer = op.answer or []
+            self.fifo.extend(_pack(answer, align))
+            self.regs[0x0C] = (self.regs[0x0C] & 0xF8) | ((align + len(answer)) % 8)  # RxLastBits
             self.regs[0x06] |= op.error
-            self.regs[0x0E] = (op.coll_pos & 0x1F) if op.error & 0x08 else 0x20
+            position = None if op.coll_pos is None else align + op.coll_pos + 1
+            if position is None or position > 32:
+                self.regs[0x0E] = (self.regs[0x0E] & 0x80) | 0x20  # CollPosNotValid
+            else:
+                self.regs[0x0E] = (self.regs[0x0E] & 0x80) | (position % 32)
             self.regs[0x04] |= 0x20 | (0x02 if op.error else 0)
         if op.timer_at is not None and not op.timer_done and now >= op.timer_at:
             op.timer_done = True
             self.regs[0x04] |= 0x01
 
 
-def _combine(answers: list[bytes]) -> tuple[bytes | None, int, int]:
-    """Overlay several tags' answers: identical bits add up, the first differing bit is a collision."""
+def _pack(bits: Bits, align: int) -> bytes:
+    """Received bits into FIFO bytes, the first stored from bit `align` of the first byte (RxAlign)."""
+    padded = [0] * align + bits
+    return bytes(sum(b << i for i, b in enumerate(padded[k:k + 8])) for k in range(0, len(padded), 8))
+
+
+def _combine(answers: list[Bits], keep_after_collision: bool) -> tuple[Bits | None, int, int | None]:
+    """Overlay several tags' answers bit by bit: the first bit where they differ is a collision (CollErr, its
+    index); from there on the chip keeps the received bits (ValuesAfterColl 1, the reset value) or clears them."""
     if not answers:
-        return None, 0, 0
+        return None, 0, None
     first = answers[0]
-    for other in answers[1:]:
-        for index, (a, b) in enumerate(zip(first, other)):
-            if a != b:
-                bit = ((a ^ b) & -(a ^ b)).bit_length()
-                return first, 0x08, (index * 8 + bit) % 32
-        if len(other) != len(first):
-            return first, 0x01, 0
-    return first, 0, 0
+    if len(answers) == 1:
+        return first, 0, None
+    length = max(len(a) for a in answers)
+    merged = [0] * length
+    collision = None
+    for index in range(length):
+        values = {a[index] for a in answers if index < len(a)}
+        if len(values) > 1 or any(index >= len(a) for a in answers):
+            collision = index if collision is None else collision
+        merged[index] = max(values) if values else 0
+    if collision is None:
+        return merged, 0, None
+    if not keep_after_collision:
+        merged = merged[:collision] + [0] * (length - collision)
+    return merged, 0x08, collision
 
 
 class FakeIrqLine:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemoved, TerminalChoice, TerminalGone,
-                                  TerminalHello)
+from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemoved, TagsCrowded, TerminalChoice,
+                                  TerminalGone, TerminalHello)
 from companion.table.core.commands import Command
 from companion.table.journal import GameRecord
 
@@ -22,5 +22,6 @@ class BootFailed:
     """Booting broke (an unreadable journal): the table still runs, idle."""
 
 
-HardwareEvent = TagPlaced | TagRemoved | ButtonPressed | TerminalChoice | TerminalHello | TerminalGone | ReaderFault
+HardwareEvent = (TagPlaced | TagRemoved | TagsCrowded | ButtonPressed | TerminalChoice | TerminalHello | TerminalGone
+                 | ReaderFault)
 Input = HardwareEvent | Command | Boot | BootFailed

@@ -16,9 +16,9 @@ from companion.table.core.state import TableState
 from companion.table.core.values import evolve
 from companion.table.session import Session
 
-TABLE_PUBLIC_CODES = frozenset({"no_game", "table_paused"})
-"""The table's own refusals that everyone may read: whether a game runs, and whether the table is paused, are
-shown on the table page anyway."""
+TABLE_PUBLIC_CODES = frozenset({"no_game", "table_paused", "two_tags_on_reader"})
+"""The table's own refusals that everyone may read: whether a game runs, whether the table is paused and whether
+two cards lie on one reader are shown on the table page, or seen on the table, anyway."""
 
 
 def is_public(code: str, session: Session | None, by_binding: bool) -> bool:

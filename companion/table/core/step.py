@@ -6,8 +6,8 @@ import logging
 from dataclasses import replace
 
 from companion.games.binding import Chosen, Placed, Pressed, Removed, TableInput
-from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemoved, TerminalChoice, TerminalGone,
-                                  TerminalHello)
+from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemoved, TagsCrowded, TerminalChoice,
+                                  TerminalGone, TerminalHello)
 from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.cards import as_played
 from companion.table.core import host
@@ -16,7 +16,7 @@ from companion.table.core.effects import (Effect, EndGameRow, Flash, Publish, Pu
                                           SendTerminal)
 from companion.table.core.inputs import Boot, BootFailed, Input
 from companion.table.core.outputs import publish, rescan, zone_of
-from companion.table.core.play import play
+from companion.table.core.play import play, reject
 from companion.table.core.refusals import refused
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState, TableStatus
@@ -37,12 +37,14 @@ def step(state: TableState, item: Input, ctx: Context) -> Step:
         state = replace(state, status=TableStatus.IDLE)
         state, effects = publish(state, ctx)
         return Step(state, effects=tuple(effects))
-    if not isinstance(item, (TagPlaced, TagRemoved, ButtonPressed, TerminalChoice, TerminalHello, TerminalGone,
-                             ReaderFault)):
+    if not isinstance(item, (TagPlaced, TagRemoved, TagsCrowded, ButtonPressed, TerminalChoice, TerminalHello,
+                             TerminalGone, ReaderFault)):
         return host.run(state, item, ctx)
     state = evolve(state, counters=state.counters.add(inputs=1))
     if isinstance(item, (TagPlaced, TagRemoved)):
         return _tag(state, item.reader, item.uid, isinstance(item, TagPlaced), ctx)
+    if isinstance(item, TagsCrowded):
+        return _crowded(state, item.reader, ctx)
     if isinstance(item, ButtonPressed):
         return play(state, Pressed(item.seat, item.key), f"seat:{item.seat}", f"button:{item.seat}:{item.key}", ctx)
     if isinstance(item, TerminalChoice):
@@ -109,6 +111,14 @@ def _boot(state: TableState, item: Boot, ctx: Context) -> Step:
 
 
 # --- inputs ----------------------------------------------------------------------------------------------------
+
+
+def _crowded(state: TableState, reader: str, ctx: Context) -> Step:
+    """Two cards on one reader: refused in words on the reader's zone (it reads one; the card already there stays)."""
+    zone = zone_of(reader, state.session, ctx.reader_zones, state.terminals)
+    if not zone:
+        return Step(state)
+    return reject(state, zone, Refusal("two_tags_on_reader", "two cards on one reader: take one away"))
 
 
 def _tag(state: TableState, reader: str, uid: str, placed: bool, ctx: Context) -> Step:

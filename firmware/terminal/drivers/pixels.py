@@ -1,4 +1,4 @@
-"""A few WS2812 pixels through MicroPython's `neopixel`, with a brightness cap."""
+"""A few WS2812 pixels through MicroPython's `neopixel`, with a brightness cap (config.PIXEL_BRIGHTNESS)."""
 
 import machine
 import neopixel
