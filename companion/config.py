@@ -27,6 +27,10 @@ MAX_PIXELS = 2048
 """Far above any table's strip; a bigger number is a typo that would allocate a frame that size."""
 MAX_NESTING = 20
 """A table config is at most a few levels deep; deeper TOML is refused before it is parsed."""
+VENUE_SCHEMES = ("mqtt", "mqtts")
+TABLE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+"""A venue table id (also its broker account and topic level): no MQTT wildcard, separator or upper case."""
+KEEPALIVE_S = (5, 600)
 
 
 class ConfigError(ConfigFault):
@@ -134,6 +138,26 @@ class TerminalsConfig:
 
 
 @dataclass(frozen=True)
+class VenueConfig:
+    """Where the table reports to a venue over MQTT (docs/VENUE.md): the broker (`mqtt://host:1883` or
+    `mqtts://host:8883`), this table's id, its broker account and password file, the CA that signed the broker's
+    certificate (mqtts; None: the system's CAs) and the keep-alive that bounds how soon it shows offline."""
+
+    broker: str
+    table: str
+    password_file: str
+    username: str | None = None
+    """None: the table id (`companion venue init` makes one account per table, named by its id)."""
+    ca_file: str | None = None
+    keepalive: int = 15
+
+    @property
+    def account(self) -> str:
+        """The broker account the table logs in with."""
+        return self.username or self.table
+
+
+@dataclass(frozen=True)
 class GameConfig:
     """The game a fresh table starts with."""
 
@@ -157,6 +181,8 @@ class TableConfig:
     readers: tuple[ReaderConfig, ...] = ()
     buttons: tuple[ButtonConfig, ...] = ()
     terminals: TerminalsConfig = field(default_factory=TerminalsConfig)
+    venue: VenueConfig | None = None
+    """None: the table reports to no venue."""
 
     def reader_zones(self) -> dict[str, str]:
         """Reader name -> zone."""
@@ -169,7 +195,7 @@ class TableConfig:
 
 _LISTS: dict[str, type] = {"seats": SeatConfig, "readers": ReaderConfig, "buttons": ButtonConfig}
 _TABLES: dict[str, type] = {"game": GameConfig, "web": WebConfig, "polling": PollingConfig, "leds": LedConfig,
-                            "terminals": TerminalsConfig}
+                            "terminals": TerminalsConfig, "venue": VenueConfig}
 
 
 def _did_you_mean(key: str, known: list[str]) -> str:
@@ -283,7 +309,45 @@ def _validate(cfg: TableConfig) -> TableConfig:
     if not 1 <= cfg.polling.confirm_polls <= MAX_CONFIRM_POLLS:
         raise ConfigError("config_bad_value", "polling.confirm_polls",
                           f"confirm_polls is 1..{MAX_CONFIRM_POLLS} (consecutive reads before a tag counts as placed)")
+    if cfg.venue is not None:
+        _check_venue(cfg.venue)
     return cfg
+
+
+def broker_address(url: str, where: str = "venue.broker") -> tuple[str, str, int]:
+    """(scheme, host, port) of an `mqtt://host[:port]` or `mqtts://host[:port]` broker URL (ports 1883 and 8883
+    by default); raises ConfigError config_bad_value naming `where`."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise ConfigError("config_bad_value", where, f"not a valid broker address ({exc})") from None
+    if parts.scheme not in VENUE_SCHEMES:
+        raise ConfigError("config_bad_value", where, f"expected mqtt://host:1883 or mqtts://host:8883, got {url!r}"[:200])
+    if not parts.hostname or parts.username or parts.password or parts.path not in ("", "/") or parts.query \
+            or parts.fragment or any(c.isspace() for c in url):
+        raise ConfigError("config_bad_value", where, "expected a broker address with a host and nothing else "
+                                                     f"(the account and password go in their own keys), got {url!r}"[:200])
+    return parts.scheme, parts.hostname, port or (8883 if parts.scheme == "mqtts" else 1883)
+
+
+def _check_venue(venue: VenueConfig) -> None:
+    """`[venue]`: a broker URL, a table id that can be a topic level and an account, a keep-alive in range."""
+    scheme, _, _ = broker_address(venue.broker)
+    if not TABLE_ID_RE.match(venue.table):
+        raise ConfigError("config_bad_value", "venue.table", "a table id is 1 to 32 lower-case letters, digits, "
+                                                             f"- or _, starting with a letter or digit, not {venue.table!r}"[:200])
+    if venue.username is not None and not TABLE_ID_RE.match(venue.username):
+        raise ConfigError("config_bad_value", "venue.username", "an account name is 1 to 32 lower-case letters, "
+                                                                "digits, - or _")
+    if not venue.password_file.strip():
+        raise ConfigError("config_bad_value", "venue.password_file", "the file holding this table's broker password")
+    if venue.ca_file is not None and scheme != "mqtts":
+        raise ConfigError("config_bad_value", "venue.ca_file", "a CA file is for an mqtts:// broker")
+    if not KEEPALIVE_S[0] <= venue.keepalive <= KEEPALIVE_S[1]:
+        raise ConfigError("config_bad_value", "venue.keepalive", f"keepalive is {KEEPALIVE_S[0]}..{KEEPALIVE_S[1]} "
+                                                                 "seconds (a table pulled from the wall shows offline "
+                                                                 "after 1.5 times it)")
 
 
 def _check_host(host: str) -> None:
@@ -400,7 +464,8 @@ def describe(cfg: TableConfig) -> str:
              f"{cfg.web.public_url or 'the address the host uses, or the LAN address'})",
              f"data: {cfg.data_dir or 'user data directory'}",
              f"terminals: ports {', '.join(cfg.terminals.ports) or '-'}; discovery by USB id "
-             f"{'default' if cfg.terminals.discover is None else 'on' if cfg.terminals.discover else 'off'}"]
+             f"{'default' if cfg.terminals.discover is None else 'on' if cfg.terminals.discover else 'off'}",
+             f"venue: {'none' if cfg.venue is None else f'table {cfg.venue.table!r} reports to {cfg.venue.broker} as {cfg.venue.account!r}'}"]
     for i, s in enumerate(cfg.seats):
         lines.append(f"  seat {i}: {s.name or '(no name)'} {s.colour} terminal={s.terminal or '-'}")
     for r in cfg.readers:

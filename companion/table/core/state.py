@@ -66,6 +66,10 @@ class TableState:
     last_seq: Mapping[str, int] = field(default_factory=dict)
     """The highest message number heard from each terminal since its hello (duplicates are dropped)."""
     counters: Counters = Counters()
+    announcement: Mapping[str, Any] | None = None
+    """The venue's announcement the TV shows until the host dismisses it ({id, text, at}), or None."""
+    dismissed: str | None = None
+    """The id of the announcement the host dismissed last (the venue's retained copy is not shown again)."""
 
 
 class CardLookup(Protocol):
