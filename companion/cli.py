@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "doctor": "companion.commands.doctor",
     "backup": "companion.commands.backup",
     "games": "companion.commands.games",
+    "venue": "companion.commands.venue",
 }
 """Subcommand -> module with `HELP`, `add_arguments(parser)` and `run(args) -> int`; read-only."""
 

@@ -53,7 +53,8 @@ class Runtime:
         self.venue: Any = None
         if config.venue is not None:  # Paho is imported only for a table that reports to a venue
             from companion.venue.publisher import VenuePublisher
-            self.venue = VenuePublisher(config.venue, self.db_path, self.hardware.health, self._announce)
+            self.venue = VenuePublisher(config.venue, self.db_path, self.hardware.health, self._announce,
+                                        zones=config.reader_zones())
             self.loop.watch(self.venue.offer)
         self.handle = TableHandle(self.loop, self.host_pin, self.venue)
         self._server: Any = None

@@ -79,10 +79,14 @@ def summary(snapshot: Mapping[str, Any], started: float | None, last_action: flo
     return out
 
 
-def health(devices: Mapping[str, Any], gone: Sequence[str], uptime_s: float, journal_bytes: int) -> dict[str, Any]:
-    """The retained health: each reader up or faulted, each terminal up, faulted (it reports a fault) or gone
-    (seen earlier, unplugged now), the table's uptime and its journal's size. Counts and states only."""
-    readers = {str(r.get("name")): "up" if r.get("ok") else "faulted" for r in devices.get("readers") or ()}
+def health(devices: Mapping[str, Any], gone: Sequence[str], uptime_s: float, journal_bytes: int,
+           zones: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The retained health: each reader (named by the zone it serves, `zones`, else its own name) up or faulted,
+    each terminal up, faulted (it reports a fault) or gone (seen earlier, unplugged now), the table's uptime and
+    its journal's size. Device states and counts only."""
+    zones = zones or {}
+    readers = {zones.get(str(r.get("name")), str(r.get("name"))): "up" if r.get("ok") else "faulted"
+               for r in devices.get("readers") or ()}
     terms = devices.get("terminals") or {}
     screens = terms.get("screens") or {}
     terminals: dict[str, str] = {}

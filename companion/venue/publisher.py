@@ -76,11 +76,13 @@ class VenuePublisher:
     """Publishes one table to its venue; `offer` is the only call the loop thread makes."""
 
     def __init__(self, venue: VenueConfig, db_path: Path, devices: Callable[[], Mapping[str, Any]],
-                 announce: Callable[[Mapping[str, Any] | None], None], *,
+                 announce: Callable[[Mapping[str, Any] | None], None], *, zones: Mapping[str, str] | None = None,
                  backoff: tuple[float, float] = BACKOFF_S, clock: Callable[[], float] = time.time) -> None:
         self.venue = venue
         self.db_path = db_path
         self._devices = devices
+        self._zones = dict(zones or {})
+        """Reader name -> the zone it serves: the health names a reader by its zone (seat:2, board)."""
         self._announce = announce
         self._backoff = backoff
         self._clock = clock
@@ -276,7 +278,7 @@ class VenuePublisher:
         connected = set((devices.get("terminals") or {}).get("connected") or ())
         self._terminals_seen |= connected
         gone = sorted(self._terminals_seen - connected)
-        payload = payloads.health(devices, gone, time.monotonic() - self._born, self._journal_bytes())
+        payload = payloads.health(devices, gone, time.monotonic() - self._born, self._journal_bytes(), self._zones)
         key = (payload["readers"], payload["terminals"])
         if key != self._health_key or time.monotonic() - self._health_refreshed >= HEALTH_REFRESH_S:
             self._health_key, self._health_refreshed = key, time.monotonic()

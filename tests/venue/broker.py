@@ -20,7 +20,8 @@ from typing import Any, Callable
 
 import pytest
 
-from companion.venue.broker import Layout, write_broker
+from companion.venue.broker import Layout
+from companion.venue.server import init_venue
 from companion.venue.mqtt import Broker, connect, new_client
 
 TABLES = ["t01", "t02", "t03", "t04", "t05", "t06"]
@@ -151,7 +152,7 @@ def start_broker(root: Path) -> TestBroker:
     mosquitto_binary()
     ca, cert, key = make_ca(root / "tls")
     port, tls_port = free_port(), free_port()
-    accounts = write_broker(root, TABLES, port=port, bind="127.0.0.1", tls=(cert, key), tls_port=tls_port)
+    accounts = init_venue(root, TABLES, port=port, bind="127.0.0.1", tls=(cert, key), tls_port=tls_port)
     broker = TestBroker(root, port, tls_port, ca, accounts)
     broker.start()
     return broker
