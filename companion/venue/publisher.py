@@ -77,14 +77,14 @@ class VenuePublisher:
 
     def __init__(self, venue: VenueConfig, db_path: Path, devices: Callable[[], Mapping[str, Any]],
                  announce: Callable[[Mapping[str, Any] | None], None], *, zones: Mapping[str, str] | None = None,
-                 backoff: tuple[float, float] = BACKOFF_S, clock: Callable[[], float] = time.time) -> None:
+                 backoff: tuple[float, float] | None = None, clock: Callable[[], float] = time.time) -> None:
         self.venue = venue
         self.db_path = db_path
         self._devices = devices
         self._zones = dict(zones or {})
         """Reader name -> the zone it serves: the health names a reader by its zone (seat:2, board)."""
         self._announce = announce
-        self._backoff = backoff
+        self._backoff = backoff or BACKOFF_S
         self._clock = clock
         self._born = time.monotonic()
         self._wake_r, self._wake_w = socket.socketpair()

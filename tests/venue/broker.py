@@ -80,7 +80,7 @@ def make_ca(directory: Path) -> tuple[Path, Path, Path]:
 
 
 @dataclass
-class TestBroker:
+class VenueBroker:
     """A Mosquitto on two free ports with every account of `venue init`; restartable with its persistence."""
 
     root: Path
@@ -147,13 +147,13 @@ class TestBroker:
                          str(self.ca) if tls else None)
 
 
-def start_broker(root: Path) -> TestBroker:
+def start_broker(root: Path) -> VenueBroker:
     """`venue init`'s files for TABLES under `root`, with a CA made here, and the broker started."""
     mosquitto_binary()
     ca, cert, key = make_ca(root / "tls")
     port, tls_port = free_port(), free_port()
     accounts = init_venue(root, TABLES, port=port, bind="127.0.0.1", tls=(cert, key), tls_port=tls_port)
-    broker = TestBroker(root, port, tls_port, ca, accounts)
+    broker = VenueBroker(root, port, tls_port, ca, accounts)
     broker.start()
     return broker
 
@@ -161,7 +161,7 @@ def start_broker(root: Path) -> TestBroker:
 class Listener:
     """A subscriber (the venue's account by default) recording every message the broker delivers to it."""
 
-    def __init__(self, broker: TestBroker, topic: str = "#", account: str = "venue", client_id: str = "listener") -> None:
+    def __init__(self, broker: VenueBroker, topic: str = "#", account: str = "venue", client_id: str = "listener") -> None:
         self.messages: list[tuple[str, bytes, bool]] = []
         self._lock = threading.Condition()
         settings = broker.broker(account)

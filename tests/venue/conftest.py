@@ -8,11 +8,11 @@ from typing import Iterator
 import pytest
 
 from tests.table.conftest import make_table, tiny_game  # noqa: F401  (pytest fixtures)
-from tests.venue.broker import TestBroker, start_broker
+from tests.venue.broker import VenueBroker, start_broker
 
 
 @pytest.fixture(scope="module")
-def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestBroker]:
+def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VenueBroker]:
     """A Mosquitto for the whole module."""
     running = start_broker(tmp_path_factory.mktemp("broker"))
     yield running
