@@ -14,7 +14,7 @@ from companion.venue.board import Board
 from companion.venue.collector import Collector
 from companion.venue.dashboard import api, auth, pages
 from companion.venue.store import VenueStore
-from companion.web import errors
+from companion.web.errors import install as install_errors
 
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,
@@ -46,7 +46,7 @@ def create_app(config: Mapping[str, Any] | None, venue: Venue) -> Flask:
     app.extensions["venue"] = venue
     app.extensions["venue_logins"] = auth.LoginGuard()
     app.extensions["venue_streams"] = api.Streams(int(app.config["MAX_STREAMS"]))
-    errors.install(app)
+    install_errors(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
