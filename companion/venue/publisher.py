@@ -104,6 +104,8 @@ class VenuePublisher:
         self._health_refreshed = 0.0
         self._outbox: Outbox | None = None
         self._connected = False
+        self.published = 0
+        """Messages handed to the broker so far (the simulator's messages per second)."""
         self.problem: str | None = None
         """The code of the last refusal (None while connected): the host's health shows it."""
         self.version = version()
@@ -261,6 +263,7 @@ class VenuePublisher:
             return
         self._sent[kind] = data
         client.publish(self._topic(kind), data, qos=1, retain=True)
+        self.published += 1
 
     def _summary(self, snapshot: Mapping[str, Any], outbox: Outbox) -> dict[str, Any]:
         game = snapshot.get("game") or {}
@@ -305,6 +308,7 @@ class VenuePublisher:
             names = [str(s.get("name") or "") for s in (self._snapshot or {}).get("seats") or ()]
             payload = payloads.result(self.venue.table, row, names, row["sides"])
             info = client.publish(result_topic(self.venue.table, game_id), payloads.encode(payload), qos=1)
+            self.published += 1
             self._inflight[info.mid] = game_id
 
     def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any, properties: Any) -> None:
