@@ -74,13 +74,23 @@ def _wait_port(port: int, proc: subprocess.Popen[bytes], what: str) -> None:
 
 
 class StreamReader(threading.Thread):
-    """Reads the dashboard's live stream as the page does; notes when each (table, action count) first arrives."""
+    """Reads the dashboard's live stream as the page does; notes when each table's rows arrive, with the game and
+    action count each shows."""
 
     def __init__(self, port: int, cookie: str) -> None:
         super().__init__(name="dashboard-stream", daemon=True)
         self.port, self.cookie = port, cookie
-        self.seen: dict[tuple[str, int], float] = {}
+        self.seen: dict[str, list[tuple[float, int, int]]] = {}
+        """table -> [(arrival time, game id, action count)] in arrival order."""
         self.rows = 0
+
+    def shown(self, table: str, game_id: int, actions: int, after: float) -> float | None:
+        """When the first row showing that game at that action count or later arrived after `after` (the table
+        sends only its newest summary: a move followed at once by another shows with the second)."""
+        for at, gid, n in self.seen.get(table, ()):
+            if at >= after and gid == game_id and n >= actions:
+                return at
+        return None
 
     def run(self) -> None:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
@@ -99,8 +109,8 @@ class StreamReader(threading.Thread):
                 row = json.loads(text[6:])
                 self.rows += 1
                 summary = row.get("summary")
-                if summary:
-                    self.seen.setdefault((row["table"], int(summary["actions"])), now)
+                if summary and summary.get("game_id") is not None:
+                    self.seen.setdefault(row["table"], []).append((now, int(summary["game_id"]), int(summary["actions"])))
 
 
 def _login(port: int, password: str) -> str:
@@ -167,7 +177,7 @@ def run_simulation(data: Path, broker_url: str | None, tables: int, seconds: flo
                           venue=VenueConfig(broker_url, table, str(layout.account(table)), ca_file=ca_file))
             runtimes.append(Runtime(cfg, rng=random.Random(i)).start())
         time.sleep(2.0)  # every table connected and its first messages out
-        sent: dict[tuple[str, int], float] = {}
+        sent: list[tuple[str, int, int, float]] = []
         published0 = sum(rt.venue.published for rt in runtimes)
         broker0 = cpu_seconds(broker_pid) if broker_pid else None
         dash0 = cpu_seconds(procs[-1].pid)
@@ -189,7 +199,7 @@ def run_simulation(data: Path, broker_url: str | None, tables: int, seconds: flo
                 t0 = time.time()
                 result = rt.loop.call(Submit(seat, rng.choice(session.rules.legal_actions(session.state, seat)), "sim"))
                 if isinstance(result, dict):
-                    sent[(ids[i], len(rt.loop.session.actions))] = t0
+                    sent.append((ids[i], session.game_id, len(rt.loop.session.actions), t0))
                     actions += 1
             heapq.heappush(due, (at + rng.expovariate(rate), i))
         elapsed = time.monotonic() - start
@@ -197,7 +207,8 @@ def run_simulation(data: Path, broker_url: str | None, tables: int, seconds: flo
         broker_cpu = None if broker0 is None else (cpu_seconds(broker_pid) - broker0) / elapsed * 100  # type: ignore[arg-type]
         dash_cpu = (cpu_seconds(procs[-1].pid) - dash0) / elapsed * 100
         time.sleep(2.0)  # the last rows arrive
-        latencies = [(reader.seen[k] - t0) * 1000 for k, t0 in sent.items() if k in reader.seen]
+        arrivals = [(reader.shown(table, gid, n, t0), t0) for table, gid, n, t0 in sent]
+        latencies = [(at - t0) * 1000 for at, t0 in arrivals if at is not None]
         figures = {
             "tables": len(runtimes), "seconds": round(elapsed, 1), "actions": actions, "games_finished": games_done,
             "actions_per_s": round(actions / elapsed, 1), "messages_published_per_s": round(published / elapsed, 1),
