@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         if args.venue_command == "init":
             return _init(args)
         if args.venue_command == "simulate":
-            from companion.venue.simulate import run_simulation
+            from companion.bench.venue import run_simulation
             return run_simulation(Path(args.sim_data), args.broker, args.sim_tables, args.seconds, args.rate,
                                   args.json, args.ca_file)
         return _dashboard(args)

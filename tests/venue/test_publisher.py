@@ -33,6 +33,7 @@ from tests.venue.tables import act, play_to_end, venue_table, wait_until
 def quick_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reconnect within a fraction of a second (the product waits 0.5 s doubling to 30 s)."""
     monkeypatch.setattr("companion.venue.publisher.BACKOFF_S", (0.1, 0.5))
+    monkeypatch.setattr("companion.venue.publisher.HEALTH_EVERY_S", 0.2)
 
 
 @pytest.fixture()

@@ -15,6 +15,7 @@ from companion.venue.collector import Collector
 from companion.venue.dashboard import api, auth, pages
 from companion.venue.store import VenueStore
 from companion.web.errors import install as install_errors
+from companion.web.headers import secure
 
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,
@@ -24,7 +25,6 @@ DEFAULTS: dict[str, Any] = {
     "MAX_STREAMS": 32,
 }
 """HEARTBEAT_S: a comment line on each live stream this often; MAX_STREAMS: live streams open at once."""
-CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 
 @dataclass(frozen=True)
@@ -53,11 +53,7 @@ def create_app(config: Mapping[str, Any] | None, venue: Venue) -> Flask:
 
     @app.after_request
     def headers(response: Response) -> Response:
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Cache-Control", "no-store")
-        return response
+        response.headers.setdefault("Cache-Control", "no-store")  # staff's data: never kept by a cache
+        return secure(response)
 
     return app

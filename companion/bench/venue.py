@@ -124,6 +124,13 @@ def _login(port: int, password: str) -> str:
     return response.getheader("Set-Cookie", "").split(";", 1)[0]
 
 
+def _until(check: Any, timeout: float) -> None:
+    """Wait until `check()` holds, or `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def _percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else float("nan")
@@ -176,7 +183,8 @@ def run_simulation(data: Path, broker_url: str | None, tables: int, seconds: flo
                           game=replace(base.game, name=game, seats=SEATS[game]),
                           venue=VenueConfig(broker_url, table, str(layout.account(table)), ca_file=ca_file))
             runtimes.append(Runtime(cfg, rng=random.Random(i)).start())
-        time.sleep(2.0)  # every table connected and its first messages out
+        _until(lambda: all(rt.venue.state()["connected"] for rt in runtimes), 10.0)  # every table connected
+        time.sleep(0.5)  # and its first messages out
         sent: list[tuple[str, int, int, float]] = []
         published0 = sum(rt.venue.published for rt in runtimes)
         broker0 = cpu_seconds(broker_pid) if broker_pid else None
@@ -206,7 +214,7 @@ def run_simulation(data: Path, broker_url: str | None, tables: int, seconds: flo
         published = sum(rt.venue.published for rt in runtimes) - published0
         broker_cpu = None if broker0 is None else (cpu_seconds(broker_pid) - broker0) / elapsed * 100  # type: ignore[arg-type]
         dash_cpu = (cpu_seconds(procs[-1].pid) - dash0) / elapsed * 100
-        time.sleep(2.0)  # the last rows arrive
+        _until(lambda: all(reader.shown(t, g, n, t0) for t, g, n, t0 in sent[-len(runtimes):]), 3.0)  # the last rows
         arrivals = [(reader.shown(table, gid, n, t0), t0) for table, gid, n, t0 in sent]
         latencies = [(at - t0) * 1000 for at, t0 in arrivals if at is not None]
         figures = {
