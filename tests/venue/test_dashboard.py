@@ -150,7 +150,7 @@ def test_the_dashboard_shows_two_live_tables_and_an_alert(broker: VenueBroker, l
             assert "Seat 3" in page.inner_text("#alerts li[data-code=reader_faulted]")
             before = int(page.get_attribute("#table-t01", "data-actions") or 0)
             act(first, random.Random(4))  # a move at the table reaches the page through the live stream
-            page.wait_for_function(f"Number(document.querySelector('#table-t01').dataset.actions) > {before}")
+            page.wait_for_function("n => Number(document.querySelector('#table-t01').dataset.actions) > n", arg=before)
             visible = page.inner_text("main")
             assert not re.search(r"\b[a-z]+_[a-z_]+\b|undefined|NaN|\{\w+\}", visible), visible
             page.fill("#announce-text", "Last orders at 11")
@@ -160,7 +160,7 @@ def test_the_dashboard_shows_two_live_tables_and_an_alert(broker: VenueBroker, l
             page.wait_for_selector("#announcement-now:not([hidden])")
             _shot(page, "dashboard-tv-en")
             page.click("button[data-lang=ko]")
-            page.wait_for_function("document.documentElement.lang === 'ko'")
+            page.wait_for_function("() => document.documentElement.lang === 'ko'")
             assert page.inner_text("#table-t01 .game") == "시크릿 히틀러"
             _shot(page, "dashboard-tv-ko")
             phone = browser.new_page(viewport={"width": 390, "height": 844}, locale="ko-KR")
