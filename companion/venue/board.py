@@ -64,6 +64,14 @@ class Board:
         """Results heard since the dashboard started (a change tells the page to refresh its results)."""
         self.announcement: dict[str, Any] | None = None
         self._alerts: dict[str, list[dict[str, Any]]] = {}
+        self.closed = False
+        """Set when the venue shuts down: every live stream ends."""
+
+    def close(self) -> None:
+        """End every live stream (shutdown)."""
+        with self._changed:
+            self.closed = True
+            self._changed.notify_all()
 
     def known(self, table: str) -> bool:
         """Whether the venue knows this table."""
@@ -151,7 +159,7 @@ class Board:
         changed, "" for the venue's own facts) or None when the stream fell too far behind (send the whole grid)."""
         deadline = time.monotonic() + timeout
         with self._changed:
-            while self._n <= after:
+            while self._n <= after and not self.closed:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return self._n, []

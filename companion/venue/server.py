@@ -62,13 +62,10 @@ class VenueServer:
         """Stop serving, disconnect, close the store."""
         self._stop.set()
         server, self._server = self._server, None
+        self.board.close()  # the live streams end before their workers are waited for
         if server is not None:
-            server.close()
-            for channel in list(server._map.values()):  # open live streams end with the server
-                try:
-                    channel.handle_close()
-                except Exception:
-                    pass
+            from companion.web.listener import close_server
+            close_server(server)
         self.collector.stop()
         self.store.close()
 

@@ -69,8 +69,10 @@ def events() -> Response:
             grid = board.grid()
             n = grid["n"]
             yield _frame("grid", grid, n)
-            while True:
+            while not board.closed:
                 n, changed = board.wait(n, heartbeat)
+                if board.closed:
+                    return
                 if changed is None:
                     grid = board.grid()
                     n = grid["n"]
