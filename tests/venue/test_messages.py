@@ -151,3 +151,20 @@ def test_an_announcement_is_bounded_plain_text() -> None:
         with pytest.raises(VenueError):
             payloads.read_announcement(payloads.announcement("ab12", text, time.time()))
     assert json.loads(payloads.encode(payloads.announcement("a1", "<b>hi</b>", 1.0)))["text"] == "<b>hi</b>"
+
+
+def test_the_tv_shows_the_announcement_until_the_host_dismisses_it_over_http(make_table: Any) -> None:
+    from companion.table.core.commands import Announce
+    rt = make_table(game="secret_hitler", seats=5)
+    rt.loop.post(Announce({"id": "a1", "text": "Quiz at 9", "at": 1.0}))
+    rt.loop.wait_idle()
+    client = rt.app(TESTING=True).test_client()
+    assert client.get("/api/state").get_json()["table"]["announcement"]["text"] == "Quiz at 9"
+    assert client.post("/api/host/dismiss_announcement", json={}).status_code == 401  # the host's alone
+    csrf = client.post("/api/host/login", json={"pin": rt.host_pin}).get_json()["csrf"]
+    answer = client.post("/api/host/dismiss_announcement", json={}, headers={"X-CSRF-Token": csrf})
+    assert answer.status_code == 200 and answer.get_json()["dismissed"] == "a1"
+    assert "announcement" not in client.get("/api/state").get_json()["table"]
+    rt.loop.post(Announce({"id": "a1", "text": "Quiz at 9", "at": 1.0}))  # the retained copy again: stays dismissed
+    rt.loop.wait_idle()
+    assert "announcement" not in client.get("/api/state").get_json()["table"]
