@@ -8,13 +8,13 @@ import logging
 import secrets
 import threading
 import time
-from typing import Any, Callable
+from typing import Any
 
 from companion.games.registry import game_names
 from companion.venue import payloads
 from companion.venue.board import Board
 from companion.venue.errors import BrokerRefused, VenueError
-from companion.venue.mqtt import Broker, connect, new_client, paho
+from companion.venue.mqtt import AUTH_REASONS, Broker, new_client, paho
 from companion.venue.store import VenueStore
 from companion.venue.topics import ANNOUNCEMENT, MAX_ANNOUNCEMENT_CHARS, TABLES, parse_topic
 
@@ -39,8 +39,6 @@ class Collector:
         self.client_id = client_id
         self.games = frozenset(game_names())
         self.client: Any = None
-        self._on_result: list[Callable[[dict[str, Any]], None]] = []
-        self._lock = threading.Lock()
 
     def start(self) -> "Collector":
         """Connect (raises BrokerRefused at once for wrong credentials or address) and run Paho's own thread,
@@ -82,7 +80,7 @@ class Collector:
         if reason is None:
             raise BrokerRefused("broker_unreachable", f"{self.broker.describe()}: no answer")
         if reason.is_failure:
-            code = "broker_auth_refused" if int(reason.value) in (134, 135) else "broker_refused"
+            code = "broker_auth_refused" if int(reason.value) in AUTH_REASONS else "broker_refused"
             raise BrokerRefused(code, f"{self.broker.describe()}: the broker refused the connection: {reason}")
 
     def stop(self) -> None:
@@ -91,15 +89,11 @@ class Collector:
             self.client.disconnect()
             self.client.loop_stop()
 
-    def on_result(self, callback: Callable[[dict[str, Any]], None]) -> None:
-        """Also call `callback` with each new result (the simulator's measurements)."""
-        self._on_result.append(callback)
-
     # --- Paho's thread --------------------------------------------------------------------------------------
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
-            self.board.set_link(False, "broker_auth_refused" if int(reason.value) in (134, 135) else "broker_refused")
+            self.board.set_link(False, "broker_auth_refused" if int(reason.value) in AUTH_REASONS else "broker_refused")
             return
         client.subscribe(SUBSCRIPTIONS)
         self.board.set_link(True, None)
@@ -136,10 +130,8 @@ class Collector:
             self.board.update(address.table, "health", payloads.read_health(data))
         else:
             result = payloads.read_result(data, address.table, int(address.game_id or 0), self.games.__contains__)
-            new = self.store.add_result(result)
-            self.board.result_added()
-            for callback in self._on_result:
-                callback({**result, "new": new})
+            if self.store.add_result(result):
+                self.board.result_added()
 
     # --- what the staff does ----------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import json
 import threading
 from typing import Any, Iterator
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, stream_with_context
 
 from companion.venue.dashboard.auth import require_staff
 from companion.venue.errors import VenueError
