@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "backup": "companion.commands.backup",
     "games": "companion.commands.games",
     "host-link": "companion.commands.host_link",
+    "venue": "companion.commands.venue",
 }
 """Subcommand -> module with `HELP`, `add_arguments(parser)` and `run(args) -> int`; read-only."""
 

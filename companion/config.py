@@ -39,6 +39,10 @@ MAX_LEAD_CM = 50
 READER_GAINS_DB = (18, 23, 33, 38, 43, 48)
 """MFRC522 receiver gains (RFCfgReg RxGain)."""
 PI_MODELS = ("pi4", "pi5")
+VENUE_SCHEMES = ("mqtt", "mqtts")
+TABLE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+"""A venue table id (also its broker account and topic level): no MQTT wildcard, separator or upper case."""
+KEEPALIVE_S = (5, 600)
 
 
 class ConfigError(ConfigFault):
@@ -184,6 +188,26 @@ class TerminalsConfig:
 
 
 @dataclass(frozen=True)
+class VenueConfig:
+    """Where the table reports to a venue over MQTT (docs/VENUE.md): the broker (`mqtt://host:1883` or
+    `mqtts://host:8883`), this table's id, its broker account and password file, the CA that signed the broker's
+    certificate (mqtts; None: the system's CAs) and the keep-alive that bounds how soon it shows offline."""
+
+    broker: str
+    table: str
+    password_file: str
+    username: str | None = None
+    """None: the table id (`companion venue init` makes one account per table, named by its id)."""
+    ca_file: str | None = None
+    keepalive: int = 15
+
+    @property
+    def account(self) -> str:
+        """The broker account the table logs in with."""
+        return self.username or self.table
+
+
+@dataclass(frozen=True)
 class GameConfig:
     """The game a fresh table starts with."""
 
@@ -213,6 +237,8 @@ class TableConfig:
     def spi_bus(self, bus: int) -> SpiBusConfig:
         """A bus's `[[spi]]` settings, or the defaults."""
         return next((s for s in self.spi if s.bus == bus), SpiBusConfig(bus))
+    venue: VenueConfig | None = None
+    """None: the table reports to no venue."""
 
     def reader_zones(self) -> dict[str, str]:
         """Reader name -> zone."""
@@ -226,7 +252,7 @@ class TableConfig:
 _LISTS: dict[str, type] = {"seats": SeatConfig, "readers": ReaderConfig, "buttons": ButtonConfig,
                            "spi": SpiBusConfig}
 _TABLES: dict[str, type] = {"game": GameConfig, "web": WebConfig, "polling": PollingConfig, "leds": LedConfig,
-                            "terminals": TerminalsConfig, "power": PowerConfig}
+                            "terminals": TerminalsConfig, "power": PowerConfig, "venue": VenueConfig}
 
 
 def _did_you_mean(key: str, known: list[str]) -> str:
@@ -348,6 +374,8 @@ def _validate(cfg: TableConfig) -> TableConfig:
     if not 1 <= cfg.polling.confirm_polls <= MAX_CONFIRM_POLLS:
         raise ConfigError("config_bad_value", "polling.confirm_polls",
                           f"confirm_polls is 1..{MAX_CONFIRM_POLLS} (consecutive reads before a tag counts as placed)")
+    if cfg.venue is not None:
+        _check_venue(cfg.venue)
     return cfg
 
 
@@ -377,6 +405,42 @@ def _validate_hardware(cfg: TableConfig) -> None:
     t = cfg.terminals
     if not 0 <= t.count <= 64 or not 0 <= t.pixels <= 64 or not 0 <= t.pixel_brightness <= 255:
         raise ConfigError("config_bad_value", "terminals", "count and pixels are 0..64, pixel_brightness 0..255")
+
+
+def broker_address(url: str, where: str = "venue.broker") -> tuple[str, str, int]:
+    """(scheme, host, port) of an `mqtt://host[:port]` or `mqtts://host[:port]` broker URL (ports 1883 and 8883
+    by default); raises ConfigError config_bad_value naming `where`."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise ConfigError("config_bad_value", where, f"not a valid broker address ({exc})") from None
+    if parts.scheme not in VENUE_SCHEMES:
+        raise ConfigError("config_bad_value", where, f"expected mqtt://host:1883 or mqtts://host:8883, got {url!r}"[:200])
+    if not parts.hostname or parts.username or parts.password or parts.path not in ("", "/") or parts.query \
+            or parts.fragment or any(c.isspace() for c in url):
+        raise ConfigError("config_bad_value", where, "expected a broker address with a host and nothing else "
+                                                     f"(the account and password go in their own keys), got {url!r}"[:200])
+    return parts.scheme, parts.hostname, port or (8883 if parts.scheme == "mqtts" else 1883)
+
+
+def _check_venue(venue: VenueConfig) -> None:
+    """`[venue]`: a broker URL, a table id that can be a topic level and an account, a keep-alive in range."""
+    scheme, _, _ = broker_address(venue.broker)
+    if not TABLE_ID_RE.match(venue.table):
+        raise ConfigError("config_bad_value", "venue.table", "a table id is 1 to 32 lower-case letters, digits, "
+                                                             f"- or _, starting with a letter or digit, not {venue.table!r}"[:200])
+    if venue.username is not None and not TABLE_ID_RE.match(venue.username):
+        raise ConfigError("config_bad_value", "venue.username", "an account name is 1 to 32 lower-case letters, "
+                                                                "digits, - or _")
+    if not venue.password_file.strip():
+        raise ConfigError("config_bad_value", "venue.password_file", "the file holding this table's broker password")
+    if venue.ca_file is not None and scheme != "mqtts":
+        raise ConfigError("config_bad_value", "venue.ca_file", "a CA file is for an mqtts:// broker")
+    if not KEEPALIVE_S[0] <= venue.keepalive <= KEEPALIVE_S[1]:
+        raise ConfigError("config_bad_value", "venue.keepalive", f"keepalive is {KEEPALIVE_S[0]}..{KEEPALIVE_S[1]} "
+                                                                 "seconds (a table pulled from the wall shows offline "
+                                                                 "after 1.5 times it)")
 
 
 def _check_host(host: str) -> None:
@@ -545,7 +609,8 @@ def describe(cfg: TableConfig) -> str:
              f"addresses and names{''.join(', ' + h for h in cfg.web.allowed_hosts)})",
              f"data: {cfg.data_dir or 'user data directory'}",
              f"terminals: ports {', '.join(cfg.terminals.ports) or '-'}; discovery by USB id "
-             f"{'default' if cfg.terminals.discover is None else 'on' if cfg.terminals.discover else 'off'}"]
+             f"{'default' if cfg.terminals.discover is None else 'on' if cfg.terminals.discover else 'off'}",
+             f"venue: {'none' if cfg.venue is None else f'table {cfg.venue.table!r} reports to {cfg.venue.broker} as {cfg.venue.account!r}'}"]
     for i, s in enumerate(cfg.seats):
         lines.append(f"  seat {i}: {s.name or '(no name)'} {s.colour} terminal={s.terminal or '-'}")
     for r in cfg.readers:

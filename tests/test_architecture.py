@@ -18,7 +18,11 @@ SHARED_LEAF = "companion.errors"
 """The one project module every room may import: the error root (tests/test_errors.py holds it to being a leaf)."""
 
 PROJECT_ROOMS = ("companion.games", "companion.hal", "companion.table", "companion.web", "companion.commands",
-                 "companion.bench", "companion.config", "companion.cli", "companion.supervisor", "companion.ratelog")
+                 "companion.bench", "companion.config", "companion.cli", "companion.supervisor", "companion.ratelog",
+                 "companion.venue")
+WEB_SHARED = ("companion.web.site", "companion.web.errors", "companion.web.listener", "companion.web.headers")
+"""The web's parts the venue dashboard shares (where the page's files are, JSON errors, the listening socket, the
+security headers)."""
 
 IO = ("flask", "waitress", "serial", "gpiozero", "spidev", "rpi_ws281x", "lgpio", "time", "datetime",
       "threading", "asyncio", "socket", "subprocess", "sqlite3", "os", "secrets", "multiprocessing")
@@ -28,9 +32,15 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "hal": ("companion.games", "companion.table", "companion.web", "companion.commands", "companion.bench",
             "companion.cli", "flask", "waitress"),
     "web": ("companion.table", "companion.hal", "companion.commands", "companion.bench", "companion.cli",
-            "gpiozero", "serial", "spidev", "rpi_ws281x", "lgpio"),
+            "companion.venue", "gpiozero", "serial", "spidev", "rpi_ws281x", "lgpio"),
+    # the venue reads the public snapshot it is handed, never the table's or the hardware's insides
+    "venue": ("companion.table", "companion.hal", "companion.commands", "companion.bench", "companion.cli",
+              "companion.supervisor", "gpiozero", "serial", "spidev", "rpi_ws281x", "lgpio"),
 }
-"""Room -> module prefixes it may not import."""
+"""Room -> module prefixes it may not import (`games` and `hal` may not import the venue either: see above)."""
+VENUE_MAY_IMPORT_FROM_WEB = WEB_SHARED
+VENUE_IMPORTERS = ("companion.table.runtime", "companion.commands", "companion.bench")
+"""The only modules that may import companion.venue: the table's wiring, the commands, the benchmarks."""
 
 
 def package_of(path: Path) -> list[str]:
@@ -82,7 +92,21 @@ def violations(path: Path, room: str, package: list[str] | None = None) -> list[
             continue
         if any(name == f or name.startswith(f + ".") for f in FORBIDDEN[room]):
             bad.append(f"{path.name}:{line} imports {name}")
+        elif room == "venue" and (name == "companion.web" or name.startswith("companion.web.")) and not any(
+                name == w or name.startswith(w + ".") for w in WEB_SHARED):
+            bad.append(f"{path.name}:{line} imports {name}")  # the venue shares only WEB_SHARED of the web
     return bad
+
+
+def test_only_the_wiring_commands_and_benches_import_the_venue() -> None:
+    bad = []
+    for path in modules():
+        module = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts)
+        if module.startswith("companion.venue") or module.startswith(VENUE_IMPORTERS):
+            continue
+        bad += [f"{module}:{line} imports {name}" for line, name, _ in imports_of(path)
+                if name == "companion.venue" or name.startswith("companion.venue.")]
+    assert not bad, "\n".join(bad)
 
 
 @pytest.mark.parametrize("room", sorted(FORBIDDEN))
@@ -138,6 +162,10 @@ def probe_file(tmp_path: Path, source: str) -> Path:
     ("web", "from companion.table.session import Session\n", "companion.table.session"),
     ("web", "from companion import hal\n", "companion.hal"),
     ("web", "from ..table import loop\n", "companion.table"),
+    ("web", "from companion.venue import board\n", "companion.venue"),
+    ("venue", "from companion.table.loop import TableLoop\n", "companion.table.loop"),
+    ("venue", "from companion.hal import mock\n", "companion.hal"),
+    ("venue", "from companion.web.facade import TableFacade\n", "companion.web.facade"),
 ])
 def test_the_walker_catches_a_forbidden_import(tmp_path: Path, room: str, source: str, caught: str) -> None:
     bad = violations(probe_file(tmp_path, source), room, ["companion", room])

@@ -8,7 +8,7 @@ import time
 from dataclasses import replace
 from typing import Any, Callable
 
-from companion.config import PollingConfig, demo_config
+from companion.config import PollingConfig, VenueConfig, demo_config
 from companion.hal.interfaces import RGB
 from companion.hal.mock import MockHardware
 from companion.table.core.commands import Enroll, NewGame, Submit
@@ -65,9 +65,10 @@ def lift_ballots(hw: MockHardware, loop: Any, seats: list[int]) -> None:
     loop.wait_idle()
 
 
-def tap_to_led(taps: int, data_dir: str, seed: int = 1) -> dict[str, Any]:
-    """p50/p99/max (ms) from a mock tag placement to the LED frame that answers it, over `taps` taps."""
-    cfg = replace(demo_config(), data_dir=data_dir, polling=PollingConfig(interval_ms=10, removal_ms=20))
+def tap_to_led(taps: int, data_dir: str, seed: int = 1, venue: VenueConfig | None = None) -> dict[str, Any]:
+    """p50/p99/max (ms) from a mock tag placement to the LED frame that answers it, over `taps` taps (`venue`: the
+    table also reports to that venue, e.g. a broker that is down)."""
+    cfg = replace(demo_config(), data_dir=data_dir, polling=PollingConfig(interval_ms=10, removal_ms=20), venue=venue)
     runtime = Runtime(cfg, rng=random.Random(seed)).start()
     rng = random.Random(seed)
     hw = runtime.hardware

@@ -22,6 +22,22 @@ def _tap_to_led(args: argparse.Namespace) -> dict[str, Any]:
         return {"tap_to_led_ms": tap_to_led(args.taps, tmp, args.seed)}
 
 
+def _tap_to_led_venue_down(args: argparse.Namespace) -> dict[str, Any]:
+    """tap_to_led with `[venue]` pointing at a closed port: the publisher keeps failing to connect meanwhile."""
+    import socket
+
+    from companion.bench.tap import tap_to_led
+    from companion.config import VenueConfig
+    with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=args.data) as tmp:
+        with socket.socket() as s:  # a port nobody listens on
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        password = Path(tmp) / "venue.password"
+        password.write_text("unused\n")
+        venue = VenueConfig(f"mqtt://127.0.0.1:{port}", "t01", str(password))
+        return {"tap_to_led_venue_down_ms": tap_to_led(args.taps, str(Path(tmp) / "data"), args.seed, venue)}
+
+
 def _spi_transfers(args: argparse.Namespace) -> dict[str, Any]:
     from companion.bench.hardware import spi_transfer_counts
     return {"spi_transfers": spi_transfer_counts()}
@@ -79,6 +95,7 @@ def _publish(args: argparse.Namespace) -> dict[str, Any]:
 BENCHES: dict[str, Bench] = {
     "engines": _engines,
     "tap_to_led": _tap_to_led,
+    "tap_to_led_venue_down": _tap_to_led_venue_down,
     "tap_to_sse": _tap_to_sse,
     "idle": _idle,
     "spi_transfers": _spi_transfers,

@@ -22,10 +22,12 @@ from companion.web.facade import SimFacade
 class TableHandle:
     """Thread-safe entry points into the running table; changes go through the loop's queue."""
 
-    def __init__(self, loop: TableLoop, host_pin: str, data_dir: Path | None = None) -> None:
+    def __init__(self, loop: TableLoop, host_pin: str, data_dir: Path | None = None, venue: Any = None) -> None:
         self.loop = loop
         self._pin = host_pin
         self._data_dir = data_dir
+        self._venue = venue
+        """The venue publisher (companion.venue.publisher.VenuePublisher) of a table with `[venue]`, else None."""
         self.sim: SimFacade | None = MockSim(loop) if isinstance(loop.hw, MockHardware) else None
 
     def public_state(self) -> dict[str, Any]:
@@ -37,7 +39,8 @@ class TableHandle:
         c = self.loop.counters
         return {**self.loop.hw.health(), "sse_clients": self.loop.bus.clients(),
                 "loop": {"inputs": c.inputs, "accepted": c.accepted, "rejected": c.rejected, "errors": c.errors,
-                         "reader_faults": c.reader_faults, "alive": self.loop.alive}}
+                         "reader_faults": c.reader_faults, "alive": self.loop.alive},
+                "venue": None if self._venue is None else self._venue.state()}
 
     def subscribe(self, last_event_id: str | None, host: bool = False) -> Subscriber:
         """An SSE feed: the public one, or (`host`) the host's, which adds what only the host may know."""

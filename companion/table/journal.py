@@ -57,10 +57,16 @@ CREATE TABLE IF NOT EXISTS shares (
     game_id INTEGER NOT NULL REFERENCES games(id),
     created REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS outbox (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    queued REAL NOT NULL
+);
 """
 """`CREATE ... IF NOT EXISTS` throughout: opening a database made by an older version adds the newer tables.
 `terminal_bindings` holds the host's bindings; a NULL seat means the host unbound that terminal on purpose.
-`shares` holds the replay links the host made, each for one finished game (deleting a row revokes it)."""
+`shares` holds the replay links the host made, each for one finished game (deleting a row revokes it).
+`outbox` holds the finished games whose result a venue has not yet acknowledged (a table with `[venue]` queues a
+row in the same transaction as the game's end; its venue publisher deletes it on the broker's PUBACK)."""
 
 
 @dataclass(frozen=True)
@@ -138,12 +144,14 @@ def open_db(path: Path) -> sqlite3.Connection:
 class Journal:
     """Game and action rows; only the table's loop thread writes."""
 
-    def __init__(self, conn: sqlite3.Connection, files: JournalFiles | None = None) -> None:
+    def __init__(self, conn: sqlite3.Connection, files: JournalFiles | None = None, outbox: bool = False) -> None:
         self.conn = conn
         self.files = files
         """The database and lock as opened: `verify` checks each commit landed in the files at their paths."""
         self.gone: tuple[Path, str] | None = None
         """The file no longer at its path and what happened to it (`removed`, `replaced`), once seen (for good)."""
+        self.outbox = outbox
+        """Whether a game finished by its rules queues its result for the venue (`[venue]` configured)."""
         self._next_idx: dict[int, int] = {}
         """Each game's next action index as this journal last wrote it, so an append need not ask (only
         this journal's loop thread writes actions; a failed write forgets it and the next one asks)."""
@@ -241,8 +249,11 @@ class Journal:
             self._end(game_id, reason, outcome)
 
     def _end(self, game_id: int, reason: str, outcome: dict[str, Any] | None) -> None:
-        self.conn.execute("UPDATE games SET ended = ?, end_reason = ?, outcome = ? WHERE id = ? AND ended IS NULL",
-                          (time.time(), reason, json.dumps(outcome), game_id))
+        now = time.time()
+        ended = self.conn.execute("UPDATE games SET ended = ?, end_reason = ?, outcome = ? WHERE id = ? AND ended IS "
+                                  "NULL", (now, reason, json.dumps(outcome), game_id)).rowcount
+        if self.outbox and ended and outcome is not None:  # in the end's own transaction: no result is ever lost
+            self.conn.execute("INSERT OR REPLACE INTO outbox (game_id, queued) VALUES (?, ?)", (game_id, now))
 
     def _insert(self, game_id: int, first: int, rows: list[tuple[dict[str, Any], str]]) -> None:
         now = time.time()

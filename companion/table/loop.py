@@ -103,6 +103,7 @@ class TableLoop:
         # SimpleQueue: put and get in C, no Python-level Condition per wait (the loop takes every input off it)
         self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.snapshot: dict[str, Any] = {"table": {"status": "starting"}, "game": None}
+        self._watchers: list[Callable[[dict[str, Any]], None]] = []
         self.ready = threading.Event()
         self._log = RateLimitedLog(log)  # inputs come from anyone at the table: a repeated failure is logged once
         self._told_gone = False
@@ -201,6 +202,15 @@ class TableLoop:
     def sink(self, event: Any) -> None:
         """Where the hardware delivers its events."""
         self.inbox.put(event)
+
+    def watch(self, watcher: Callable[[dict[str, Any]], None]) -> None:
+        """Hand every new public snapshot to `watcher` too, on the loop thread, after the SSE clients (before
+        `start`): it must only hand it on (the venue publisher's mailbox), never wait."""
+        self._watchers.append(watcher)
+
+    def post(self, command: Command) -> None:
+        """Queue a typed command whose answer nobody waits for (the venue's announcement)."""
+        self.inbox.put(Call(command))
 
     def call(self, command: Command) -> Any:
         """Run a typed command on the loop thread and wait for its answer (a dict or a Refusal)."""
@@ -441,6 +451,11 @@ class TableLoop:
         elif isinstance(effect, PublishState):
             self.snapshot = dict(effect.snapshot)
             self.bus.publish("state", self.snapshot, encoded)
+            for watcher in self._watchers:
+                try:
+                    watcher(self.snapshot)
+                except Exception:  # a watcher's bug never stops the table
+                    log.exception("a snapshot watcher failed")
         elif isinstance(effect, Publish):
             self.bus.publish(effect.kind, effect.payload, encoded, effect.host)
         elif isinstance(effect, PublishHost):

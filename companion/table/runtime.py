@@ -44,13 +44,19 @@ class Runtime:
         except BaseException:
             self.lock.release()
             raise
-        self.journal = Journal(self.conn, JournalFiles(self.db_path, self.lock))
+        self.journal = Journal(self.conn, JournalFiles(self.db_path, self.lock), outbox=config.venue is not None)
         self.cards = CardRegistry(self.conn)
         self.hardware = load_backend(config.backend).open_hardware(config)
         self.renderer = LedRenderer(self.hardware.strip, config.leds)
         self.loop = TableLoop(config, self.hardware, self.journal, self.cards, self.renderer, rng)
         self.host_pin = config.web.host_pin or f"{secrets.randbelow(10**6):06d}"
-        self.handle = TableHandle(self.loop, self.host_pin, self.db_path.parent)
+        self.venue: Any = None
+        if config.venue is not None:  # Paho is imported only for a table that reports to a venue
+            from companion.venue.publisher import VenuePublisher
+            self.venue = VenuePublisher(config.venue, self.db_path, self.hardware.health, self._announce,
+                                        zones=config.reader_zones())
+            self.loop.watch(self.venue.offer)
+        self.handle = TableHandle(self.loop, self.host_pin, self.db_path.parent, self.venue)
         self._server: Any = None
         self._stop_requested = threading.Event()
 
@@ -59,7 +65,15 @@ class Runtime:
         self.renderer.start()
         self.hardware.start(self.loop.sink)
         self.loop.start()
+        if self.venue is not None:
+            self.venue.offer(self.loop.snapshot)
+            self.venue.start()
         return self
+
+    def _announce(self, announcement: Any) -> None:
+        """The venue's announcement (or None: taken down), from the publisher's thread to the loop's queue."""
+        from companion.table.core.commands import Announce
+        self.loop.post(Announce(announcement))
 
     def app(self, **web_config: Any) -> Any:
         """The Flask app for this table (seat QR codes use the config's `[web] public_url` unless overridden)."""
@@ -115,6 +129,8 @@ class Runtime:
     def stop(self) -> None:
         """Stop everything and close the database."""
         self.close_server()
+        if self.venue is not None:  # says offline (retained) while the table can still answer
+            self.venue.stop()
         self.loop.stop()
         self.hardware.close()
         self.renderer.stop()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, Response, abort, render_template, request, send_from_directory
 
+from companion.web.headers import CSP, secure
 from companion.web.site import LANGS, i18n_dir, static_dir, templates_dir
 
-CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-"""No inline script or style, nothing from another origin (the Pi has no internet at a game night)."""
+__all__ = ["CSP", "create_blueprint", "error_page", "preferred_lang", "register"]
 
 
 def preferred_lang() -> str:
@@ -57,11 +57,7 @@ def create_blueprint() -> Blueprint:
     @bp.after_app_request
     def headers(response: Response) -> Response:
         """Security headers on every response of the app."""
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        return response
+        return secure(response)
 
     return bp
 

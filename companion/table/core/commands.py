@@ -168,9 +168,21 @@ class BindTerminal:
     seat: int | None
 
 
+@dataclass(frozen=True)
+class Announce:
+    """The venue's announcement arrived (None: the venue took it down); the table's TV shows it until dismissed."""
+
+    announcement: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class DismissAnnouncement:
+    """The host has read the venue's announcement: the TV stops showing it."""
+
+
 Command = (Ping | Submit | NewGame | Undo | EndGame | Resume | EnrollMode | Enroll | ForgetCard | ExportCards
            | ImportCards | ExportRecord | HostState | BindTerminal | GuideStart | GuideSetMode | GuideSkip | GuideUndo
-           | GuideStop | ListGames | ShareGame | SharedGame)
+           | GuideStop | ListGames | ShareGame | SharedGame | Announce | DismissAnnouncement)
 
 
 def _is_int(value: Any) -> bool:
@@ -293,6 +305,7 @@ PARSERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
     "guide_skip": lambda args: GuideSkip(),
     "guide_undo": lambda args: GuideUndo(),
     "guide_stop": lambda args: GuideStop(),
+    "dismiss_announcement": lambda args: DismissAnnouncement(),
 }
 """Command name (as the web and the CLI say it) -> parser; read-only."""
 

@@ -10,7 +10,7 @@ from companion.games.contract import IllegalAction
 from companion.games.log import Log
 from companion.table.cards import CardError, as_played, card_json, check_card, deck_of
 from companion.table.core import commands as c
-from companion.table.core import enroll
+from companion.table.core import enroll, notice
 from companion.table.core.archive import HANDLERS as ARCHIVE_HANDLERS
 from companion.table.core.guide import guide_json, start_check
 from companion.table.core.effects import (BindTerminals, DeleteCard, EndGameRow, PublishHost, SendTerminal,
@@ -198,5 +198,6 @@ HANDLERS: dict[type, Any] = {
     c.Undo: _undo, c.EndGame: _end_game, c.BindTerminal: _bind_terminal, c.Resume: _resume,
     c.EnrollMode: _enroll_mode, c.Enroll: _enroll, c.ForgetCard: _forget_card, c.ExportCards: _export_cards,
     c.ImportCards: _import_cards, c.HostState: _host_state, **enroll.HANDLERS, **ARCHIVE_HANDLERS,
+    **notice.HANDLERS,
 }
 """Command type -> handler (Ping, Submit and NewGame are dispatched in `run`); read-only."""

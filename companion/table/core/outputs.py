@@ -84,6 +84,8 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
     resume = state.status == TableStatus.RESUME_CHECK
     table = {"status": str(state.status), "enrolling": state.enrolling, "boot": ctx.boot,
              "mismatched_zones": [d["zone"] for d in state.scan] if resume else []}
+    if state.announcement is not None:  # the venue's words, shown on the TV until the host dismisses them
+        table["announcement"] = state.announcement
     effects: list[Effect] = []
     game = None
     parts: Sequence[Mapping[str, Any]] | None = None

@@ -68,6 +68,10 @@ class TableState:
     notes: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     """Each seat's last refusal this game ({n, code, message, zone}): its own page shows it, the public never."""
     counters: Counters = Counters()
+    announcement: Mapping[str, Any] | None = None
+    """The venue's announcement the TV shows until the host dismisses it ({id, text, at}), or None."""
+    dismissed: str | None = None
+    """The id of the announcement the host dismissed last (the venue's retained copy is not shown again)."""
 
 
 class CardLookup(Protocol):

@@ -228,7 +228,15 @@ function terminalsTable(st) {
     })));
 }
 
+/** The venue's announcement the TV shows now, with the button that takes it off the TV. */
+function drawAnnouncement() {
+  const a = ((publicState || {}).table || {}).announcement;
+  byId("announcement-panel").hidden = !a;
+  byId("announcement-text").textContent = a ? a.text : "";
+}
+
 function drawState() {
+  drawAnnouncement();
   const st = hostState || {};
   const game = st.game || {};
   i18n.setView(game.name || null, ((publicState || {}).game || {}).view);  // the undo line names cards in words
@@ -359,6 +367,7 @@ function showRefusal(data) {
 // --- wiring -----------------------------------------------------------------------------------------
 
 wirePinLogin("host-error", () => i18n);
+byId("dismiss-announcement").addEventListener("click", () => command("dismiss_announcement", {}));
 byId("logout").addEventListener("click", async () => { await command("logout", {}); location.reload(); });
 byId("ng-game").addEventListener("change", () => { byId("ng-seats").value = ""; drawGameForm(); });
 /** Start the game in the form; a running game is replaced only after the host confirms it. */

@@ -23,6 +23,7 @@ export function normalize(data) {
     chanceToAct: toAct.includes(-1),
     outcome: g ? g.outcome : null,
     status: table.status ?? null,
+    announcement: table.announcement && typeof table.announcement.text === "string" ? table.announcement : null,
     mismatched: table.mismatched_zones || [],
     version: g ? `${g.id}.${g.actions}` : "",
     seatInfo: Array.isArray(d.seats) ? d.seats : [],

@@ -21,6 +21,9 @@ function draw() {
   if (appliedLang !== i18n.lang) { i18n.apply(); appliedLang = i18n.lang; }  // static texts: once per language
   const s = current;
   const running = Boolean(s && s.running);
+  const said = s && s.announcement;  // the venue's words, as text (never markup), until the host dismisses them
+  byId("announcement").hidden = !said;
+  setText(byId("announcement-text"), said ? said.text : "");
   byId("idle").hidden = running;
   document.getElementById("layout").dataset.game = running ? s.game : "";
   if (!running) {  // nothing of the last game stays on the screen
