@@ -5,8 +5,8 @@ richest demand it can pay for. It keeps no memory: the view shows the whole tabl
 
 from __future__ import annotations
 
+import math
 import random
-from itertools import combinations
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -27,7 +27,13 @@ ARREST_ODDS = 0.6
 OTHERS_INFORM = 0.5
 """How likely another gangster at a patrolled location is taken to inform."""
 NOISE = 0.15
-"""A random nudge added to each location's value so the bot is not predictable to the point."""
+"""A random nudge added to each pair of patrols' value so the police is not predictable to the point."""
+FORESIGHT = 0.5
+"""How much a gangster expects the others (and the police) to think as it does, rather than to pick at
+random: it weighs both guesses of where they go."""
+TEMPERATURE = 0.6
+"""A gangster picks a location at random, each weighted by exp(value / TEMPERATURE): mostly the best, not
+always (two bots always picking the same location would meet the police there every round)."""
 
 REASONS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "choose_best": ("location",),
@@ -36,6 +42,7 @@ REASONS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "peek_patrol": (),
     "respond_bribe": (),
     "respond_inform": (),
+    "respond_silence": (),
     "trade_for_demand": ("trade",),
     "trade_none": (),
     "fulfil_richest": ("demand",),
@@ -78,26 +85,55 @@ def holding_value(view: View, seat: int, values: Mapping[str, float] | None = No
     return sum(player[k] * max(0.5, values[k] * 0.5) for k in LOOT)
 
 
-def location_values(view: View, seat: int, rng: random.Random | None = None) -> dict[int, float]:
-    """Each open location's expected worth to `seat` this round, patrols counted by their odds."""
+def location_values(view: View, seat: int, crowd: Mapping[int, float] | None = None,
+                    patrols: Mapping[int, float] | None = None) -> dict[int, float]:
+    """Each open location's expected worth to `seat` this round: its loot to this seat, its money shared with
+    the gangsters expected there (`crowd`, else spread evenly), less what a patrol there would cost, at the
+    patrol's odds (`patrols`, else two of the open locations at random; a peeked patrol is certain)."""
     values = token_values(view, seat)
     at_risk = holding_value(view, seat, values)
     open_locations = [loc for loc in view["locations"] if not loc["closed"]]
     gangsters = max(1, len(view["players"]) - 1)
-    crowd = 1 + (gangsters - 1) / max(1, len(open_locations))
+    even = (gangsters - 1) / max(1, len(open_locations))
     peeked = view.get("peek") if view.get("seat") == seat else None
     out: dict[int, float] = {}
     for loc in open_locations:
         loot = LOCATION_LOOT.get(loc["name"])
-        gain = (values[loot] if loot else 1.5 * DOLLAR) + DOLLAR * loc["money"] / crowd
+        others = crowd.get(loc["id"], 0.0) if crowd is not None else even
+        gain = (values[loot] if loot else 1.5 * DOLLAR) + DOLLAR * loc["money"] / (1 + others)
         if peeked is not None:
             patrol = 1.0 if loc["id"] == peeked else 1 / max(1, len(open_locations) - 1)
+        elif patrols is not None:
+            patrol = patrols.get(loc["id"], 0.0)
         else:
             patrol = 2 / max(2, len(open_locations))
         out[loc["id"]] = (1 - patrol * ARREST_ODDS) * gain - patrol * ARREST_ODDS * at_risk
-        if rng is not None:
-            out[loc["id"]] += rng.random() * NOISE
     return out
+
+
+def expected_visits(view: View, police: int, besides: int | None = None) -> tuple[dict[int, float], dict[int, float]]:
+    """Where the other gangsters are expected (each picks as this bot would, by its own needs, without
+    thinking further), as the count expected at each location and the loot they would lose there."""
+    crowd: dict[int, float] = {}
+    stake: dict[int, float] = {}
+    for seat in range(len(view["players"])):
+        if seat in (police, besides):
+            continue
+        values = location_values(view, seat)
+        top = max(values.values(), default=0.0)
+        weights = {loc: math.exp((value - top) / TEMPERATURE) for loc, value in values.items()}
+        total = sum(weights.values()) or 1.0
+        risk = 1 + holding_value(view, seat)
+        for loc, weight in weights.items():
+            crowd[loc] = crowd.get(loc, 0.0) + weight / total
+            stake[loc] = stake.get(loc, 0.0) + risk * weight / total
+    return crowd, stake
+
+
+def patrol_odds(stake: Mapping[int, float]) -> dict[int, float]:
+    """How likely the police patrols each location, expecting it to patrol where the most loot is at stake."""
+    total = sum(stake.values()) or 1.0
+    return {loc: min(1.0, 2 * value / total) for loc, value in stake.items()}
 
 
 class GangstersDilemmaBot(Player[None]):
@@ -130,9 +166,17 @@ def _choose(view: View, legal: Legal, rng: random.Random, seat: int) -> Decision
     peek = next((a for a in legal if a["type"] == "peek"), None)
     if peek is not None and view["players"][seat]["money"] >= 2 and holding_value(view, seat) >= 1:
         return Decision(peek, "peek_patrol")
-    values = location_values(view, seat, rng)
+    crowd, stake = expected_visits(view, view["police"], seat)
+    open_count = sum(1 for loc in view["locations"] if not loc["closed"])
+    even = (len(view["players"]) - 2) / max(1, open_count)
+    patrols = patrol_odds(stake)
+    blend = {loc: FORESIGHT * crowd.get(loc, 0.0) + (1 - FORESIGHT) * even for loc in patrols}
+    chance = {loc: FORESIGHT * odds + (1 - FORESIGHT) * 2 / max(2, open_count) for loc, odds in patrols.items()}
+    values = location_values(view, seat, blend, chance)
     choices = [a for a in legal if a["type"] == "choose"]
-    best = max(choices, key=lambda a: values.get(a["location"], -99.0))
+    top = max(values.get(a["location"], -99.0) for a in choices)
+    weights = [math.exp((values.get(a["location"], -99.0) - top) / TEMPERATURE) for a in choices]
+    best = rng.choices(choices, weights)[0]
     peeked = view.get("peek")
     if peeked is not None and peeked != best["location"]:
         return Decision(best, "choose_avoid_patrol", {"location": best["location"]})
@@ -141,19 +185,8 @@ def _choose(view: View, legal: Legal, rng: random.Random, seat: int) -> Decision
 
 def _patrol(view: View, legal: Legal, rng: random.Random) -> Decision:
     """Where the gangsters are expected, weighted by what they would lose."""
-    expected: dict[int, float] = {}
-    police = legal[0]["seat"]
-    for seat in range(len(view["players"])):
-        if seat == police:
-            continue
-        values = location_values(view, seat)
-        top = max(values.values(), default=0.0)
-        weights = {loc: 2.0 ** (value - top) for loc, value in values.items()}
-        total = sum(weights.values()) or 1.0
-        stake = 1 + holding_value(view, seat)
-        for loc, weight in weights.items():
-            expected[loc] = expected.get(loc, 0.0) + stake * weight / total
-    best = max(legal, key=lambda a: sum(expected.get(loc, 0.0) for loc in a["locations"]) + rng.random() * NOISE)
+    _, stake = expected_visits(view, legal[0]["seat"])
+    best = max(legal, key=lambda a: sum(stake.get(loc, 0.0) for loc in a["locations"]) + rng.random() * NOISE)
     return Decision(best, "patrol_expected_loot", {"locations": list(best["locations"])})
 
 
@@ -169,6 +202,9 @@ def _respond(view: View, legal: Legal, seat: int) -> Decision:
     arrest_if_inform = OTHERS_INFORM ** others
     if bribe is not None and at_risk * arrest_if_inform > 1.0:
         return Decision(bribe, "respond_bribe")
+    silence = next((a for a in legal if a.get("response") == "silence"), None)
+    if others == 1 and silence is not None:  # one other: the same risk either way, and two silent both go free
+        return Decision(silence, "respond_silence")
     if inform is not None:
         return Decision(inform, "respond_inform")
     arrested = next((a for a in legal if a["type"] == "pass"), None)  # a lone gangster: bribe or be arrested

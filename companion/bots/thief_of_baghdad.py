@@ -18,6 +18,10 @@ DANCER = "dancer"
 CARD_COST = 1.0
 """What a card spent is worth in this bot's score; a dancer (wild) more."""
 DANCER_COST = 1.8
+HAND_COMFORT = 6.0
+"""A card costs less the more the bot holds: CARD_COST, or HAND_COMFORT / cards in hand when that is less."""
+ENTRY = 1.5
+"""The worth of a guard that opens a palace to this seat's thieves (before its chests, thieves and cards)."""
 STEAL_BONUS = 10.0
 """The score of a thief that takes a chest, plus the chest's value."""
 RIVAL_PENALTY = 2.5
@@ -48,9 +52,10 @@ class ThiefOfBaghdadBot(Player[None]):
             return _place(view, legal_actions, seat, rng)
         palaces = {p["color"]: p for p in view["palaces"]}
         hand = list(view.get("hand") or ())
+        card = min(CARD_COST, HAND_COMFORT / max(1, len(hand)))
         best, best_score, reason = None, 0.0, ""
         for action in legal_actions:
-            score, why = _score(action, palaces, seat, hand)
+            score, why = _score(action, palaces, seat, hand, card)
             score += rng.random() * 0.01
             if score > best_score:
                 best, best_score, reason = action, score, why
@@ -77,8 +82,8 @@ def _place(view: View, legal: Legal, seat: int, rng: random.Random) -> Decision:
     return Decision(best, "place_few_guards", {"palace": best["palace"]})
 
 
-def _paid(cards: Sequence[str]) -> float:
-    return sum(DANCER_COST if c == DANCER else CARD_COST for c in cards)
+def _paid(cards: Sequence[str], card: float) -> float:
+    return sum(card * DANCER_COST if c == DANCER else card for c in cards)
 
 
 def _arrival(palace: Mapping[str, Any], seat: int, extra: int = 1) -> tuple[float, str]:
@@ -94,12 +99,12 @@ def _arrival(palace: Mapping[str, Any], seat: int, extra: int = 1) -> tuple[floa
     return 6.0 / (top - mine + 1) - (RIVAL_PENALTY if rival else 0.0), "infiltrate_closest_chest"
 
 
-def _score(action: Action, palaces: Mapping[str, Mapping[str, Any]], seat: int,
-           hand: Sequence[str]) -> tuple[float, str]:
+def _score(action: Action, palaces: Mapping[str, Mapping[str, Any]], seat: int, hand: Sequence[str],
+           card: float) -> tuple[float, str]:
     kind = action["type"]
     if kind == "infiltrate":
         value, why = _arrival(palaces[action["palace"]], seat)
-        return value - _paid(action["cards"]), why
+        return value - _paid(action["cards"], card), why
     if kind == "move_guard":
         origin, destination = palaces[action["from"]], palaces[action["to"]]
         if action["with_thief"]:
@@ -108,12 +113,21 @@ def _score(action: Action, palaces: Mapping[str, Mapping[str, Any]], seat: int,
             left_behind, _ = _arrival(origin, seat, -1)
             if why != "infiltrate_take_chest" or not _can_enter(destination, seat):
                 return -1.0, ""
-            return gained - max(0.0, kept - left_behind) - _paid(action["cards"]), "carry_thief"
-        if _can_enter(origin, seat, leaving=True) or not _can_enter(destination, seat, arriving=True):
-            return -1.0, ""
-        colour = action["to"]
-        return 0.5 * hand.count(colour) - _paid(action["cards"]), "move_guard_cards"
+            return gained - max(0.0, kept - left_behind) - _paid(action["cards"], card), "carry_thief"
+        gained = _entry(destination, seat, hand) if not _can_enter(destination, seat) and _can_enter(
+            destination, seat, arriving=True) else 0.0
+        lost = _entry(origin, seat, hand) if _can_enter(origin, seat) and not _can_enter(
+            origin, seat, leaving=True) else 0.0
+        return gained - lost - _paid(action["cards"], card), "move_guard_cards"
     return -1.0, ""
+
+
+def _entry(palace: Mapping[str, Any], seat: int, hand: Sequence[str]) -> float:
+    """What being able to send thieves into this palace is worth: its chests, this seat's thieves already
+    there and its cards of the palace's colour."""
+    if not palace["chests"]:
+        return 0.0
+    return ENTRY + 0.4 * palace["thieves"][seat] + 0.2 * hand.count(palace["color"])
 
 
 def _can_enter(palace: Mapping[str, Any], seat: int, leaving: bool = False, arriving: bool = False) -> bool:
