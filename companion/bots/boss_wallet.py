@@ -24,8 +24,8 @@ TARGET_CARDS = MappingProxyType({"secret_agent": 2, "john_smith": 1, "police": 1
 
 REASONS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "buy_extra_id": ("id_card",),
-    "put_to_target": ("target",),
-    "draw_to_target": ("target",),
+    "put_to_size": ("cards",),
+    "draw_to_size": ("cards",),
     "flip_hand_ready": (),
     "use_credit": (),
     "investigate_largest_hand": ("target",),
@@ -77,9 +77,9 @@ def _turn(view: View, legal: Legal, kinds: Mapping[str, Action]) -> Decision:
     target = TARGET_CARDS[extra]
     cards = view["players"][seat]["hand_size"] - len(bought)
     if cards > target and "put" in kinds:
-        return Decision(kinds["put"], "put_to_target", {"target": target})
+        return Decision(kinds["put"], "put_to_size", {"cards": target})
     if cards < target and "draw" in kinds:
-        return Decision(kinds["draw"], "draw_to_target", {"target": target})
+        return Decision(kinds["draw"], "draw_to_size", {"cards": target})
     return Decision(kinds["flip"], "flip_hand_ready")
 
 

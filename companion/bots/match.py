@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from companion.bots.base import Player
 from companion.bots.seat import Seated, draw_seed
@@ -36,10 +36,12 @@ class Match:
 
 
 def play_match(rules: Rules, players: Sequence[Player], rng: random.Random,
-               options: Mapping[str, Any] | None = None, max_steps: int = 20_000, record: bool = False) -> Match:
+               options: Mapping[str, Any] | None = None, max_steps: int = 20_000, record: bool = False,
+               clock: Callable[[], float] | None = None, costs: dict[str, list[float]] | None = None) -> Match:
     """Play one game with `players[i]` in seat i. Among seats acting at once, `rng` picks who acts next (as a
     random playout does); each decision gets its own seed drawn from `rng`, so the game is a function of
-    `rng`'s seed."""
+    `rng`'s seed. With a `clock` (the caller's: this room reads none), each decision's cost — the seat's view,
+    legal actions, memory and choice, as a table pays it — is appended to `costs[player.kind]`."""
     seats = len(players)
     state = rules.initial_state(seats, options)
     table = [Seated.sit(player, seat) for seat, player in enumerate(players)]
@@ -54,7 +56,12 @@ def play_match(rules: Rules, players: Sequence[Player], rng: random.Random,
         else:
             seat = rng.choice(sorted(acting)) if len(acting) > 1 else next(iter(acting))
             seed = draw_seed(rng)
-            decision, table[seat] = table[seat].decide(rules, state, seed)
+            if clock is not None and costs is not None:
+                started = clock()
+                decision, table[seat] = table[seat].decide(rules, state, seed)
+                costs.setdefault(players[seat].kind, []).append(clock() - started)
+            else:
+                decision, table[seat] = table[seat].decide(rules, state, seed)
             action = decision.action
             if record:
                 moves.append(Move(len(actions), seat, seed, decision.reason, decision.params))
