@@ -4,6 +4,7 @@ plays liberal until being elected can win. Every decision names its reason (`rea
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence
 
 from companion.bots.base import Action, Decision, Player
@@ -75,8 +76,10 @@ class SecretHitlerBot(Player[Memory]):
         return mem.start(seat)
 
     def observe(self, memory: Memory | None, view: View) -> Memory:
-        """The memory after this view."""
-        return mem.observe(memory if memory is not None else mem.start(_seat_of(view)), view)
+        """The memory after this view (`memory` comes from `start`: the view alone does not name the seat)."""
+        if memory is None:
+            raise ValueError("a Secret Hitler bot's memory starts with start(seat)")
+        return mem.observe(memory, view)
 
     def decide(self, view: View, legal_actions: Legal, rng: random.Random,
                memory: Memory | None = None) -> Decision:
@@ -89,13 +92,6 @@ class SecretHitlerBot(Player[Memory]):
         if handler is None:  # pragma: no cover - every seat phase is listed
             return Decision(rng.choice(legal_actions))
         return handler(team, view, legal_actions, rng, memory)
-
-
-def _seat_of(view: View) -> int:
-    known = view.get("known") or ()
-    role = view.get("role")
-    mine = [s for s, r in enumerate(known) if r == role]
-    return mine[0] if len(mine) == 1 else 0
 
 
 def _team(memory: Memory) -> str:
@@ -123,7 +119,7 @@ def _vote(team: str, view: View, legal: Legal, rng: random.Random, memory: Memor
     if memory.seat in (president, chancellor):
         return Decision(ja, "ja_own_government")
     if team == HITLER and rng.random() < HITLER_VOTES_JA:
-        return Decision(ja, "ja_cover")
+        return Decision(ja, "ja_deck_is_fascist")
     return _liberal_vote(view, ja, nein, memory, president, chancellor)
 
 
@@ -321,7 +317,7 @@ def _veto_reply(team: str, view: View, legal: Legal, rng: random.Random, memory:
     return Decision(refuse, "veto_refuse_force")
 
 
-_PHASES: Mapping[str, Callable[[str, View, Legal, random.Random, Memory], Decision]] = {
+_PHASES: Mapping[str, Callable[[str, View, Legal, random.Random, Memory], Decision]] = MappingProxyType({
     "vote": _vote,
     "nominate": _nominate,
     "discard": _discard,
@@ -331,4 +327,5 @@ _PHASES: Mapping[str, Callable[[str, View, Legal, random.Random, Memory], Decisi
     "special_election": _special_election,
     "execute": _execute,
     "peek_review": _peek_done,
-}
+})
+"""Phase -> the decision of a seat asked in it (read-only)."""

@@ -14,6 +14,7 @@ REASONS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "ja_teammate": ("seat",),
     "ja_hitler_chancellor": ("seat",),
     "ja_cover": (),
+    "ja_deck_is_fascist": (),
     "nein_fascist_record": ("seat",),
     "nein_suspect": ("seat", "percent"),
     "nein_proven_fascist": ("seat",),
