@@ -134,6 +134,18 @@ class TerminalsConfig:
 
 
 @dataclass(frozen=True)
+class BotsConfig:
+    """Bots in seats: how long a bot seems to think before it plays (uniform between the two, in ms)."""
+
+    pause_min_ms: int = 1500
+    pause_max_ms: int = 4000
+
+
+MAX_BOT_PAUSE_MS = 60_000
+"""A bot that thinks longer than a minute is a typo in the config, not a human-looking pause."""
+
+
+@dataclass(frozen=True)
 class GameConfig:
     """The game a fresh table starts with."""
 
@@ -157,6 +169,7 @@ class TableConfig:
     readers: tuple[ReaderConfig, ...] = ()
     buttons: tuple[ButtonConfig, ...] = ()
     terminals: TerminalsConfig = field(default_factory=TerminalsConfig)
+    bots: BotsConfig = field(default_factory=BotsConfig)
 
     def reader_zones(self) -> dict[str, str]:
         """Reader name -> zone."""
@@ -169,7 +182,7 @@ class TableConfig:
 
 _LISTS: dict[str, type] = {"seats": SeatConfig, "readers": ReaderConfig, "buttons": ButtonConfig}
 _TABLES: dict[str, type] = {"game": GameConfig, "web": WebConfig, "polling": PollingConfig, "leds": LedConfig,
-                            "terminals": TerminalsConfig}
+                            "terminals": TerminalsConfig, "bots": BotsConfig}
 
 
 def _did_you_mean(key: str, known: list[str]) -> str:
@@ -283,6 +296,8 @@ def _validate(cfg: TableConfig) -> TableConfig:
     if not 1 <= cfg.polling.confirm_polls <= MAX_CONFIRM_POLLS:
         raise ConfigError("config_bad_value", "polling.confirm_polls",
                           f"confirm_polls is 1..{MAX_CONFIRM_POLLS} (consecutive reads before a tag counts as placed)")
+    if not 0 <= cfg.bots.pause_min_ms <= cfg.bots.pause_max_ms <= MAX_BOT_PAUSE_MS:
+        raise ConfigError("config_bad_value", "bots", f"0 <= pause_min_ms <= pause_max_ms <= {MAX_BOT_PAUSE_MS}")
     return cfg
 
 

@@ -55,8 +55,11 @@ class TableHandle:
         if session is None:
             return {"seat": seat, "view": None, "prompt": None}
         state, actions = session.state, len(session.actions)  # read once: the view and its version agree
+        bots = self.loop.state.bots
+        bot = bots.game_id == session.game_id and seat in bots.seats
         return {"seat": seat, "game": session.game, "version": f"{session.game_id}.{actions}",
-                "view": session.rules.view(state, seat), "prompt": self.loop.seat_prompt(seat)}
+                "view": session.rules.view(state, seat), "prompt": None if bot else self.loop.seat_prompt(seat),
+                "bot": bot}
 
     def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | Refusal:
         """Judge an action on the loop thread."""

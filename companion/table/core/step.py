@@ -9,7 +9,9 @@ from companion.games.binding import Chosen, Placed, Pressed, Removed, TableInput
 from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemoved, TerminalChoice, TerminalGone,
                                   TerminalHello)
 from companion.hal.terminal_hub import READER_PREFIX
-from companion.table.core import host
+from companion.table.core import bot_steps, host, timer_steps
+from companion.table.core.bots import BotTurn
+from companion.table.core.timers import TimerTick
 from companion.table.core.enroll import guide_tap
 from companion.table.core.effects import Effect, EndGameRow, Flash, Publish, Row, SendTerminal
 from companion.table.core.inputs import Boot, BootFailed, Input
@@ -25,7 +27,21 @@ log = logging.getLogger("companion.table")
 
 
 def step(state: TableState, item: Input, ctx: Context) -> Step:
-    """Handle one input. Pure given `ctx`: nothing is written or shown here."""
+    """Handle one input. Pure given `ctx`: nothing is written or shown here. After it, the bots and the timer
+    follow the game: a bot to act is scheduled, the timer kept with the seats to act (both shown)."""
+    done = _step(state, item, ctx)
+    if isinstance(item, Boot) and done.state.session is not None:  # a restarted game keeps its bots
+        session = done.state.session
+        bots = bot_steps.restored(session, ctx.journal.seat_players(session.game_id))
+        done = replace(done, state=replace(done.state, bots=bots))
+    return timer_steps.follow(state, bot_steps.follow(state, done, ctx), ctx)
+
+
+def _step(state: TableState, item: Input, ctx: Context) -> Step:
+    if isinstance(item, BotTurn):
+        return bot_steps.bot_turn(state, item, ctx, play)
+    if isinstance(item, TimerTick):
+        return timer_steps.tick(state, item, ctx)
     if isinstance(item, Boot):
         return _boot(state, item, ctx)
     if isinstance(item, BootFailed):
