@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from companion.bots import Player, get_bot, get_player, play_match, sides, team_player
+from companion.bots import Player, get_player, play_match, sides, team_player
 from companion.bots.stats import Rate
 from companion.games import get_rules
 from companion.games.registry import game_names

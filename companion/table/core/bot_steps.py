@@ -11,7 +11,7 @@ from typing import Any, Mapping
 from companion.bots import BadChoice, Seated, UnknownBot, draw_seed, get_bot
 from companion.games.binding import Chosen, get_binding
 from companion.table.core import commands as c
-from companion.table.core.bots import BOT, BOT_CODES, BotTable, BotTurn, SOURCE_PREFIX, bot_source
+from companion.table.core.bots import BOT, BOT_CODES, BotTable, BotTurn, bot_source
 from companion.table.core.effects import Later, Publish, SeatPlayersRow, SendTerminal
 from companion.table.core.guide import kind_word
 from companion.table.core.outputs import publish, seat_screen

@@ -30,8 +30,9 @@ def step(state: TableState, item: Input, ctx: Context) -> Step:
     """Handle one input. Pure given `ctx`: nothing is written or shown here. After it, the bots and the timer
     follow the game: a bot to act is scheduled, the timer kept with the seats to act (both shown)."""
     done = _step(state, item, ctx)
-    if isinstance(item, Boot) and done.state.session is not None:  # a restarted game keeps its bots
-        session = done.state.session
+    session = done.state.session
+    if isinstance(item, Boot) and item.unfinished is not None and session is not None \
+            and session.game_id == item.unfinished.id:  # a restarted game keeps its bots
         bots = bot_steps.restored(session, ctx.journal.seat_players(session.game_id))
         done = replace(done, state=replace(done.state, bots=bots))
     return timer_steps.follow(state, bot_steps.follow(state, done, ctx), ctx)

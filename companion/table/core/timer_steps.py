@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 from companion.games.contract import CHANCE
@@ -15,8 +16,7 @@ from companion.table.core.bots import BOT
 from companion.table.core.effects import Later, Publish, PublishState, SetScene, TimerRow
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState, TableStatus
-from companion.table.core.timers import (TIMER_CODES, TICK_S, Running, TimerTick, Timers, overlay, timer_json,
-                                         with_timer)
+from companion.table.core.timers import TIMER_CODES, TICK_S, Running, TimerTick, Timers, overlay, with_timer
 from companion.table.refusal import Refusal
 
 

@@ -16,7 +16,7 @@ and outlive a restart; a running timer does not (the table starts it again when 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
