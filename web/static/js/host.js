@@ -5,6 +5,8 @@ import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
 import { follow, statusPill } from "./live.js";
 import { seatChip } from "./boards.js";
 import { wirePinLogin } from "./login.js";
+import { botPicker, pickedBots, seatPlayer, timersPanel } from "./host_bots.js";
+import { showTimer } from "./timer.js";
 
 let i18n = await loadI18n(initialLang());
 let games = [];
@@ -99,6 +101,7 @@ function drawGameForm() {
   for (let n = game.min_seats; n <= game.max_seats; n++) counts.push(n);
   replace(seatSel, counts.map((n) => h("option", { value: n, selected: n === seatsChosen }, String(n))));
   replace(byId("ng-options"), Object.keys(game.options).map((k) => optionInput(game, k, specOf(game, k))));
+  replace(byId("ng-bots"), botPicker(i18n, Number(seatSel.value)));
 }
 
 /** Show (or clear, with null) the error beside one house rule. */
@@ -233,6 +236,7 @@ function drawState() {
   i18n.setView(game.name || null, ((publicState || {}).game || {}).view);  // the undo line names cards in words
   i18n.seats = tableSeats(st, publicState);
   i18n.facts = ((publicState || {}).game || {}).table_info ? publicState.game.table_info.facts : {};
+  i18n.bots = new Set(Array.isArray(st.bots) ? st.bots : []);
   byId("game-summary").textContent = game.name
     ? `${i18n.t(`games.${game.name}.title`, {}, game.name)} · ${i18n.t("host.seats_n", { n: seatsOf(st).length || game.seats || "?" })}`
     : i18n.t("host.no_game");
@@ -241,7 +245,9 @@ function drawState() {
     s.token ? h("span", { class: "qr" }, h("img", { src: `/host/qr/${s.seat}.svg`, alt: i18n.seat(s.seat), width: 160, height: 160 })) : null,
     s.token ? h("a", { href: `/seat/${s.token}`, target: "_blank", class: "seat-link", dataset: { seat: s.seat } }, i18n.t("host.seat_link")) : null,
     s.url ? h("code", { class: "seat-url", dataset: { seat: s.seat } }, s.url) : null,
-    h("span", { class: "muted" }, `${i18n.t("host.terminal")}: ${s.terminal || i18n.t("host.unbound")}`))));
+    h("span", { class: "muted" }, `${i18n.t("host.terminal")}: ${s.terminal || i18n.t("host.unbound")}`),
+    seatPlayer(i18n, s.seat, i18n.bots, Boolean(game.name) && !game.ended, command))));
+  replace(byId("timers-body"), ...timersPanel(i18n, st, command).filter(Boolean));
   const join = st.join || {};  // phones follow the QR codes: say so when they cannot reach this table
   const joinKey = { loopback_only: "host.join_loopback_only", not_served: "host.join_not_served" }[join.problem];
   byId("join-warning").hidden = !joinKey;
@@ -308,10 +314,13 @@ let publicState = null;
 
 /** Fetch the host's state (and, with `withPublic`, the public one: later it comes with each live update)
  * and redraw. */
+let hostStateAt = 0;  // when the host state arrived: the running timer counts down from it
+
 async function refresh(withPublic = true) {
   try {
     const [host, pub] = await Promise.all([fetchJSON("/api/host/state"), withPublic ? fetchJSON("/api/state") : null]);
     hostState = host;
+    hostStateAt = performance.now();
     if (pub) publicState = pub;
     health = hostState.health || {};
     drawState();
@@ -344,6 +353,7 @@ function draw() {
 wirePinLogin("host-error", () => i18n);
 byId("logout").addEventListener("click", async () => { await command("logout", {}); location.reload(); });
 byId("ng-game").addEventListener("change", () => { byId("ng-seats").value = ""; drawGameForm(); });
+byId("ng-seats").addEventListener("change", () => replace(byId("ng-bots"), botPicker(i18n, Number(byId("ng-seats").value))));
 /** Start the game in the form; a running game is replaced only after the host confirms it. */
 async function startGame(replacing) {
   const game = games.find((g) => g.name === byId("ng-game").value);
@@ -357,6 +367,8 @@ async function startGame(replacing) {
   }
   const components = document.querySelector('input[name="components"]:checked').value;
   const body = { game: game.name, seats: Number(byId("ng-seats").value), options, components };
+  const bots = pickedBots();
+  if (bots.length) body.bots = bots;
   if (replacing) body.replace = true;
   try {
     const res = await postJSON("/api/host/new_game", body);
@@ -426,13 +438,15 @@ byId("export-record").addEventListener("click", async (ev) => {
   } catch (err) { fail(err); }
 });
 wireLangSwitch((next) => { i18n = next; draw(); });
+showTimer(byId("host-timer"), () => ({ timer: hostState && hostState.timers ? hostState.timers.running : null,
+  receivedAt: hostStateAt, i18n }));
 
 try { games = (await fetchJSON("/host/games.json")).games; } catch (err) { fail(err); }
 draw();
 if (document.body.dataset.loggedIn) {
   await refresh();
   follow(document.body.dataset.events, {
-    extra: ["terminal"],
+    extra: ["terminal", "timer_expired", "players"],
     onState: (data) => { publicState = data; refreshSoon(); },
     onEvent: (type, data) => {
       if (type === "enroll_seen") {

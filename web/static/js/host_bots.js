@@ -1,0 +1,73 @@
+// Bots and advisory timers on the host console: the seats a bot plays from the start (new-game form), handing a
+// seat to a bot mid-game and back, each phase's timer for the game in play, the pause button, and the host's
+// choice once a timer runs out (wait, extend, or hand the seats to a bot). Drawn by host.js with its words
+// and its `act(command, body, okKey)` (post, say what happened, refresh).
+import { byId, h } from "./dom.js";
+
+/** Checkboxes for the seats of a new game, each "a bot plays it from the start". */
+export function botPicker(i18n, seats) {
+  const picked = new Set(pickedBots());
+  const boxes = [];
+  for (let s = 0; s < seats; s++) {
+    boxes.push(h("label", { class: "check" },
+      h("input", { type: "checkbox", value: String(s), checked: picked.has(s), dataset: { botSeat: s } }), i18n.seat(s)));
+  }
+  return boxes;
+}
+
+/** The seats ticked in the new-game form. */
+export function pickedBots() {
+  return [...document.querySelectorAll("#ng-bots input[data-bot-seat]:checked")].map((el) => Number(el.value));
+}
+
+/** A seat card's bot badge and its button: hand the seat to a bot, or back to a person. */
+export function seatPlayer(i18n, seat, bots, running, act) {
+  const bot = bots.has(seat);
+  return h("div", { class: "row seat-player", dataset: { seat, player: bot ? "bot" : "human" } },
+    bot ? h("span", { class: "badge bot" }, i18n.t("host.bot_badge")) : null,
+    running ? h("button", { type: "button", class: bot ? "hand-back" : "hand-to-bot",
+      onclick: () => act("seat_player", { seat, player: bot ? "human" : "bot" }, bot ? "host.handed_back" : "host.handed_to_bot") },
+    i18n.t(bot ? "host.hand_back" : "host.hand_to_bot")) : null);
+}
+
+/** The timers of the game in play: a number of seconds per phase (empty: off), the pause button, and the
+ * choice when one ran out. */
+export function timersPanel(i18n, st, act) {
+  const timers = st.timers || {};
+  const game = st.game && st.game.name;
+  if (!game) return [h("p", { class: "muted" }, i18n.t("host.no_game"))];
+  const settings = timers.settings || {};
+  const inputs = (timers.phases || []).map((phase) => h("label", { class: "timer-phase" },
+    h("span", {}, i18n.phase(phase)),
+    h("input", { type: "number", min: 1, max: 3600, step: 1, value: settings[phase] ?? "", dataset: { timerPhase: phase },
+      placeholder: i18n.t("host.timer_off"), "aria-label": `${i18n.phase(phase)} (${i18n.t("host.timer_seconds")})` })));
+  const save = h("button", { type: "button", id: "save-timers", class: "primary", onclick: () => saveTimers(i18n, settings, act) },
+    i18n.t("host.save_timers"));
+  const pause = h("button", { type: "button", id: "pause-timers", onclick: () => act("pause_timers", { on: !timers.paused }, null) },
+    i18n.t(timers.paused ? "host.resume_timers" : "host.pause_timers"));
+  const running = timers.running;
+  const choice = running && running.expired ? h("div", { class: "notice timer-choice", id: "timer-choice", role: "alert" },
+    h("p", {}, i18n.t("host.timer_expired", { seats: running.seats })),
+    h("div", { class: "row" },
+      h("button", { type: "button", id: "timer-wait", onclick: () => act("timer_choice", { choice: "wait" }, null) }, i18n.t("host.timer_wait")),
+      h("button", { type: "button", id: "timer-extend", onclick: () => act("timer_choice", { choice: "extend" }, null) },
+        i18n.t("host.timer_extend", { n: running.seconds })),
+      h("button", { type: "button", id: "timer-bot", class: "danger", onclick: () => act("timer_choice", { choice: "bot" }, "host.handed_to_bot") },
+        i18n.t("host.timer_bot")))) : null;
+  return [choice, h("div", { class: "timer-phases" }, inputs), h("div", { class: "row" }, save, pause)];
+}
+
+/** Send every phase whose seconds changed (an empty field turns its timer off; anything but a whole number is
+ * sent as typed, for the table to refuse in words). */
+async function saveTimers(i18n, settings, act) {
+  const changed = [];
+  for (const el of byId("timers-body").querySelectorAll("input[data-timer-phase]")) {
+    const phase = el.dataset.timerPhase;
+    const raw = el.value.trim();
+    const seconds = raw === "" ? null : /^-?\d+$/.test(raw) ? Number(raw) : raw;
+    if ((settings[phase] ?? null) !== seconds) changed.push({ phase, seconds });
+  }
+  for (const [i, body] of changed.entries()) {
+    if (!(await act("set_timer", body, i === changed.length - 1 ? "host.timers_saved" : null))) return;
+  }
+}
