@@ -242,9 +242,10 @@ function drawState() {
     : i18n.t("host.no_game");
   replace(byId("seats"), seatsOf(st).map((s) => h("div", { class: "seat seat-qr", dataset: { seat: s.seat } },
     h("div", { class: "name" }, seatChip(i18n, s.seat), " ", i18n.seat(s.seat)),
-    s.token ? h("span", { class: "qr" }, h("img", { src: `/host/qr/${s.seat}.svg`, alt: i18n.seat(s.seat), width: 160, height: 160 })) : null,
-    s.token ? h("a", { href: `/seat/${s.token}`, target: "_blank", class: "seat-link", dataset: { seat: s.seat } }, i18n.t("host.seat_link")) : null,
-    s.url ? h("code", { class: "seat-url", dataset: { seat: s.seat } }, s.url) : null,
+    // a bot's seat shows no QR code: its link would open the bot's secrets (handed back, it shows again)
+    s.token && !i18n.bots.has(s.seat) ? h("span", { class: "qr" }, h("img", { src: `/host/qr/${s.seat}.svg`, alt: i18n.seat(s.seat), width: 160, height: 160 })) : null,
+    s.token && !i18n.bots.has(s.seat) ? h("a", { href: `/seat/${s.token}`, target: "_blank", class: "seat-link", dataset: { seat: s.seat } }, i18n.t("host.seat_link")) : null,
+    s.url && !i18n.bots.has(s.seat) ? h("code", { class: "seat-url", dataset: { seat: s.seat } }, s.url) : null,
     h("span", { class: "muted" }, `${i18n.t("host.terminal")}: ${s.terminal || i18n.t("host.unbound")}`),
     seatPlayer(i18n, s.seat, i18n.bots, Boolean(game.name) && !game.ended, command))));
   replace(byId("timers-body"), ...timersPanel(i18n, st, command).filter(Boolean));
@@ -438,8 +439,11 @@ byId("export-record").addEventListener("click", async (ev) => {
   } catch (err) { fail(err); }
 });
 wireLangSwitch((next) => { i18n = next; draw(); });
-showTimer(byId("host-timer"), () => ({ timer: hostState && hostState.timers ? hostState.timers.running : null,
-  receivedAt: hostStateAt, i18n }));
+// the running timer's time left (once it ran out, the choice in the timers panel says so instead)
+showTimer(byId("host-timer"), () => {
+  const running = hostState && hostState.timers ? hostState.timers.running : null;
+  return { timer: running && !running.expired ? running : null, receivedAt: hostStateAt, i18n };
+});
 
 try { games = (await fetchJSON("/host/games.json")).games; } catch (err) { fail(err); }
 draw();

@@ -30,44 +30,40 @@ export function seatPlayer(i18n, seat, bots, running, act) {
     i18n.t(bot ? "host.hand_back" : "host.hand_to_bot")) : null);
 }
 
-/** The timers of the game in play: a number of seconds per phase (empty: off), the pause button, and the
- * choice when one ran out. */
+/** The timers of the game in play: each phase's timer set (and a button to turn it off), a phase and seconds
+ * to set another, the pause button, and the choice when one ran out. */
 export function timersPanel(i18n, st, act) {
   const timers = st.timers || {};
   const game = st.game && st.game.name;
   if (!game) return [h("p", { class: "muted" }, i18n.t("host.no_game"))];
   const settings = timers.settings || {};
-  const inputs = (timers.phases || []).map((phase) => h("label", { class: "timer-phase" },
-    h("span", {}, i18n.phase(phase)),
-    h("input", { type: "number", min: 1, max: 3600, step: 1, value: settings[phase] ?? "", dataset: { timerPhase: phase },
-      placeholder: i18n.t("host.timer_off"), "aria-label": `${i18n.phase(phase)} (${i18n.t("host.timer_seconds")})` })));
-  const save = h("button", { type: "button", id: "save-timers", class: "primary", onclick: () => saveTimers(i18n, settings, act) },
-    i18n.t("host.save_timers"));
+  const set = Object.entries(settings).map(([phase, seconds]) => h("li", { dataset: { timerSet: phase } },
+    h("span", {}, `${i18n.phase(phase)}: ${i18n.t("host.timer_n_seconds", { n: seconds })}`), " ",
+    h("button", { type: "button", class: "timer-off", onclick: () => act("set_timer", { phase, seconds: null }, "host.timers_saved") },
+      i18n.t("host.timer_turn_off"))));
+  const phase = h("select", { id: "timer-phase", "aria-label": i18n.t("host.timer_phase") },
+    (timers.phases || []).map((p) => h("option", { value: p }, i18n.phase(p))));
+  const seconds = h("input", { id: "timer-seconds", type: "number", min: 1, max: 3600, step: 1, value: 60,
+    "aria-label": i18n.t("host.timer_seconds") });
+  const add = h("button", { type: "button", id: "set-timer", class: "primary", onclick: () => {
+    const raw = seconds.value.trim();  // anything but a whole number goes as typed: the table says why not
+    act("set_timer", { phase: phase.value, seconds: /^-?\d+$/.test(raw) ? Number(raw) : raw }, "host.timers_saved");
+  } }, i18n.t("host.set_timer"));
   const pause = h("button", { type: "button", id: "pause-timers", onclick: () => act("pause_timers", { on: !timers.paused }, null) },
     i18n.t(timers.paused ? "host.resume_timers" : "host.pause_timers"));
   const running = timers.running;
   const choice = running && running.expired ? h("div", { class: "notice timer-choice", id: "timer-choice", role: "alert" },
     h("p", {}, i18n.t("host.timer_expired", { seats: running.seats })),
     h("div", { class: "row" },
-      h("button", { type: "button", id: "timer-wait", onclick: () => act("timer_choice", { choice: "wait" }, null) }, i18n.t("host.timer_wait")),
-      h("button", { type: "button", id: "timer-extend", onclick: () => act("timer_choice", { choice: "extend" }, null) },
+      running.waited ? null : h("button", { type: "button", id: "timer-wait", onclick: () => act("timer_choice", { choice: "wait" }, null) },
+        i18n.t("host.timer_wait")),
+      h("button", { type: "button", id: "timer-extend", class: "primary", onclick: () => act("timer_choice", { choice: "extend" }, null) },
         i18n.t("host.timer_extend", { n: running.seconds })),
       h("button", { type: "button", id: "timer-bot", class: "danger", onclick: () => act("timer_choice", { choice: "bot" }, "host.handed_to_bot") },
         i18n.t("host.timer_bot")))) : null;
-  return [choice, h("div", { class: "timer-phases" }, inputs), h("div", { class: "row" }, save, pause)];
-}
-
-/** Send every phase whose seconds changed (an empty field turns its timer off; anything but a whole number is
- * sent as typed, for the table to refuse in words). */
-async function saveTimers(i18n, settings, act) {
-  const changed = [];
-  for (const el of byId("timers-body").querySelectorAll("input[data-timer-phase]")) {
-    const phase = el.dataset.timerPhase;
-    const raw = el.value.trim();
-    const seconds = raw === "" ? null : /^-?\d+$/.test(raw) ? Number(raw) : raw;
-    if ((settings[phase] ?? null) !== seconds) changed.push({ phase, seconds });
-  }
-  for (const [i, body] of changed.entries()) {
-    if (!(await act("set_timer", body, i === changed.length - 1 ? "host.timers_saved" : null))) return;
-  }
+  return [choice,
+    set.length ? h("ul", { class: "timers-set" }, set) : h("p", { class: "muted", id: "no-timers" }, i18n.t("host.no_timers")),
+    h("div", { class: "row timer-form" }, h("label", {}, h("span", {}, i18n.t("host.timer_phase")), phase),
+      h("label", {}, h("span", {}, i18n.t("host.timer_seconds")), seconds), add),
+    h("div", { class: "row" }, pause)];
 }
