@@ -5,8 +5,6 @@ code that change nothing."""
 from __future__ import annotations
 
 import random
-import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -18,39 +16,15 @@ from companion.games import get_rules
 from companion.table.core.bots import parse_source
 from companion.table.refusal import Refusal
 from companion.table.runtime import Runtime
-from tests.table.conftest import table_config
-from tests.table.helpers import host_call, live_rows, zone_pixels
+from tests.table.helpers import host_call, live_rows, settle, zone_pixels
 
 SH = "secret_hitler"
 QUICK = BotsConfig(0, 0)
 
 
 @pytest.fixture()
-def table(tmp_path: Path) -> Any:
-    """Start tables with a given bot pause (stopped at the end)."""
-    started: list[Runtime] = []
-
-    def make(bots: BotsConfig = QUICK, seed: int = 1, data: Path | None = None, **kwargs: Any) -> Runtime:
-        cfg = replace(table_config(data or tmp_path / f"data{len(started)}", **{"game": SH, "seats": 7, **kwargs}),
-                      bots=bots)
-        runtime = Runtime(cfg, rng=random.Random(seed)).start()
-        started.append(runtime)
-        return runtime
-
-    yield make
-    for runtime in started:
-        runtime.stop()
-
-
-def settle(rt: Runtime, until: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Let the table handle what comes back later (bots' moves) until `until` holds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        rt.loop.wait_idle()
-        if until():
-            return
-        time.sleep(0.02)
-    raise AssertionError("the table did not get there in time")
+def table(bot_table: Any) -> Any:
+    return bot_table
 
 
 def to_act(rt: Runtime) -> list[int]:
@@ -195,6 +169,7 @@ def test_a_restarted_table_keeps_its_bots_and_their_memory(table: Any, tmp_path:
     rt = table(seats=7, data=data, bots=BotsConfig(0, 0))
     host_call(rt.loop, "new_game", game=SH, seats=7, replace=True, bots=[1, 3])
     play_humans(rt, {0, 2, 4, 5, 6}, random.Random(9), lambda: len(bot_rows(rt)) >= 6)
+    settle(rt, lambda: not rt.loop.state.bots.deciding)  # the bots have played: people are to act
     memories = {s: b.memory for s, b in rt.loop.state.bots.seats.items()}
     rt.stop()
     again = table(seats=7, data=data, bots=BotsConfig(0, 0))
@@ -221,3 +196,18 @@ def test_a_bot_vote_lights_its_seat_as_anyone_s(table: Any) -> None:
     view = rt.handle.public_state()["game"]["view"]
     assert view["votes"] == [None] * 5  # nobody's vote shows before the last one
     assert zone_pixels(rt, "seat:3") == zone_pixels(rt, "seat:0")  # the bot's seat lights as a person's
+
+
+@pytest.mark.parametrize(("toml", "where"), [
+    ("[bots]\npause_min_ms = 5000\npause_max_ms = 1000\n", "bots"),
+    ("[bots]\npause_min_ms = -1\n", "bots"),
+    ("[bots]\npause_max_ms = 600000\n", "bots"),
+    ("[bots]\npause_ms = 100\n", "bots.pause_ms"),
+    ("[bots]\npause_min_ms = \"fast\"\n", "bots.pause_min_ms"),
+])
+def test_a_bad_bot_pause_is_a_config_error(toml: str, where: str) -> None:
+    from companion.config import ConfigError, loads_config
+    with pytest.raises(ConfigError) as caught:
+        loads_config(toml)
+    assert caught.value.where == where and caught.value.code.startswith("config_")
+    assert loads_config("[bots]\npause_min_ms = 0\npause_max_ms = 0\n").bots == BotsConfig(0, 0)

@@ -4,48 +4,24 @@ extends or hands the seats to a bot; the pause button stops every timer."""
 
 from __future__ import annotations
 
-import random
 import time
-from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
-from companion.config import BotsConfig
 from companion.games.binding import RED
 from companion.table.refusal import Refusal
 from companion.table.runtime import Runtime
-from tests.table.conftest import table_config
-from tests.table.helpers import host_call, hw, live_rows
+from tests.table.helpers import host_call, hw, live_rows, settle
 
 SH = "secret_hitler"
 
 
 @pytest.fixture()
-def table(tmp_path: Path) -> Any:
-    started: list[Runtime] = []
-
-    def make(data: Path | None = None, **kwargs: Any) -> Runtime:
-        cfg = replace(table_config(data or tmp_path / f"data{len(started)}", **{"game": SH, "seats": 5, **kwargs}),
-                      bots=BotsConfig(0, 0))
-        runtime = Runtime(cfg, rng=random.Random(4)).start()
-        started.append(runtime)
-        return runtime
-
-    yield make
-    for runtime in started:
-        runtime.stop()
-
-
-def settle(rt: Runtime, until: Callable[[], bool], timeout: float = 8.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        rt.loop.wait_idle()
-        if until():
-            return
-        time.sleep(0.02)
-    raise AssertionError("the table did not get there in time")
+def table(bot_table: Any) -> Any:
+    """5-seat tables whose bots play at once."""
+    return lambda **kwargs: bot_table(**{"seats": 5, "seed": 4, **kwargs})
 
 
 def timer(rt: Runtime) -> dict[str, Any] | None:

@@ -6,18 +6,16 @@ languages."""
 
 from __future__ import annotations
 
-import random
 import time
-from dataclasses import replace
 from typing import Any, Iterator
 
 import pytest
 
-from companion.config import BotsConfig, GameConfig, PollingConfig, demo_config
+from companion.config import BotsConfig
 from companion.table.runtime import Runtime
 from tests.table.helpers import host_call
-from tests.web.pages.browser import ARTIFACTS, csp_errors, serve, shot
-from tests.web.pages.conftest import PIN
+from tests.web.pages.browser import ARTIFACTS, csp_errors, shot
+from tests.web.pages.conftest import PIN, start_table
 
 pytestmark = pytest.mark.browser
 
@@ -29,19 +27,9 @@ SH = "secret_hitler"
 @pytest.fixture(scope="module")
 def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
     """A table whose bots think for a human-looking but short while."""
-    base = demo_config()
-    cfg = replace(base, data_dir=str(tmp_path_factory.mktemp("table")), game=GameConfig(SH, 5, "digital"),
-                  polling=PollingConfig(interval_ms=5, removal_ms=25), web=replace(base.web, host_pin=PIN),
-                  bots=BotsConfig(300, 600))
-    rt = Runtime(cfg, rng=random.Random(11)).start()
+    rt = start_table(tmp_path_factory.mktemp("table"), SH, 5, BotsConfig(300, 600))
     yield rt
     rt.stop()
-
-
-@pytest.fixture(scope="module")
-def base_url(runtime: Runtime) -> Iterator[str]:
-    with serve(runtime.app(SSE_HEARTBEAT_S=1.0)) as url:
-        yield url
 
 
 def page_of(browser: Any, url: str, lang: str, size: dict[str, int]) -> Any:

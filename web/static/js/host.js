@@ -5,7 +5,7 @@ import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
 import { follow, statusPill } from "./live.js";
 import { seatChip } from "./boards.js";
 import { wirePinLogin } from "./login.js";
-import { botPicker, pickedBots, seatPlayer, timersPanel } from "./host_bots.js";
+import { botPicker, pickedBots, seatPlayer, timerForm, timersStatus } from "./host_bots.js";
 import { showTimer } from "./timer.js";
 
 let i18n = await loadI18n(initialLang());
@@ -248,7 +248,13 @@ function drawState() {
     s.url && !i18n.bots.has(s.seat) ? h("code", { class: "seat-url", dataset: { seat: s.seat } }, s.url) : null,
     h("span", { class: "muted" }, `${i18n.t("host.terminal")}: ${s.terminal || i18n.t("host.unbound")}`),
     seatPlayer(i18n, s.seat, i18n.bots, Boolean(game.name) && !game.ended, command))));
-  replace(byId("timers-body"), ...timersPanel(i18n, st, command).filter(Boolean));
+  replace(byId("timers-body"), ...timersStatus(i18n, st, command));
+  const phases = (st.timers && st.timers.phases) || [];
+  const formKey = `${i18n.lang}|${game.name || ""}|${phases.join(",")}`;
+  if (byId("timers-form").dataset.key !== formKey) {
+    byId("timers-form").dataset.key = formKey;
+    replace(byId("timers-form"), ...timerForm(i18n, phases, command));
+  }
   const join = st.join || {};  // phones follow the QR codes: say so when they cannot reach this table
   const joinKey = { loopback_only: "host.join_loopback_only", not_served: "host.join_not_served" }[join.problem];
   byId("join-warning").hidden = !joinKey;

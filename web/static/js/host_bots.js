@@ -30,25 +30,15 @@ export function seatPlayer(i18n, seat, bots, running, act) {
     i18n.t(bot ? "host.hand_back" : "host.hand_to_bot")) : null);
 }
 
-/** The timers of the game in play: each phase's timer set (and a button to turn it off), a phase and seconds
- * to set another, the pause button, and the choice when one ran out. */
-export function timersPanel(i18n, st, act) {
+/** What changes with the table: the choice when a timer ran out, each phase's timer set (with a button to
+ * turn it off), and the pause button. */
+export function timersStatus(i18n, st, act) {
   const timers = st.timers || {};
-  const game = st.game && st.game.name;
-  if (!game) return [h("p", { class: "muted" }, i18n.t("host.no_game"))];
-  const settings = timers.settings || {};
-  const set = Object.entries(settings).map(([phase, seconds]) => h("li", { dataset: { timerSet: phase } },
+  if (!(st.game && st.game.name)) return [h("p", { class: "muted" }, i18n.t("host.no_game"))];
+  const set = Object.entries(timers.settings || {}).map(([phase, seconds]) => h("li", { dataset: { timerSet: phase } },
     h("span", {}, `${i18n.phase(phase)}: ${i18n.t("host.timer_n_seconds", { n: seconds })}`), " ",
     h("button", { type: "button", class: "timer-off", onclick: () => act("set_timer", { phase, seconds: null }, "host.timers_saved") },
       i18n.t("host.timer_turn_off"))));
-  const phase = h("select", { id: "timer-phase", "aria-label": i18n.t("host.timer_phase") },
-    (timers.phases || []).map((p) => h("option", { value: p }, i18n.phase(p))));
-  const seconds = h("input", { id: "timer-seconds", type: "number", min: 1, max: 3600, step: 1, value: 60,
-    "aria-label": i18n.t("host.timer_seconds") });
-  const add = h("button", { type: "button", id: "set-timer", class: "primary", onclick: () => {
-    const raw = seconds.value.trim();  // anything but a whole number goes as typed: the table says why not
-    act("set_timer", { phase: phase.value, seconds: /^-?\d+$/.test(raw) ? Number(raw) : raw }, "host.timers_saved");
-  } }, i18n.t("host.set_timer"));
   const pause = h("button", { type: "button", id: "pause-timers", onclick: () => act("pause_timers", { on: !timers.paused }, null) },
     i18n.t(timers.paused ? "host.resume_timers" : "host.pause_timers"));
   const running = timers.running;
@@ -63,7 +53,20 @@ export function timersPanel(i18n, st, act) {
         i18n.t("host.timer_bot")))) : null;
   return [choice,
     set.length ? h("ul", { class: "timers-set" }, set) : h("p", { class: "muted", id: "no-timers" }, i18n.t("host.no_timers")),
-    h("div", { class: "row timer-form" }, h("label", {}, h("span", {}, i18n.t("host.timer_phase")), phase),
-      h("label", {}, h("span", {}, i18n.t("host.timer_seconds")), seconds), add),
-    h("div", { class: "row" }, pause)];
+    h("div", { class: "row" }, pause)].filter(Boolean);
+}
+
+/** A phase of the game in play and seconds, to set its timer: drawn once per game and language (not with every
+ * change at the table, which would wipe what the host is typing). */
+export function timerForm(i18n, phases, act) {
+  const phase = h("select", { id: "timer-phase", "aria-label": i18n.t("host.timer_phase") },
+    phases.map((p) => h("option", { value: p }, i18n.phase(p))));
+  const seconds = h("input", { id: "timer-seconds", type: "number", min: 1, max: 3600, step: 1, value: 60,
+    "aria-label": i18n.t("host.timer_seconds") });
+  const add = h("button", { type: "button", id: "set-timer", class: "primary", onclick: () => {
+    const raw = seconds.value.trim();  // anything but a whole number goes as typed: the table says why not
+    act("set_timer", { phase: phase.value, seconds: /^-?\d+$/.test(raw) ? Number(raw) : raw }, "host.timers_saved");
+  } }, i18n.t("host.set_timer"));
+  return phases.length ? [h("div", { class: "row timer-form" }, h("label", {}, h("span", {}, i18n.t("host.timer_phase")), phase),
+    h("label", {}, h("span", {}, i18n.t("host.timer_seconds")), seconds), add)] : [];
 }
