@@ -4,6 +4,7 @@ code that change nothing."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any, Callable
@@ -59,8 +60,16 @@ def test_four_people_and_a_bot(table: Any) -> None:
     assert rt.handle.public_state()["game"]["bots"] == [4]
     assert rt.handle.seat_state(4)["bot"] is True and rt.handle.seat_state(4)["prompt"] is None
     assert rt.handle.seat_state(3)["bot"] is False
+    sub = rt.handle.subscribe(None)
     play_humans(rt, {0, 1, 2, 3}, random.Random(3), lambda: False)
+    published = []
+    while (event := sub.get(0.2)) is not None:
+        published.append(json.dumps(event.data))
+    sub.close()
     rows = bot_rows(rt)
+    # a bot's reasons tell its role: they stay in the journal (the replay shows them), never in a public event
+    reasons = {parse_source(r["source"])["reason"] for r in rows}  # type: ignore[index]
+    assert published and not any(f'"{reason}"' in text or "bot:" in text for text in published for reason in reasons)
     assert rows and all(r["action"]["seat"] == 4 for r in rows)
     bot = get_bot(SH)
     for row in rows:
