@@ -23,6 +23,7 @@ from typing import Any, Iterator, Sequence
 from companion.bots import Player, get_player, play_match, sides, team_player
 from companion.bots.stats import Rate
 from companion.games import get_rules
+from companion.games.playout import PlayoutTooLong
 from companion.games.registry import game_names
 
 CHUNK = 250
@@ -65,22 +66,27 @@ def _players(setup: Setup, game_no: int) -> list[Player]:
     return [get_player(setup.game, setup.seat_kind or "bot") if s == turning else other for s in range(setup.seats)]
 
 
-def play_chunk(job: tuple[Setup, int, int, int]) -> tuple[Setup, int, int, bytes]:
+def play_chunk(job: tuple[Setup, int, int, int]) -> tuple[Setup, int, int, bytes, int]:
     """Play games `first`..`first + n - 1` of a setup, each seeded from (seed, setup, game number): how many
-    the side or seat measured won, how many were played, and the bots' decision costs (µs, float32 bytes)."""
+    the side or seat measured won, how many were played, the bots' decision costs (µs, float32 bytes), and how
+    many did not end within the step limit (counted as played and not won)."""
     setup, seed, first, n = job
     rules = get_rules(setup.game)
-    wins = 0
+    wins = unfinished = 0
     costs: dict[str, list[float]] = {}
     for game_no in range(first, first + n):
         rng = random.Random(f"{seed}/{setup.key}/{setup.seats}/{game_no}")
-        match = play_match(rules, _players(setup, game_no), rng, clock=time.perf_counter, costs=costs)
+        try:
+            match = play_match(rules, _players(setup, game_no), rng, clock=time.perf_counter, costs=costs)
+        except PlayoutTooLong:
+            unfinished += 1
+            continue
         if setup.teams is not None:
             wins += "liberal" in rules.winning_sides(match.state)
         else:
             wins += match.outcome is not None and game_no % setup.seats in match.outcome.winners
     bot_costs = array("f", (c * 1e6 for c in costs.get("bot", ())))
-    return setup, wins, n, bot_costs.tobytes()
+    return setup, wins, n, bot_costs.tobytes(), unfinished
 
 
 def setups(games_filter: Sequence[str] | None = None) -> list[Setup]:
@@ -114,12 +120,14 @@ def strength_figures(games: int, seed: int, processes: int = 2, only: Sequence[s
     """The strength table: every line with its rate, interval, baseline and verdict, and decision costs."""
     all_setups = setups(only)
     wins: dict[Setup, list[int]] = {s: [0, 0] for s in all_setups}
+    unfinished: dict[Setup, int] = {s: 0 for s in all_setups}
     costs: dict[str, array] = {}
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, min(2, processes))) as pool:
-        for setup, won, played, cost in pool.map(play_chunk, jobs(all_setups, games, seed), chunksize=1):
+        for setup, won, played, cost, stuck in pool.map(play_chunk, jobs(all_setups, games, seed), chunksize=1):
             wins[setup][0] += won
             wins[setup][1] += played
+            unfinished[setup] += stuck
             costs.setdefault(setup.game, array("f")).frombytes(cost)
     rates = {s: Rate(*counts) for s, counts in wins.items()}
     return {"strength": {
@@ -128,6 +136,7 @@ def strength_figures(games: int, seed: int, processes: int = 2, only: Sequence[s
         "seconds": round(time.perf_counter() - started, 1),
         "load_average": [round(x, 1) for x in os.getloadavg()],
         "lines": lines(rates),
+        "unfinished": {f"{s.game}/{s.seats}/{s.key}": n for s, n in unfinished.items() if n},
         "decision_us": {game: cost_figures(values) for game, values in sorted(costs.items())},
     }}
 

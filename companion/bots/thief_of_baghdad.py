@@ -20,6 +20,8 @@ CARD_COST = 1.0
 DANCER_COST = 1.8
 HAND_COMFORT = 6.0
 """A card costs less the more the bot holds: CARD_COST, or HAND_COMFORT / cards in hand when that is less."""
+CONSOLIDATE = 0.2
+"""With no thief left in its supply, moving one from a palace to another must gain at least this much."""
 ENTRY = 1.5
 """The worth of a guard that opens a palace to this seat's thieves (before its chests, thieves and cards)."""
 STEAL_BONUS = 10.0
@@ -53,9 +55,10 @@ class ThiefOfBaghdadBot(Player[None]):
         palaces = {p["color"]: p for p in view["palaces"]}
         hand = list(view.get("hand") or ())
         card = min(CARD_COST, HAND_COMFORT / max(1, len(hand)))
+        stuck = view["players"][seat]["supply"] == 0  # no thief left to send: those on the board must move
         best, best_score, reason = None, 0.0, ""
         for action in legal_actions:
-            score, why = _score(action, palaces, seat, hand, card)
+            score, why = _score(action, palaces, seat, hand, card, stuck)
             score += rng.random() * 0.01
             if score > best_score:
                 best, best_score, reason = action, score, why
@@ -100,7 +103,7 @@ def _arrival(palace: Mapping[str, Any], seat: int, extra: int = 1) -> tuple[floa
 
 
 def _score(action: Action, palaces: Mapping[str, Mapping[str, Any]], seat: int, hand: Sequence[str],
-           card: float) -> tuple[float, str]:
+           card: float, stuck: bool) -> tuple[float, str]:
     kind = action["type"]
     if kind == "infiltrate":
         value, why = _arrival(palaces[action["palace"]], seat)
@@ -109,13 +112,15 @@ def _score(action: Action, palaces: Mapping[str, Mapping[str, Any]], seat: int, 
         origin, destination = palaces[action["from"]], palaces[action["to"]]
         if action["with_thief"]:
             gained, why = _arrival(destination, seat)
-            kept, _ = _arrival(origin, seat, 0)
-            left_behind, _ = _arrival(origin, seat, -1)
-            if why != "infiltrate_take_chest" or not _can_enter(destination, seat):
-                return -1.0, ""
-            return gained - max(0.0, kept - left_behind) - _paid(action["cards"], card), "carry_thief"
+            if why != "infiltrate_take_chest" and not stuck:
+                return -1.0, ""  # new thieves come from the supply; one on the board moves to take a chest
+            was, _ = _arrival(origin, seat, 0)  # where the thief stood, as worth as where it goes
+            return gained - (0.0 if why == "infiltrate_take_chest" else was + CONSOLIDATE) \
+                - _paid(action["cards"], card), "carry_thief"
         gained = _entry(destination, seat, hand) if not _can_enter(destination, seat) and _can_enter(
             destination, seat, arriving=True) else 0.0
+        if stuck and not any(g == seat for g in destination["guards"]):  # a guard to carry thieves out with
+            gained += 0.5 * destination["thieves"][seat]
         lost = _entry(origin, seat, hand) if _can_enter(origin, seat) and not _can_enter(
             origin, seat, leaving=True) else 0.0
         return gained - lost - _paid(action["cards"], card), "move_guard_cards"

@@ -70,3 +70,11 @@ def test_a_bot_that_invents_an_action_is_refused() -> None:
     assert caught.value.code == "bot_bad_choice" and isinstance(caught.value, ValueError)
     legal = rules.legal_actions(state, seat)
     assert checked(Decision(dict(legal[0])), legal).action == legal[0]  # an equal copy is one of them too
+
+
+def test_a_thief_with_none_left_in_supply_moves_those_on_the_board() -> None:
+    """A game where the bot once sent all twelve thieves out, hoarded every card and then only ended its turns
+    (the game never ended): now it carries its thieves together and takes chests."""
+    from companion.bench.strength import Setup, play_chunk
+    _, wins, played, _, unfinished = play_chunk((Setup("thief_of_baghdad", 2, seat_kind="bot"), 1, 276, 1))
+    assert (wins, played, unfinished) == (1, 1, 0)

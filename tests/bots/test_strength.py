@@ -10,7 +10,8 @@ from companion.bots.stats import Rate
 
 
 def rate(setup: Setup, games: int) -> Rate:
-    _, wins, played, _ = play_chunk((setup, 7, 0, games))
+    _, wins, played, _, unfinished = play_chunk((setup, 7, 0, games))
+    assert unfinished == 0
     return Rate(wins, played)
 
 
