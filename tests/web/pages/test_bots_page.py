@@ -26,8 +26,8 @@ SH = "secret_hitler"
 
 @pytest.fixture(scope="module")
 def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
-    """A table whose bots think for a human-looking but short while."""
-    rt = start_table(tmp_path_factory.mktemp("table"), SH, 5, BotsConfig(300, 600))
+    """A table whose bots play at once (the table tests time their pause)."""
+    rt = start_table(tmp_path_factory.mktemp("table"), SH, 5, BotsConfig(0, 0))
     yield rt
     rt.stop()
 
