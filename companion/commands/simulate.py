@@ -10,9 +10,10 @@ import time
 from collections import Counter
 from typing import Any
 
-from companion.bots import KINDS, Player, UnknownBot, get_player, play_match, sides, team_player
+from companion.bots import KINDS, Player, RandomPlayer, UnknownBot, get_player, play_match, sides, team_player
 from companion.bots.stats import Rate
 from companion.commands._args import count
+from companion.games.playout import random_playout
 from companion.games.registry import game_names, get_rules
 
 HELP = "play games with bots and baseline players; print wins by side and by seat, and games per second"
@@ -105,9 +106,12 @@ def simulate(rules: Any, players: list[Player], games: int, seed: int, options: 
     won_sides: Counter[str] = Counter()
     seat_wins = [0] * len(players)
     bot_wins = bot_games = actions = 0
+    random_only = all(isinstance(p, RandomPlayer) for p in players)
     start = time.perf_counter()
     for _ in range(games):
-        match = play_match(rules, players, rng, options)
+        # random players alone: a random playout, as simulate always played them (no seed drawn per decision)
+        match = random_playout(rules, len(players), rng, options) if random_only else play_match(
+            rules, players, rng, options)
         actions += len(match.actions)
         outcome = match.outcome
         reasons[outcome.reason if outcome else "unfinished"] += 1
