@@ -208,6 +208,18 @@ class VenueConfig:
 
 
 @dataclass(frozen=True)
+class BotsConfig:
+    """Bots in seats: how long a bot seems to think before it plays (uniform between the two, in ms)."""
+
+    pause_min_ms: int = 1500
+    pause_max_ms: int = 4000
+
+
+MAX_BOT_PAUSE_MS = 60_000
+"""A bot that thinks longer than a minute is a typo in the config, not a human-looking pause."""
+
+
+@dataclass(frozen=True)
 class GameConfig:
     """The game a fresh table starts with."""
 
@@ -233,12 +245,13 @@ class TableConfig:
     terminals: TerminalsConfig = field(default_factory=TerminalsConfig)
     spi: tuple[SpiBusConfig, ...] = ()
     power: PowerConfig = field(default_factory=PowerConfig)
+    venue: VenueConfig | None = None
+    """None: the table reports to no venue."""
+    bots: BotsConfig = field(default_factory=BotsConfig)
 
     def spi_bus(self, bus: int) -> SpiBusConfig:
         """A bus's `[[spi]]` settings, or the defaults."""
         return next((s for s in self.spi if s.bus == bus), SpiBusConfig(bus))
-    venue: VenueConfig | None = None
-    """None: the table reports to no venue."""
 
     def reader_zones(self) -> dict[str, str]:
         """Reader name -> zone."""
@@ -252,7 +265,8 @@ class TableConfig:
 _LISTS: dict[str, type] = {"seats": SeatConfig, "readers": ReaderConfig, "buttons": ButtonConfig,
                            "spi": SpiBusConfig}
 _TABLES: dict[str, type] = {"game": GameConfig, "web": WebConfig, "polling": PollingConfig, "leds": LedConfig,
-                            "terminals": TerminalsConfig, "power": PowerConfig, "venue": VenueConfig}
+                            "terminals": TerminalsConfig, "power": PowerConfig, "venue": VenueConfig,
+                            "bots": BotsConfig}
 
 
 def _did_you_mean(key: str, known: list[str]) -> str:
@@ -376,6 +390,8 @@ def _validate(cfg: TableConfig) -> TableConfig:
                           f"confirm_polls is 1..{MAX_CONFIRM_POLLS} (consecutive reads before a tag counts as placed)")
     if cfg.venue is not None:
         _check_venue(cfg.venue)
+    if not 0 <= cfg.bots.pause_min_ms <= cfg.bots.pause_max_ms <= MAX_BOT_PAUSE_MS:
+        raise ConfigError("config_bad_value", "bots", f"0 <= pause_min_ms <= pause_max_ms <= {MAX_BOT_PAUSE_MS}")
     return cfg
 
 

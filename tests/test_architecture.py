@@ -1,7 +1,8 @@
 """The dependency direction of the architecture (README "Layout"), enforced by walking every module's AST.
 
-games import nothing outside companion.games (but the shared error root) and no I/O; hal imports no games,
-table or web; web never reaches the table or the hardware. Relative imports are resolved before they are
+games import nothing outside companion.games (but the shared error root) and no I/O; bots import only games
+(and the error root), no I/O; hal imports no games, bots, table or web; web never reaches the table or the
+hardware. Relative imports are resolved before they are
 checked, and are refused anyway: every import in companion/ names its module in full.
 """
 
@@ -17,9 +18,9 @@ ROOT = Path(__file__).resolve().parents[1] / "companion"
 SHARED_LEAF = "companion.errors"
 """The one project module every room may import: the error root (tests/test_errors.py holds it to being a leaf)."""
 
-PROJECT_ROOMS = ("companion.games", "companion.hal", "companion.table", "companion.web", "companion.commands",
-                 "companion.bench", "companion.config", "companion.cli", "companion.supervisor", "companion.ratelog",
-                 "companion.venue")
+PROJECT_ROOMS = ("companion.games", "companion.bots", "companion.hal", "companion.table", "companion.web",
+                 "companion.commands", "companion.bench", "companion.config", "companion.cli", "companion.supervisor",
+                 "companion.ratelog", "companion.venue")
 WEB_SHARED = ("companion.web.site", "companion.web.errors", "companion.web.listener", "companion.web.headers")
 """The web's parts the venue dashboard shares (where the page's files are, JSON errors, the listening socket, the
 security headers)."""
@@ -29,7 +30,8 @@ IO = ("flask", "waitress", "serial", "gpiozero", "spidev", "rpi_ws281x", "lgpio"
 
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "games": tuple(r for r in PROJECT_ROOMS if r != "companion.games") + IO,
-    "hal": ("companion.games", "companion.table", "companion.web", "companion.commands", "companion.bench",
+    "bots": tuple(r for r in PROJECT_ROOMS if r not in ("companion.games", "companion.bots")) + IO,
+    "hal": ("companion.games", "companion.bots", "companion.table", "companion.web", "companion.commands", "companion.bench",
             "companion.cli", "flask", "waitress"),
     "web": ("companion.table", "companion.hal", "companion.commands", "companion.bench", "companion.cli",
             "companion.venue", "gpiozero", "serial", "spidev", "rpi_ws281x", "lgpio"),
@@ -128,10 +130,12 @@ def test_no_relative_imports() -> None:
     assert not bad, "\n".join(bad)
 
 
-def test_games_use_no_global_random() -> None:
-    """Engines get randomness only through the `random.Random` passed to `sample_chance`."""
+@pytest.mark.parametrize("room", ["games", "bots"])
+def test_no_global_random(room: str) -> None:
+    """Engines get randomness only through the `random.Random` passed to `sample_chance`, bots through the one
+    passed to `decide`."""
     bad = []
-    for path in modules("games"):
+    for path in modules(room):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "random":
@@ -156,6 +160,11 @@ def probe_file(tmp_path: Path, source: str) -> Path:
     ("games", "import importlib\nimportlib.import_module('companion.hal.mock')\n", "companion.hal.mock"),
     ("games", "from companion.config import TableConfig\n", "companion.config"),
     ("games", "import sqlite3\n", "sqlite3"),
+    ("games", "from companion.bots import get_bot\n", "companion.bots"),
+    ("bots", "from companion.table.session import Session\n", "companion.table.session"),
+    ("bots", "import time\n", "time"),
+    ("bots", "from ..web import facade\n", "companion.web"),
+    ("hal", "from companion.bots import get_bot\n", "companion.bots"),
     ("hal", "from companion.table.loop import TableLoop\n", "companion.table.loop"),
     ("hal", "from ..games import registry\n", "companion.games.registry"),
     ("hal", "from companion.web import facade\n", "companion.web"),

@@ -92,6 +92,11 @@ def _publish(args: argparse.Namespace) -> dict[str, Any]:
     return publish_figures(args.seed)
 
 
+def _strength(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.bench.strength import strength_figures
+    return strength_figures(args.strength_games, args.seed, args.strength_processes, args.strength_game)
+
+
 BENCHES: dict[str, Bench] = {
     "engines": _engines,
     "tap_to_led": _tap_to_led,
@@ -105,6 +110,7 @@ BENCHES: dict[str, Bench] = {
     "tap_to_dom": _tap_to_dom,
     "cpu_per_tap": _cpu_per_tap,
     "publish": _publish,
+    "strength": _strength,
 }
 """Figure name -> function returning the keys it adds to the report; read-only."""
 
@@ -122,6 +128,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--polling-s", type=seconds, default=3.0, help="seconds each reader count is polled")
     parser.add_argument("--cpu-taps", type=count, default=100, help="taps per cpu_per_tap run")
     parser.add_argument("--cpu-rounds", type=count, default=3, help="cpu_per_tap runs per client count (least kept)")
+    parser.add_argument("--strength-games", type=count, default=10_000,
+                        help="games per line of the strength table (10,000 for the README's figures)")
+    parser.add_argument("--strength-processes", type=count, default=2, help="processes playing them (at most 2)")
+    parser.add_argument("--strength-game", action="append", default=None,
+                        help="measure only this game's lines (repeatable)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--data", default=None, help="directory for the temporary database (its disk is measured)")
 

@@ -66,9 +66,11 @@ class TableHandle:
             return {"seat": seat, "view": None, "prompt": None, "refused": None}
         state, actions = session.state, len(session.actions)  # read once: the view and its version agree
         note = table.notes.get(seat)
+        bots = table.bots
+        bot = bots.game_id == session.game_id and seat in bots.seats
         return {"seat": seat, "game": session.game, "version": f"{session.game_id}.{actions}",
-                "view": session.rules.view(state, seat), "prompt": self.loop.seat_prompt(seat),
-                "refused": None if note is None else dict(note)}
+                "view": session.rules.view(state, seat), "prompt": None if bot else self.loop.seat_prompt(seat),
+                "refused": None if note is None else dict(note), "bot": bot}
 
     def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | Refusal:
         """Judge an action on the loop thread."""

@@ -52,6 +52,20 @@ CREATE TABLE IF NOT EXISTS terminal_bindings (
     seat INTEGER,
     at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS seat_players (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    at_action INTEGER NOT NULL,
+    at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS timer_settings (
+    game TEXT NOT NULL,
+    phase TEXT NOT NULL,
+    seconds INTEGER NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game, phase)
+);
 CREATE TABLE IF NOT EXISTS shares (
     token TEXT PRIMARY KEY,
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -66,7 +80,9 @@ CREATE TABLE IF NOT EXISTS outbox (
 `terminal_bindings` holds the host's bindings; a NULL seat means the host unbound that terminal on purpose.
 `shares` holds the replay links the host made, each for one finished game (deleting a row revokes it).
 `outbox` holds the finished games whose result a venue has not yet acknowledged (a table with `[venue]` queues a
-row in the same transaction as the game's end; its venue publisher deletes it on the broker's PUBACK)."""
+row in the same transaction as the game's end; its venue publisher deletes it on the broker's PUBACK).
+`seat_players` records each time the host handed a seat to a bot or back ("bot" / "human", from which action
+on); `timer_settings` the host's advisory timers (seconds per game and phase)."""
 
 
 @dataclass(frozen=True)
@@ -176,9 +192,9 @@ class Journal:
 
     def new_game(self, game: str, seats: int, options: dict[str, Any], components: str, tokens: Sequence[str],
                  actions: Iterable[tuple[dict[str, Any], str]] = (), replacing: int | None = None,
-                 game_id: int | None = None) -> int:
-        """Start a game row (with the id the table chose, else the next one) with its first (chance) actions,
-        ending the game it replaces, in one transaction; returns its id."""
+                 game_id: int | None = None, players: Iterable[tuple[int, str]] = ()) -> int:
+        """Start a game row (with the id the table chose, else the next one) with its first (chance) actions and
+        the seats a bot plays from the start, ending the game it replaces, in one transaction; returns its id."""
         with self.conn:
             if replacing is not None:
                 self._end(replacing, "replaced", None)
@@ -188,6 +204,7 @@ class Journal:
             game_id = int(cur.lastrowid or 0)
             rows = list(actions)
             self._insert(game_id, 0, rows)
+            self._players(game_id, players, 0)
         self._next_idx[game_id] = len(rows)
         return game_id
 
@@ -296,6 +313,39 @@ class Journal:
                         "end_reason": reason, "outcome": json.loads(outcome) if outcome else None,
                         "actions": count})
         return out
+
+    def set_seat_players(self, game_id: int, players: Iterable[tuple[int, str]], at_action: int) -> None:
+        """Record who plays seats of a game from action `at_action` on, in one transaction."""
+        with self.conn:
+            self._players(game_id, players, at_action)
+
+    def _players(self, game_id: int, players: Iterable[tuple[int, str]], at_action: int) -> None:
+        now = time.time()
+        self.conn.executemany("INSERT INTO seat_players (game_id, seat, player, at_action, at) VALUES (?, ?, ?, ?, ?)",
+                              [(game_id, seat, player, at_action, now) for seat, player in players])
+
+    def seat_players(self, game_id: int) -> dict[int, str]:
+        """Who plays each seat of a game now, where the host changed it (the latest record per seat)."""
+        out: dict[int, str] = {}
+        for seat, player in self.conn.execute(
+                "SELECT seat, player FROM seat_players WHERE game_id = ? ORDER BY rowid", (game_id,)):
+            out[int(seat)] = str(player)
+        return out
+
+    def set_timer(self, game: str, phase: str, seconds: int | None) -> None:
+        """The host's timer of one phase of a game (None: off)."""
+        with self.conn:
+            if seconds is None:
+                self.conn.execute("DELETE FROM timer_settings WHERE game = ? AND phase = ?", (game, phase))
+            else:
+                self.conn.execute(
+                    "INSERT INTO timer_settings (game, phase, seconds, at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT(game, phase) DO UPDATE SET seconds = excluded.seconds, at = excluded.at",
+                    (game, phase, seconds, time.time()))
+
+    def timer_settings(self) -> dict[tuple[str, str], int]:
+        """Every advisory timer the host set: (game, phase) -> seconds."""
+        return {(g, p): int(s) for g, p, s in self.conn.execute("SELECT game, phase, seconds FROM timer_settings")}
 
     def terminal_bindings(self) -> dict[str, int | None]:
         """The host's terminal bindings (terminal -> seat, None = unbound on purpose)."""

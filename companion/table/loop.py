@@ -12,6 +12,7 @@ import threading
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Callable
 
 from companion.config import TableConfig
@@ -20,12 +21,13 @@ from companion.ratelog import RateLimitedLog
 from companion.table.bus import EventBus
 from companion.table.cards import CardRegistry
 from companion.table.core.commands import Command, Ping, Submit
-from companion.table.core.effects import (AppendActions, BindTerminals, DeleteCard, Effect, EndGameRow, Flash,
-                                          Publish, PublishHost, PublishState, Row, SendTerminal, SetScene,
-                                          ShareRow, StartGame, UndoActions, WriteCards)
+from companion.table.core.effects import (AppendActions, BindTerminals, DeleteCard, Effect, EndGameRow, Flash, Later,
+                                          Publish, PublishHost, PublishState, Row, SeatPlayersRow, SendTerminal,
+                                          SetScene, ShareRow, StartGame, TimerRow, UndoActions, WriteCards)
 from companion.table.core.inputs import Boot, BootFailed, Input
 from companion.table.core.outputs import seat_screen, zone_of
 from companion.table.core.state import Context, Counters, TableState, TableStatus
+from companion.table.core.timers import Timers
 from companion.table.core.step import Step, count_error, journal_fault, step
 from companion.table.core.values import evolve
 from companion.table.dbfile import JournalGone
@@ -108,7 +110,9 @@ class TableLoop:
         self._log = RateLimitedLog(log)  # inputs come from anyone at the table: a repeated failure is logged once
         self._told_gone = False
         book = TerminalBook.start(config.terminal_seats(), self._stored_bindings(), len(config.seats))
-        self._state = TableState(book)
+        self._state = TableState(book, timers=Timers(settings=MappingProxyType(self._stored_timers())))
+        self._later: set[threading.Timer] = set()
+        """Inputs waiting to come back (a bot's pause, a timer's tick): cancelled when the table stops."""
         self._context = Context(config, cards, journal, hardware.present, rng or random.SystemRandom(),
                                 boot=self.bus.boot, reader_zones=config.reader_zones(), card_key=self._card_key())
         self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
@@ -119,6 +123,13 @@ class TableLoop:
         except sqlite3.Error as exc:  # an unwritable database still runs a table: its card ids last this process
             log.error("card id key unreadable (%s): a new one until the table stops", exc)
             return secrets.token_bytes(32)
+
+    def _stored_timers(self) -> dict[tuple[str, str], int]:
+        try:
+            return self.journal.timer_settings()
+        except sqlite3.Error as exc:  # an unreadable journal still runs a table, without timers
+            log.error("timer settings unreadable: %s", exc)
+            return {}
 
     def _stored_bindings(self) -> dict[str, int | None]:
         try:
@@ -195,7 +206,9 @@ class TableLoop:
         self.ready.wait(30)
 
     def stop(self) -> None:
-        """Finish the queued inputs and stop."""
+        """Finish the queued inputs and stop (inputs still waiting to come back are dropped)."""
+        for later in list(self._later):
+            later.cancel()
         self.inbox.put(None)
         self._thread.join(timeout=5)
 
@@ -420,12 +433,27 @@ class TableLoop:
         for effect in lights:
             self._run_effect(effect)
 
+    def _bring_back(self, delay_s: float, item: Any) -> None:
+        """Put `item` on the queue after `delay_s` seconds (at once for 0), from a timer thread."""
+        if delay_s <= 0:
+            self.inbox.put(item)
+            return
+
+        def fire() -> None:
+            self._later.discard(timer)
+            self.inbox.put(item)
+        timer = threading.Timer(delay_s, fire)
+        timer.daemon = True
+        self._later.add(timer)
+        timer.start()
+
     def _commit(self, row: Row) -> None:
         if isinstance(row, AppendActions):
             self.journal.append(row.game_id, row.actions, row.end)  # type: ignore[arg-type]
         elif isinstance(row, StartGame):
             self.journal.new_game(row.game, row.seats, dict(row.options), row.components, row.tokens,
-                                  row.actions, row.replacing, game_id=row.game_id)  # type: ignore[arg-type]
+                                  row.actions, row.replacing, game_id=row.game_id,  # type: ignore[arg-type]
+                                  players=row.players)
         elif isinstance(row, UndoActions):
             self.journal.undo_from(row.game_id, row.keep)
         elif isinstance(row, EndGameRow):
@@ -436,6 +464,10 @@ class TableLoop:
             self.cards.write(row.cards)
         elif isinstance(row, DeleteCard):
             self.cards.forget(row.uid)
+        elif isinstance(row, SeatPlayersRow):
+            self.journal.set_seat_players(row.game_id, row.players, row.at_action)
+        elif isinstance(row, TimerRow):
+            self.journal.set_timer(row.game, row.phase, row.seconds)
         elif isinstance(row, ShareRow):
             if row.token is None:
                 self.journal.revoke_shares(row.game_id)
@@ -470,5 +502,7 @@ class TableLoop:
                 self.bus.publish_host("terminal", {"terminal": effect.terminal, "problem": "not_sent"})
         elif isinstance(effect, Flash):
             self.renderer.flash(effect.zone, colour=effect.colour)
+        elif isinstance(effect, Later):
+            self._bring_back(effect.delay_s, effect.item)
         else:
             raise TypeError(f"not an effect: {effect!r}")

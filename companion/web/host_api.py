@@ -15,7 +15,8 @@ from companion.web.lan import join_check, seat_base_url, seat_url
 bp = Blueprint("host_api", __name__)
 
 COMMANDS = ("new_game", "undo", "end_game", "resume", "enroll_mode", "enroll", "forget_card", "import_cards",
-            "guide_start", "guide_mode", "guide_skip", "guide_undo", "guide_stop", "dismiss_announcement")
+            "guide_start", "guide_mode", "guide_skip", "guide_undo", "guide_stop", "dismiss_announcement", "seat_player",
+            "set_timer", "pause_timers", "timer_choice")
 
 
 @bp.post("/api/host/login")

@@ -186,7 +186,8 @@ def replay_page(game_id: int) -> tuple[str, int] | str:
 
 @bp.get("/api/replay/<int:game_id>")
 def replay_record(game_id: int) -> Any:
-    """The whole finished game: setup, seats, every action (the timeline), outcome and the reveal lines."""
+    """The whole finished game: setup, seats, every action (the timeline), outcome, the reveal lines, and each
+    bot's move with its reason (by action index)."""
     allow(game_id)
     reply = finished_record(game_id)
     record = record_of(reply)
@@ -195,7 +196,8 @@ def replay_record(game_id: int) -> Any:
                    components=reply.get("components"), started=reply.get("started"), ended=reply.get("ended"),
                    end_reason=reply.get("end_reason"), outcome=reply.get("outcome"),
                    seat_info=reply.get("seat_info") or [], actions=list(record.actions), steps=len(record.actions),
-                   reveal=done["reveal"], sides=done["sides"], card_info=cards_of(game_id, reply))
+                   reveal=done["reveal"], sides=done["sides"], card_info=cards_of(game_id, reply),
+                   bot_moves=reply.get("bot_moves") or [])
 
 
 @bp.get("/api/replay/<int:game_id>/step/<int:step>")

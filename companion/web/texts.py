@@ -10,6 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
+from companion.bots import get_bot
 from companion.games.binding import get_binding
 from companion.games.contract import BINDING_CODES, COMMON_CODES
 from companion.games.playout import choose_action
@@ -111,6 +112,7 @@ def required_keys(game: str, seeds: Iterable[int] = range(4)) -> set[str]:
     keys |= {f"{base}.options.{name}" for name in rules.option_defaults}
     keys |= {f"{base}.log.{code}" for code in rules.log_codes}
     keys |= {f"{base}.outcomes.{reason}" for reason in rules.outcome_reasons}
+    keys |= {f"{base}.bot_reasons.{reason}" for reason in get_bot(game).reasons}
     seen = observed(game, seeds)
     keys |= {f"{base}.reasons.{reason}" for reason in seen["reasons"]}
     english = flatten(load("en"))
@@ -130,15 +132,19 @@ def either(english: Mapping[str, str], base: str, group: str, name: str) -> str:
 
 def placeholder_problems(texts: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """Log texts that name a placeholder the engine's entries never carry (`{seat}` where it sends `president`),
-    read against each Rules' `log_codes` (code -> the names of its params)."""
+    read against each Rules' `log_codes` (code -> the names of its params); bot reasons likewise against the
+    bot's `reasons`."""
     problems = []
     for game in game_names():
+        declared = (("log", get_rules(game).log_codes), ("bot_reasons", get_bot(game).reasons))
         for lang, tree in texts.items():
             flat = flatten(tree)
-            for code, params in get_rules(game).log_codes.items():
-                text = flat.get(f"games.{game}.log.{code}")
-                for name in sorted({name for name, _ in PLACEHOLDER.findall(text or "")} - set(params)):
-                    problems.append(f"{lang}: games.{game}.log.{code} names {{{name}}}, which its entries never carry")
+            for group, codes in declared:
+                for code, params in codes.items():
+                    text = flat.get(f"games.{game}.{group}.{code}")
+                    for name in sorted({name for name, _ in PLACEHOLDER.findall(text or "")} - set(params)):
+                        problems.append(f"{lang}: games.{game}.{group}.{code} names {{{name}}}, which its entries "
+                                        "never carry")
     return problems
 
 

@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from companion.config import GameConfig, PollingConfig, TableConfig, demo_config
+from companion.config import BotsConfig, GameConfig, PollingConfig, TableConfig, demo_config
 from companion.games import registry
 from companion.table.runtime import Runtime
 
@@ -27,6 +27,23 @@ def table_config(data: Path, game: str = "tiny", seats: int = 3, mode: str = "di
     return replace(cfg, data_dir=str(data), game=GameConfig(game, seats, mode),
                    polling=PollingConfig(interval_ms=5, removal_ms=25, confirm_polls=confirm_polls),
                    readers=tuple(r for r in cfg.readers if r.name not in without_readers))
+
+
+@pytest.fixture()
+def bot_table(tmp_path: Path) -> Iterator[Callable[..., Runtime]]:
+    """Start Secret Hitler tables (7 seats unless told) whose bots play after `bots`' pause, none by default
+    (stopped at the end of the test); `data` keeps a table's database for a restart."""
+    started: list[Runtime] = []
+
+    def make(bots: BotsConfig = BotsConfig(0, 0), seed: int = 1, data: Path | None = None, **kwargs: Any) -> Runtime:
+        cfg = table_config(data or tmp_path / f"bots{len(started)}", **{"game": "secret_hitler", "seats": 7, **kwargs})
+        runtime = Runtime(replace(cfg, bots=bots), rng=random.Random(seed)).start()
+        started.append(runtime)
+        return runtime
+
+    yield make
+    for runtime in started:
+        runtime.stop()
 
 
 @pytest.fixture()

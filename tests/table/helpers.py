@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
+import time
+from typing import Any, Callable
 
 from companion.hal.mock import MockHardware
 from companion.table.cards import card_id
@@ -76,3 +77,14 @@ def queue_while_busy(rt: Runtime, items: list[Any]) -> None:
         rt.loop.inbox.put(item)
     release.set()
     rt.loop.wait_idle()
+
+
+def settle(rt: Runtime, until: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Let the table handle what comes back to it later (a bot's move, a timer's tick) until `until` holds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        rt.loop.wait_idle()
+        if until():
+            return
+        time.sleep(0.02)
+    raise AssertionError("the table did not get there in time")

@@ -59,6 +59,9 @@ class Journal:
     def next_game_id(self) -> int:
         return self.next_id
 
+    def seat_players(self, game_id: int) -> dict[int, str]:
+        return {}
+
 
 def context(present: dict[str, str | None] | None = None, seed: int = 1) -> Context:
     cfg = replace(demo_config(), game=GameConfig("tiny", 3, "digital"))

@@ -6,6 +6,7 @@ import secrets
 from typing import Any
 
 from companion.table.core import commands as c
+from companion.table.core.bots import parse_source
 from companion.table.core.effects import ShareRow
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState
@@ -39,7 +40,20 @@ def _export_record(state: TableState, cmd: c.ExportRecord, ctx: Context) -> Step
         "id": record.id, "setup": {"game": record.game, "seats": record.seats, "options": record.options},
         "components": record.components, "actions": list(record.actions), "end_reason": record.end_reason,
         "outcome": ctx.journal.outcome_of(record.id), "started": record.started, "ended": record.ended,
-        "seat_info": seats})
+        "seat_info": seats, "bot_moves": bot_moves(ctx.journal.rows(record.id))})
+
+
+def bot_moves(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each live action a bot chose, by its index among the live actions: the seat, the decision's seed and
+    its reason with params (what the replay shows, and what lets a replay decide it again)."""
+    out = []
+    live = [row for row in rows if not row["undone"]]
+    for index, row in enumerate(live):
+        bot = parse_source(row["source"])
+        if bot is not None:
+            out.append({"index": index, "seat": row["action"].get("seat"), "seed": bot.get("seed"),
+                        "reason": bot.get("reason"), "params": bot.get("params") or {}})
+    return out
 
 
 def _list_games(state: TableState, cmd: c.ListGames, ctx: Context) -> Step:

@@ -10,6 +10,7 @@ from companion.games.contract import IllegalAction
 from companion.hal.terminal_protocol import is_terminal_id
 from companion.table.cards import CardError, check_deck, normalise_uid
 from companion.table.core.guide import GuideMode
+from companion.table.core.timers import MAX_TIMER_S
 from companion.table.refusal import Refusal
 from companion.table.session import Components
 
@@ -38,6 +39,8 @@ class NewGame:
     options: Mapping[str, Any] = field(default_factory=dict)
     components: Components | None = None
     replace: bool = False
+    bots: tuple[int, ...] = ()
+    """Seats the game's bot plays from the start (a game with digital components only)."""
     check_deck: bool = True
     """A physical game needs the kinds it reads enrolled (off for the config's game at boot, started before
     anyone could enroll: the host checks the deck before play)."""
@@ -161,6 +164,40 @@ class GuideStop:
 
 
 @dataclass(frozen=True)
+class SeatPlayer:
+    """Hand a seat of the running game to its bot, or back to a person (`player`: "bot" or "human")."""
+
+    seat: int
+    player: str
+
+
+@dataclass(frozen=True)
+class SetTimer:
+    """Set the advisory timer of one phase of a game (`seconds` None turns it off; `game` None: the running
+    game's)."""
+
+    phase: str
+    seconds: int | None
+    game: str | None = None
+
+
+@dataclass(frozen=True)
+class PauseTimers:
+    """Stop every timer, keeping the time left (`on` False starts them again)."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class TimerChoice:
+    """The host's choice once a timer ran out: wait, extend (by `seconds`, else the timer's length), or hand
+    the timed seats to a bot."""
+
+    choice: str
+    seconds: int | None = None
+
+
+@dataclass(frozen=True)
 class BindTerminal:
     """Bind a terminal to a seat (None unbinds it)."""
 
@@ -182,7 +219,8 @@ class DismissAnnouncement:
 
 Command = (Ping | Submit | NewGame | Undo | EndGame | Resume | EnrollMode | Enroll | ForgetCard | ExportCards
            | ImportCards | ExportRecord | HostState | BindTerminal | GuideStart | GuideSetMode | GuideSkip | GuideUndo
-           | GuideStop | ListGames | ShareGame | SharedGame | Announce | DismissAnnouncement)
+           | GuideStop | ListGames | ShareGame | SharedGame | Announce | DismissAnnouncement | SeatPlayer | SetTimer
+           | PauseTimers | TimerChoice)
 
 
 def _is_int(value: Any) -> bool:
@@ -214,14 +252,57 @@ def _new_game(args: Mapping[str, Any]) -> NewGame:
     replacing = args.get("replace", False)
     if not isinstance(replacing, bool):
         raise Refusal("bad_field", "field 'replace' must be true or false")
-    return NewGame(game, seats, dict(options), components, replacing)
+    bots = args.get("bots") or []
+    if not isinstance(bots, list) or not all(_is_int(s) for s in bots) or len(set(bots)) != len(bots):
+        raise Refusal("bad_seat", "field 'bots' is a list of distinct seat numbers")
+    return NewGame(game, seats, dict(options), components, replacing, tuple(sorted(bots)))
+
+
+def _seat_player(args: Mapping[str, Any]) -> SeatPlayer:
+    seat, player = args.get("seat"), args.get("player")
+    if not _is_int(seat):
+        raise Refusal("bad_seat", f"seat must be a seat number, not {seat!r}"[:200])
+    if player not in ("bot", "human"):
+        raise Refusal("unknown_bot", f"a seat is played by 'bot' or 'human', not {player!r}"[:200])
+    return SeatPlayer(seat, player)
+
+
+def _seconds(value: Any, field_name: str = "seconds", allow_none: bool = True) -> int | None:
+    if value is None and allow_none:
+        return None
+    if not _is_int(value) or not 1 <= value <= MAX_TIMER_S:
+        raise Refusal("bad_timer", f"{field_name} is a whole number of seconds from 1 to {MAX_TIMER_S}, not "
+                                   f"{value!r}"[:200])
+    return int(value)
+
+
+def _set_timer(args: Mapping[str, Any]) -> SetTimer:
+    phase, game = args.get("phase"), args.get("game")
+    if not isinstance(phase, str) or not phase:
+        raise Refusal("unknown_phase", f"a timer is set for a phase of the game, not {phase!r}"[:200])
+    if game is not None and not isinstance(game, str):
+        raise Refusal("bad_setup", f"unknown game {game!r}"[:200])
+    if "seconds" not in args:
+        raise Refusal("bad_timer", "field 'seconds' is required: a whole number of seconds, or null (off)")
+    return SetTimer(phase, _seconds(args.get("seconds")), game)
+
+
+def _timer_choice(args: Mapping[str, Any]) -> TimerChoice:
+    choice = args.get("choice")
+    if choice not in ("wait", "extend", "bot"):
+        raise Refusal("bad_choice", f"the choice at zero is wait, extend or bot, not {choice!r}"[:200])
+    return TimerChoice(choice, _seconds(args.get("seconds")) if choice == "extend" else None)
+
+
+def _flag(args: Mapping[str, Any], name: str) -> bool:
+    value = args.get(name)
+    if not isinstance(value, bool):
+        raise Refusal("bad_field", f"field {name!r} must be true or false")
+    return value
 
 
 def _enroll_mode(args: Mapping[str, Any]) -> EnrollMode:
-    on = args.get("on")
-    if not isinstance(on, bool):
-        raise Refusal("bad_field", "field 'on' must be true or false")
-    return EnrollMode(on)
+    return EnrollMode(_flag(args, "on"))
 
 
 def _enroll(args: Mapping[str, Any]) -> Enroll:
@@ -306,13 +387,18 @@ PARSERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
     "guide_undo": lambda args: GuideUndo(),
     "guide_stop": lambda args: GuideStop(),
     "dismiss_announcement": lambda args: DismissAnnouncement(),
+    "seat_player": _seat_player,
+    "set_timer": _set_timer,
+    "pause_timers": lambda args: PauseTimers(_flag(args, "on")),
+    "timer_choice": _timer_choice,
 }
 """Command name (as the web and the CLI say it) -> parser; read-only."""
 
 
 def parse_command(name: str, args: Mapping[str, Any]) -> Command | Refusal:
     """The typed command for a name and JSON arguments, or a refusal with a stable code (unknown_command,
-    bad_field, bad_setup, bad_uid, bad_deck, bad_terminal, bad_seat, bad_game_id, bad_share, malformed)."""
+    bad_field, bad_setup, bad_uid, bad_deck, bad_terminal, bad_seat, bad_game_id, bad_share, malformed,
+    unknown_bot, bad_timer, unknown_phase, bad_choice)."""
     parser = PARSERS.get(name)
     if parser is None:
         return Refusal("unknown_command", f"unknown command {name!r}")

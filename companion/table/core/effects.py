@@ -31,6 +31,8 @@ class StartGame:
     tokens: tuple[str, ...]
     actions: tuple[tuple[Mapping[str, Any], str], ...]
     replacing: int | None = None
+    players: tuple[tuple[int, str], ...] = ()
+    """Seats played by a bot from the start: (seat, "bot")."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,26 @@ class ShareRow:
     token: str | None
 
 
-Row = AppendActions | StartGame | UndoActions | EndGameRow | BindTerminals | WriteCards | DeleteCard | ShareRow
+@dataclass(frozen=True)
+class SeatPlayersRow:
+    """Who plays seats of a game from its action `at_action` on: (seat, "bot" or "human")."""
+
+    game_id: int
+    players: tuple[tuple[int, str], ...]
+    at_action: int
+
+
+@dataclass(frozen=True)
+class TimerRow:
+    """The host's timer of one phase of a game (seconds None: off)."""
+
+    game: str
+    phase: str
+    seconds: int | None
+
+
+Row = (AppendActions | StartGame | UndoActions | EndGameRow | BindTerminals | WriteCards | DeleteCard | ShareRow
+       | SeatPlayersRow | TimerRow)
 
 # --- effects: run in order once every row is committed ---------------------------------------------------------
 
@@ -133,4 +154,13 @@ class SendTerminal:
     message: Mapping[str, Any]
 
 
-Effect = SetScene | Flash | Publish | PublishHost | PublishState | SendTerminal
+@dataclass(frozen=True)
+class Later:
+    """Bring `item` back to the core's queue after `delay_s` seconds (a bot's pause, a timer's tick); the shell
+    keeps the time, the core decides what the item means when it comes back."""
+
+    delay_s: float
+    item: Any
+
+
+Effect = SetScene | Flash | Publish | PublishHost | PublishState | SendTerminal | Later

@@ -9,8 +9,10 @@ from companion.games.binding import Chosen, get_binding
 from companion.games.contract import IllegalAction
 from companion.games.log import Log
 from companion.table.cards import CardError, as_played, card_json, check_card, deck_of
+from companion.table.core import bot_steps, enroll, notice, timer_steps
 from companion.table.core import commands as c
-from companion.table.core import enroll, notice
+from companion.table.core.bots import BOT
+from companion.table.core.timers import timer_json
 from companion.table.core.archive import HANDLERS as ARCHIVE_HANDLERS
 from companion.table.core.guide import guide_json, start_check
 from companion.table.core.effects import (BindTerminals, DeleteCard, EndGameRow, PublishHost, SendTerminal,
@@ -71,6 +73,9 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
                           game_state)
     except IllegalAction as exc:
         return Step(state, reply=Refusal(exc.code, exc.message))
+    refusal = bot_steps.check_new_bots(rules.name, seats, components, cmd.bots)
+    if refusal is not None:
+        return Step(state, reply=refusal)
     if components == Components.PHYSICAL and cmd.check_deck:
         gap = start_check(rules.name, seats, ctx.cards.all())
         if gap is not None:
@@ -86,9 +91,12 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
         return Step(state, reply=Refusal(exc.code, exc.message))
     replacing = running.game_id if running is not None and running.ended is None else None
     chance = tuple((a, "chance") for a in sampled)
-    row = StartGame(session.game_id, rules.name, seats, options or {}, str(components), tokens, chance, replacing)
-    state = replace(state, session=session.with_actions(game_state, sampled, None), status=TableStatus.RUNNING,
-                    prompts={}, notes={}, scan=(), counters=state.counters.add(accepted=len(sampled)))
+    players = tuple((seat, BOT) for seat in cmd.bots)
+    row = StartGame(session.game_id, rules.name, seats, options or {}, str(components), tokens, chance, replacing,
+                    players)
+    session = session.with_actions(game_state, sampled, None)
+    state = replace(state, session=session, status=TableStatus.RUNNING, prompts={}, notes={}, scan=(),
+                    counters=state.counters.add(accepted=len(sampled)), bots=bot_steps.start_bots(session, cmd.bots))
     state, effects = publish(state, ctx)
     reply = {"accepted": len(sampled), "pending": False, "game_id": session.game_id}
     return Step(state, (row,), tuple(effects), reply, fault_zone="center")
@@ -191,6 +199,10 @@ def _host_state(state: TableState, cmd: c.HostState, ctx: Context) -> Step:
         "counters": state.counters.as_dict(),
         "cards": len(ctx.cards.all()),
         "history": ctx.journal.history(20),
+        "bots": bot_steps.current(state).listed(),
+        "timers": {"settings": None if session is None else state.timers.for_game(session.game),
+                   "running": timer_json(state.timers, ctx.now), "paused": state.timers.paused,
+                   "phases": [] if session is None else list(session.rules.phases)},
     })
 
 
@@ -199,5 +211,7 @@ HANDLERS: dict[type, Any] = {
     c.EnrollMode: _enroll_mode, c.Enroll: _enroll, c.ForgetCard: _forget_card, c.ExportCards: _export_cards,
     c.ImportCards: _import_cards, c.HostState: _host_state, **enroll.HANDLERS, **ARCHIVE_HANDLERS,
     **notice.HANDLERS,
+    c.SeatPlayer: bot_steps.seat_player, c.SetTimer: timer_steps.set_timer, c.PauseTimers: timer_steps.pause,
+    c.TimerChoice: timer_steps.choose,
 }
 """Command type -> handler (Ping, Submit and NewGame are dispatched in `run`); read-only."""

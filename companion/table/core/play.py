@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.games.binding import TableInput
 from companion.games.contract import IllegalAction
+from companion.table.core.bots import SOURCE_PREFIX
 from companion.table.core.effects import AppendActions, Effect, Flash, Publish, Row
 from companion.table.core.outputs import publish
 from companion.table.core.refusals import refused
@@ -29,9 +30,20 @@ def paused(state: TableState) -> Refusal | None:
     return None
 
 
+def bot_refusal(state: TableState, zone: str, source: str) -> Refusal | None:
+    """`seat_is_bot` for an input at a bot seat's zone that is not the bot's own move."""
+    if not state.bots.seats or not zone.startswith("seat:") or source.startswith(SOURCE_PREFIX):
+        return None
+    session = state.session
+    seat = zone[5:]
+    if session is None or state.bots.game_id != session.game_id or not seat.isdigit() or int(seat) not in state.bots.seats:
+        return None
+    return Refusal("seat_is_bot", f"A bot plays seat {seat} now; the host can hand the seat back.")
+
+
 def play(state: TableState, event: TableInput, zone: str, source: str, ctx: Context) -> Step:
     """The binding turns an input into actions; the engine judges them (see `apply_actions`)."""
-    refusal = paused(state)
+    refusal = paused(state) or bot_refusal(state, zone, source)
     if refusal:
         return Step(state, effects=(Flash(zone),), reply=refusal)
     session = state.session

@@ -10,6 +10,8 @@ from typing import Any, Callable, Mapping, Protocol
 from companion.config import TableConfig
 from companion.games.binding import Card
 from companion.table.core.guide import Guide
+from companion.table.core.bots import BotTable
+from companion.table.core.timers import Timers
 from companion.table.core.values import evolve
 from companion.table.journal import GameRecord
 from companion.table.session import Session
@@ -72,6 +74,10 @@ class TableState:
     """The venue's announcement the TV shows until the host dismisses it ({id, text, at}), or None."""
     dismissed: str | None = None
     """The id of the announcement the host dismissed last (the venue's retained copy is not shown again)."""
+    bots: BotTable = BotTable()
+    """The seats a bot plays in the game in play, with each bot's memory and scheduled decisions."""
+    timers: Timers = Timers()
+    """The host's advisory timers and the one running."""
 
 
 class CardLookup(Protocol):
@@ -104,6 +110,12 @@ class JournalView(Protocol):
 
     def shared_game(self, token: str) -> int | None:
         """The game a replay link opens."""
+
+    def seat_players(self, game_id: int) -> dict[int, str]:
+        """Who plays each seat of a game now, where the host changed it ("bot" or "human")."""
+
+    def rows(self, game_id: int) -> list[dict[str, Any]]:
+        """Every action row of a game with its source."""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemo
                                   TerminalGone, TerminalHello)
 from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.cards import as_played
-from companion.table.core import host
+from companion.table.core import bot_steps, host, timer_steps
+from companion.table.core.bots import BotTurn
+from companion.table.core.timers import TimerTick
 from companion.table.core.enroll import guide_tap
 from companion.table.core.effects import (Effect, EndGameRow, Flash, Publish, PublishHost, Row,
                                           SendTerminal)
@@ -30,7 +32,22 @@ PLAYED_SLOT = "cards.played"
 
 
 def step(state: TableState, item: Input, ctx: Context) -> Step:
-    """Handle one input. Pure given `ctx`: nothing is written or shown here."""
+    """Handle one input. Pure given `ctx`: nothing is written or shown here. After it, the bots and the timer
+    follow the game: a bot to act is scheduled, the timer kept with the seats to act (both shown)."""
+    done = _step(state, item, ctx)
+    session = done.state.session
+    if isinstance(item, Boot) and item.unfinished is not None and session is not None \
+            and session.game_id == item.unfinished.id:  # a restarted game keeps its bots
+        bots = bot_steps.restored(session, ctx.journal.seat_players(session.game_id))
+        done = replace(done, state=replace(done.state, bots=bots))
+    return timer_steps.follow(state, bot_steps.follow(state, done, ctx), ctx)
+
+
+def _step(state: TableState, item: Input, ctx: Context) -> Step:
+    if isinstance(item, BotTurn):
+        return bot_steps.bot_turn(state, item, ctx, play)
+    if isinstance(item, TimerTick):
+        return timer_steps.tick(state, item, ctx)
     if isinstance(item, Boot):
         return _boot(state, item, ctx)
     if isinstance(item, BootFailed):

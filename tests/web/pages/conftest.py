@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.config import GameConfig, PollingConfig, demo_config
+from companion.config import BotsConfig, GameConfig, PollingConfig, demo_config
 from companion.games import registry
 from companion.table.runtime import Runtime
 from tests.table.helpers import host_call
@@ -28,11 +28,12 @@ def tiny_game() -> Iterator[None]:
         yield
 
 
-def start_table(data: Path, game: str = "tiny", seats: int = 3) -> Runtime:
-    """The demo table on mock hardware with a known host PIN."""
+def start_table(data: Path, game: str = "tiny", seats: int = 3, bots: BotsConfig | None = None) -> Runtime:
+    """The demo table on mock hardware with a known host PIN (and its bots' pause, when given)."""
     base = demo_config()
     cfg = replace(base, data_dir=str(data), game=GameConfig(game, seats, "digital"),
-                  polling=PollingConfig(interval_ms=5, removal_ms=25), web=replace(base.web, host_pin=PIN))
+                  polling=PollingConfig(interval_ms=5, removal_ms=25), web=replace(base.web, host_pin=PIN),
+                  bots=bots or base.bots)
     return Runtime(cfg, rng=random.Random(7)).start()
 
 

@@ -5,6 +5,8 @@ import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
 import { follow, statusPill } from "./live.js";
 import { seatChip } from "./boards.js";
 import { wirePinLogin } from "./login.js";
+import { botPicker, pickedBots, seatPlayer, timerForm, timersStatus } from "./host_bots.js";
+import { showTimer } from "./timer.js";
 
 let i18n = await loadI18n(initialLang());
 let games = [];
@@ -99,6 +101,7 @@ function drawGameForm() {
   for (let n = game.min_seats; n <= game.max_seats; n++) counts.push(n);
   replace(seatSel, counts.map((n) => h("option", { value: n, selected: n === seatsChosen }, String(n))));
   replace(byId("ng-options"), Object.keys(game.options).map((k) => optionInput(game, k, specOf(game, k))));
+  replace(byId("ng-bots"), botPicker(i18n, Number(seatSel.value)));
 }
 
 /** Show (or clear, with null) the error beside one house rule. */
@@ -242,19 +245,29 @@ function drawState() {
   i18n.setView(game.name || null, ((publicState || {}).game || {}).view);  // the undo line names cards in words
   i18n.seats = tableSeats(st, publicState);
   i18n.facts = ((publicState || {}).game || {}).table_info ? publicState.game.table_info.facts : {};
+  i18n.bots = new Set(Array.isArray(st.bots) ? st.bots : []);
   byId("game-summary").textContent = game.name
     ? `${i18n.t(`games.${game.name}.title`, {}, game.name)} · ${i18n.t("host.seats_n", { n: seatsOf(st).length || game.seats || "?" })}`
     : i18n.t("host.no_game");
   replace(byId("seats"), seatsOf(st).map((s) => h("div", { class: "seat seat-qr", dataset: { seat: s.seat } },
     h("div", { class: "name" }, seatChip(i18n, s.seat), " ", i18n.seat(s.seat)),
-    s.token ? h("span", { class: "qr" }, h("img", { src: `/host/qr/${s.seat}.svg`, alt: i18n.seat(s.seat), width: 160, height: 160 })) : null,
-    s.token ? h("a", { href: `/seat/${s.token}`, target: "_blank", class: "seat-link", dataset: { seat: s.seat } }, i18n.t("host.seat_link")) : null,
-    s.url ? h("code", { class: "seat-url", dataset: { seat: s.seat } }, s.url) : null,
-    h("span", { class: "muted" }, `${i18n.t("host.terminal")}: ${s.terminal || i18n.t("host.unbound")}`))));
+    // a bot's seat shows no QR code: its link would open the bot's secrets (handed back, it shows again)
+    s.token && !i18n.bots.has(s.seat) ? h("span", { class: "qr" }, h("img", { src: `/host/qr/${s.seat}.svg`, alt: i18n.seat(s.seat), width: 160, height: 160 })) : null,
+    s.token && !i18n.bots.has(s.seat) ? h("a", { href: `/seat/${s.token}`, target: "_blank", class: "seat-link", dataset: { seat: s.seat } }, i18n.t("host.seat_link")) : null,
+    s.url && !i18n.bots.has(s.seat) ? h("code", { class: "seat-url", dataset: { seat: s.seat } }, s.url) : null,
+    h("span", { class: "muted" }, `${i18n.t("host.terminal")}: ${s.terminal || i18n.t("host.unbound")}`),
+    seatPlayer(i18n, s.seat, i18n.bots, Boolean(game.name) && !game.ended, command))));
   const journal = st.journal || {};  // the database was removed or replaced under the running table
   byId("journal-warning").hidden = journal.problem !== "journal_gone";
   byId("journal-warning").textContent = journal.problem === "journal_gone"
     ? `${i18n.t("host.journal_gone")}${journal.path ? ` (${journal.path})` : ""}` : "";
+  replace(byId("timers-body"), ...timersStatus(i18n, st, command));
+  const phases = (st.timers && st.timers.phases) || [];
+  const formKey = `${i18n.lang}|${game.name || ""}|${phases.join(",")}`;
+  if (byId("timers-form").dataset.key !== formKey) {
+    byId("timers-form").dataset.key = formKey;
+    replace(byId("timers-form"), ...timerForm(i18n, phases, command));
+  }
   const join = st.join || {};  // phones follow the QR codes: say so when they cannot reach this table
   const joinKey = { loopback_only: "host.join_loopback_only", not_served: "host.join_not_served" }[join.problem];
   byId("join-warning").hidden = !joinKey;
@@ -321,10 +334,13 @@ let publicState = null;
 
 /** Fetch the host's state (and, with `withPublic`, the public one: later it comes with each live update)
  * and redraw. */
+let hostStateAt = 0;  // when the host state arrived: the running timer counts down from it
+
 async function refresh(withPublic = true) {
   try {
     const [host, pub] = await Promise.all([fetchJSON("/api/host/state"), withPublic ? fetchJSON("/api/state") : null]);
     hostState = host;
+    hostStateAt = performance.now();
     if (pub) publicState = pub;
     health = hostState.health || {};
     drawState();
@@ -353,7 +369,7 @@ function draw() {
 }
 
 /** The events only the host's stream carries (besides the public ones, which it carries with more said). */
-const HOST_EVENTS = ["terminal", "card_enrolled", "enroll_seen", "guide", "health"];
+const HOST_EVENTS = ["terminal", "card_enrolled", "enroll_seen", "guide", "health", "timer_expired", "players"];
 
 /** The last refused input, with the reason the public stream leaves out when it would tell a secret. */
 function showRefusal(data) {
@@ -370,6 +386,7 @@ wirePinLogin("host-error", () => i18n);
 byId("dismiss-announcement").addEventListener("click", () => command("dismiss_announcement", {}));
 byId("logout").addEventListener("click", async () => { await command("logout", {}); location.reload(); });
 byId("ng-game").addEventListener("change", () => { byId("ng-seats").value = ""; drawGameForm(); });
+byId("ng-seats").addEventListener("change", () => replace(byId("ng-bots"), botPicker(i18n, Number(byId("ng-seats").value))));
 /** Start the game in the form; a running game is replaced only after the host confirms it. */
 async function startGame(replacing) {
   const game = games.find((g) => g.name === byId("ng-game").value);
@@ -383,6 +400,8 @@ async function startGame(replacing) {
   }
   const components = document.querySelector('input[name="components"]:checked').value;
   const body = { game: game.name, seats: Number(byId("ng-seats").value), options, components };
+  const bots = pickedBots();
+  if (bots.length) body.bots = bots;
   if (replacing) body.replace = true;
   try {
     const res = await postJSON("/api/host/new_game", body);
@@ -452,6 +471,11 @@ byId("export-record").addEventListener("click", async (ev) => {
   } catch (err) { fail(err); }
 });
 wireLangSwitch((next) => { i18n = next; draw(); });
+// the running timer's time left (once it ran out, the choice in the timers panel says so instead)
+showTimer(byId("host-timer"), () => {
+  const running = hostState && hostState.timers ? hostState.timers.running : null;
+  return { timer: running && !running.expired ? running : null, receivedAt: hostStateAt, i18n };
+});
 
 try { games = (await fetchJSON("/host/games.json")).games; } catch (err) { fail(err); }
 draw();

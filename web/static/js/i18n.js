@@ -28,6 +28,8 @@ export class I18n {
     this.cards = null;
     /** The table's configured seats, [{name, colour}] in seat order (the snapshot's `seats`). */
     this.seats = [];
+    /** The seats a bot plays now (the snapshot's game.bots): named as bots wherever a seat is named. */
+    this.bots = new Set();
     this.fields = {};
   }
 
@@ -84,8 +86,8 @@ export class I18n {
   /** A seat's name: the configured one as written (a proper name), else "Seat N" (1-based) in this language. */
   seat(n) {
     if (n === -1) return this.t("ui.chance");
-    const name = this.seats[n] && this.seats[n].name;
-    return name || this.t("ui.seat_n", { n: Number(n) + 1 });
+    const name = (this.seats[n] && this.seats[n].name) || this.t("ui.seat_n", { n: Number(n) + 1 });
+    return this.bots.has(Number(n)) ? this.t("ui.bot_seat", { seat: name }) : name;
   }
 
   /** A seat's configured colour (#rrggbb), or undefined when the table gave none. */

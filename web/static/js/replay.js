@@ -17,6 +17,7 @@ let step = null;  // the server's answer for the step shown: {step, steps, actio
 let prevView = null;
 let appliedLang = null;
 let timelineKey = "";
+let botMoves = new Map();  // action index -> a bot's move: its seed, reason and params
 const steps = new Map();  // step -> answer, fetched once each (a finished game does not change)
 
 function showError(err) {
@@ -32,11 +33,16 @@ async function fetchStep(n) {
 
 function hidden() { return byId("show-hidden").checked; }
 
-/** An action in words: who, and what kind of move (everything it carried once hidden things are shown). */
-function actionText(action, open) {
+/** An action in words: who, and what kind of move (everything it carried once hidden things are shown, and
+ * a bot's reason for it: its reasons tell its role). `index` is the action's place in the game. */
+function actionText(action, open, index) {
   if (!action) return i18n.t("replay.setup");
   const who = action.seat === -1 ? i18n.t("ui.chance") : i18n.seat(action.seat);
-  return i18n.t("replay.who_did", { who, what: open ? i18n.action(action) : i18n.kind(action.type) });
+  const did = i18n.t("replay.who_did", { who, what: open ? i18n.action(action) : i18n.kind(action.type) });
+  const bot = open ? botMoves.get(index) : undefined;
+  if (!bot) return did;
+  const why = i18n.t(`games.${i18n.game}.bot_reasons.${bot.reason}`, bot.params || {}, bot.reason);
+  return i18n.t("replay.bot_did", { did, why });
 }
 
 function drawTimeline() {
@@ -45,8 +51,8 @@ function drawTimeline() {
   if (key !== timelineKey) {
     timelineKey = key;
     replace(list, h("li", { dataset: { step: 0 } }, h("button", { type: "button", class: "link" }, i18n.t("replay.setup"))),
-      ...record.actions.map((a, i) => h("li", { dataset: { step: i + 1 } },
-        h("button", { type: "button", class: "link" }, actionText(a, hidden())))));
+      ...record.actions.map((a, i) => h("li", { dataset: botMoves.has(i) ? { step: i + 1, bot: "1" } : { step: i + 1 } },
+        h("button", { type: "button", class: "link" }, actionText(a, hidden(), i)))));
   }
   for (const li of list.querySelectorAll("li.current")) li.classList.remove("current");
   const now = list.querySelector(`li[data-step="${step.step}"]`);
@@ -74,7 +80,7 @@ function draw() {
   const started = record.started ? new Date(record.started * 1000).toLocaleString(i18n.lang) : "";
   setText(byId("replay-meta"), i18n.t("replay.meta", { date: started, actions: record.steps }));
   setText(byId("step-count"), i18n.t("replay.step_of", { n: step.step, total: record.steps }));
-  setText(byId("step-action"), actionText(step.action, hidden()));
+  setText(byId("step-action"), actionText(step.action, hidden(), step.step - 1));
   const out = byId("outcome");
   out.hidden = !s.outcome;
   if (s.outcome) {
@@ -133,5 +139,6 @@ wireLangSwitch((next) => { i18n = next; prevView = null; draw(); });
 
 try {
   record = await fetchJSON(`/api/replay/${gameId}${query}`);
+  botMoves = new Map((record.bot_moves || []).map((m) => [m.index, m]));
   await go(0);
 } catch (err) { showError(err); }

@@ -18,6 +18,7 @@ let i18n = await loadI18n(initialLang());
 let current = null;
 let gameFacts = {};
 let seats = [];  // the table's configured seats (names, colours), from the public snapshot
+let bots = new Set();  // the seats a bot plays now, from the public snapshot
 let hideTimer = null;
 let refusalSeen = null;  // the number of the last refusal this page has shown (or found on its first load)
 let refusalTimer = null;
@@ -74,12 +75,14 @@ function draw() {
   if (!s) return;
   i18n.setView(s.game, s.view);
   i18n.seats = seats;
+  i18n.bots = bots;
   i18n.facts = gameFacts;
   byId("seat-name").textContent = s.seat !== null ? i18n.seat(s.seat) : "";
   byId("game-title").textContent = s.game ? i18n.t(`games.${s.game}.title`, {}, s.game) : "";
   byId("phase").textContent = s.phase ? i18n.phase(s.phase) : "";
   byId("secret-toggle").textContent = i18n.t(byId("secret-body").hidden ? "ui.tap_to_show" : "ui.tap_to_hide");
-  renderPrompt(byId("prompt"), i18n, s.legal, send, ui, s.version);
+  if (s.bot) replace(byId("prompt"), h("p", { class: "notice", id: "bot-plays" }, i18n.t("ui.bot_plays_seat")));
+  else renderPrompt(byId("prompt"), i18n, s.legal, send, ui, s.version);
   drawRefusal(s.refused);
   drawSecret();
   replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set(), facts: gameFacts }) : "");
@@ -189,6 +192,7 @@ function onPublic(data) {
 function takeSeats(snapshot) {
   const s = normalize(snapshot);
   seats = s.seatInfo;
+  bots = s.bots;
   gameFacts = s.facts;
 }
 

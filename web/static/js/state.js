@@ -3,7 +3,8 @@
 
 /**
  * A public snapshot ({table, game: {name, seats, to_act, outcome, view, ...}, seats: [{name, colour}]})
- * as {game, seats, phase, view, facts, toAct: Set, chanceToAct, outcome, status, mismatched, version, seatInfo};
+ * as {game, seats, phase, view, facts, toAct: Set, chanceToAct, outcome, status, mismatched, version, seatInfo,
+ * bots: Set (the seats a bot plays), timer (the running advisory timer, or null)};
  * `facts` are the game's fixed facts its binding exports (game.table_info.facts).
  */
 export function normalize(data) {
@@ -27,6 +28,8 @@ export function normalize(data) {
     mismatched: table.mismatched_zones || [],
     version: g ? `${g.id}.${g.actions}` : "",
     seatInfo: Array.isArray(d.seats) ? d.seats : [],
+    bots: new Set(g && Array.isArray(g.bots) ? g.bots : []),
+    timer: (g && g.timer) || null,
     running: Boolean(g),
   };
 }
@@ -50,6 +53,7 @@ export function normalizeSeat(data) {
     ballot: prompt ? prompt.ballot : null,
     info: prompt ? prompt.info || {} : null,
     refused: d.refused && typeof d.refused === "object" ? d.refused : null,
+    bot: Boolean(d.bot),
     running: Boolean(d.game),
   };
 }

@@ -6,6 +6,7 @@ import { renderBoard, startFlips, usesSample } from "./boards.js";
 import { renderLog } from "./log.js";
 import { revealList } from "./reveal.js";
 import { normalize } from "./state.js";
+import { showTimer } from "./timer.js";
 
 /** How long a refusal or unknown-tag banner stays up: long enough to read from across the room. */
 const NOTICE_MS = 8000;
@@ -39,6 +40,7 @@ function draw() {
   }
   i18n.setView(s.game, s.view);
   i18n.seats = s.seatInfo;  // the configured names and colours every seat is drawn with
+  i18n.bots = s.bots;
   i18n.facts = s.facts;
   setText(byId("game-title"), i18n.t(`games.${s.game}.title`, {}, s.game));
   setText(byId("phase"), s.phase ? i18n.phase(s.phase) : "");
@@ -108,7 +110,10 @@ function drawNotice() {
   el.hidden = false;
 }
 
+let receivedAt = 0;  // when the latest state arrived: the timer counts down from its remaining_ms since then
+
 function onState(data) {
+  receivedAt = performance.now();
   const next = normalize(data);
   const gameId = next.running ? next.version.split(".")[0] : null;
   if (notice && (gameId !== notice.gameId || next.outcome)) clearNotice();  // never outlives its game
@@ -134,3 +139,5 @@ function onEvent(type, data) {
 }
 
 follow(document.body.dataset.events, { onState, onEvent, onStatus: statusPill(byId("status"), () => i18n) });
+showTimer(byId("timer"), () => ({ timer: current && current.running && !current.outcome ? current.timer : null,
+  receivedAt, i18n }));
