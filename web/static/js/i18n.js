@@ -123,7 +123,9 @@ export class I18n {
       return Object.entries(v).filter(([, x]) => x !== 0 && x !== null)
         .map(([k, x]) => this.count(this.word(k), x)).join(", ");
     }
-    return this.card(String(v));
+    // one id may need another word in one field (the liberal party is 자유당, a liberal player 자유당원)
+    const inField = this.game ? this.raw(`games.${this.game}.values.${field}_${v}`) : undefined;
+    return inField ?? this.card(String(v));
   }
 
   /** A count of a thing in this language's order ("2 crates", "상자 2개"). */
@@ -151,6 +153,9 @@ export class I18n {
   zone(z) {
     const [kind, name] = String(z).split(":", 2);
     if (name === undefined) return this.t(`zones.${kind}`, {}, z);
+    // a game may name one zone whole where "{name} track" reads wrong ("자유 정책 트랙", not "자유당원 트랙")
+    const whole = this.game ? this.raw(`games.${this.game}.zones.${kind}_${name}`) : undefined;
+    if (whole !== undefined) return whole;
     const named = kind === "seat" && /^\d+$/.test(name) ? this.seat(Number(name)) : this.word(name);
     return this.t(`zones.${kind}`, { name: named }, named);
   }
