@@ -19,7 +19,7 @@ export function startFlips(root) {
 }
 
 export function seatChip(i18n, seat, extra = "") {
-  if (seat === "neutral") return h("span", { class: "chip-seat neutral", title: i18n.word("neutral") }, "N");
+  if (seat === "neutral") return h("span", { class: "chip-seat neutral", title: i18n.word("neutral") }, i18n.t("ui.neutral_chip"));
   const colour = i18n.seatColour(seat);  // the table config's colour; none configured: the stylesheet's grey
   return h("span", { class: `chip-seat ${extra}`, style: colour ? { "--sc": colour, "--sc-ink": inkOn(colour) } : {},
     title: i18n.seat(seat) },
@@ -301,7 +301,7 @@ function thief(view, ctx) {
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.chests"), ": "),
       (p.chests || []).length ? p.chests.map((c, i) => h("span", { class: `badge ${i === 0 ? "turn" : ""}` }, String(c))) : "—")));
   const rows = (view.players || []).map((p, s) => h("tr", { dataset: { seat: s } },
-    h("td", {}, seatChip(i18n, s), " ", i18n.seat(s), s === view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.turn")) : null,
+    h("td", {}, seatChip(i18n, s), " ", i18n.seat(s), s === view.turn && !ctx.winners ? h("span", { class: "badge turn" }, i18n.t("ui.turn")) : null,
       toAct.has(s) && s !== view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null,
       winnerBadge(i18n, ctx.winners, s)),
     ["supply", "guards_unplaced", "chests", "hand_size"].map((k) =>
