@@ -1,5 +1,5 @@
-"""Every panel fits its screen: the table, seat, host and sim pages at TV (1920x1080), laptop (1366x768) and phone
-(390x844) sizes in both languages, measured in Chromium: nothing outside the screen, nothing scrolled or clipped
+"""Every panel fits its screen: the table, host and sim pages at TV (1920x1080), laptop (1366x768) and phone
+(390x844) sizes, the seat pages at laptop and phone sizes, in both languages, measured in Chromium: nothing outside the screen, nothing scrolled or clipped
 sideways inside its box, no ellipsis actually cutting a text, no log entry cut in half, nothing the TV cannot
 scroll to, and no raw key on screen. One browser, one context per size and language, pages reused across games."""
 
@@ -128,9 +128,11 @@ def test_every_page_fits_every_screen_in_both_languages(browser: Any, base_url: 
                 tp.goto(base_url)
             wait_board(tp, table)
             if n == 0:
-                tp.wait_for_function("() => document.body.dataset.revealed")
+                tp.wait_for_function("() => document.body.dataset.revealed", timeout=30000)
             tp.evaluate(FRAMES)
             problems += check(tp, f"table-{game}-{size}-{lang}", lang, tv=size == "tv", keep=size != "laptop")
+            if size == "tv":
+                continue  # a seat's page is a phone's (or a laptop's), never the TV's
             sp = pages["seat"]
             sp.goto(f"{base_url}/seat/{session.tokens[seat]}")
             sp.wait_for_selector("#prompt button, #no-prompt")
