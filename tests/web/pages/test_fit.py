@@ -120,6 +120,8 @@ def test_every_page_fits_every_screen_in_both_languages(browser: Any, base_url: 
             play(table, game, MIDGAME_STEPS[game], seed=5)
             crowd(table, game)
         session = table.loop.session
+        if n == 0:
+            finished = session.game_id
         acting = [s for s in sorted(get_rules(game).to_act(session.state)) if s >= 0]
         seat = acting[0] if acting else 0
         for (size, lang), pages in contexts.items():
@@ -146,6 +148,11 @@ def test_every_page_fits_every_screen_in_both_languages(browser: Any, base_url: 
         hp.wait_for_selector("#console:not([hidden])")
         hp.wait_for_selector("#health-table")
         problems += check(hp, f"host-{size}-{lang}", lang, tv=False, keep=True)
+        hp.goto(f"{base_url}/replay/{finished}")
+        hp.wait_for_selector("#timeline li")
+        hp.click("#show-hidden")
+        hp.wait_for_selector("#hidden-panel:not([hidden])")
+        problems += check(hp, f"replay-{size}-{lang}", lang, tv=False, keep=True)
         hp.goto(f"{base_url}/sim")
         hp.wait_for_selector(".zone")
         problems += check(hp, f"sim-{size}-{lang}", lang, tv=False)

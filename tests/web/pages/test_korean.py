@@ -205,7 +205,7 @@ def register_problems(ko: dict[str, str]) -> list[str]:
         parts = key.split(".")
         group = parts[2] if parts[0] == "games" and len(parts) > 3 else None
         message = group == "codes" or key in MESSAGE_KEYS or key.startswith(MESSAGE_PREFIXES)
-        if group == "log" and not LOG_END.search(text):
+        if group in ("log", "log_when") and not LOG_END.search(text):
             problems.append(f"ko: {key} = {text!r}: a log line ends in -습니다 (optionally one '(...)' before "
                             "the final '.'), like every game's log")
         elif message and not MESSAGE_END.search(text):

@@ -288,8 +288,15 @@ function drawState() {
   byId("end-game").disabled = !game.name;
 }
 
+/** Cards a reader should or does hold, in words: a [kind, value] pair by its value's word (the kind only where
+ * the game has a word for it: "정책 카드: 파시즘 정책", never "policy 파시즘 정책"). */
 function cardsText(list) {
-  return (list || []).map((c) => (Array.isArray(c) ? c.map((x) => i18n.word(String(x))).join(" ") : String(c))).join(", ") || "—";
+  const named = (x) => { const w = i18n.word(String(x)); return w === String(x) ? null : w; };
+  return (list || []).map((c) => {
+    if (!Array.isArray(c)) return named(c) ?? String(c);
+    const words = c.map(named).filter(Boolean);
+    return words.length ? words.join(": ") : c.join(" ");
+  }).join(", ") || "—";
 }
 
 /** A health detail in words: `host.hw.keys.<key>` with the value as {n} (a list or object by its size, a word

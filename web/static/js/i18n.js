@@ -202,9 +202,23 @@ export class I18n {
   log(entry) {
     const key = `games.${this.game}.log.${entry.code}`;
     const params = entry.params || {};
+    const when = this.logWhen(entry.code, params);
+    if (when !== undefined) return this.fill(when, params);
     if (this.has(key)) return this.t(key, params);
     const rest = Object.entries(params).map(([k, v]) => `${this.field(k)}: ${this.value(k, v)}`).join(", ");
     return rest ? `${entry.code} (${rest})` : entry.code;
+  }
+
+  /** A log line's own words for one value of a param, where the general line would contradict itself ("traded:
+   * no trade"): `games.<game>.log_when.<code>.<param>_<value>` (an empty list's value is `none`). */
+  logWhen(code, params) {
+    for (const [name, v] of Object.entries(params)) {
+      const value = Array.isArray(v) ? (v.length ? null : "none") : typeof v === "string" || typeof v === "boolean" ? v : null;
+      if (value === null) continue;
+      const text = this.raw(`games.${this.game}.log_when.${code}.${name}_${value}`);
+      if (text !== undefined) return text;
+    }
+    return undefined;
   }
 
   field(name) { return this.t(`games.${this.game}.fields.${name}`, {}, this.t(`fields.${name}`, {}, name)); }

@@ -177,7 +177,8 @@ async function readAndDraw() {
 
 /** A key in words: what it means in the game running (a vote, a move), else its name from the texts. */
 function keyLabel(key) {
-  const game = i18n.game && i18n.raw(`games.${i18n.game}.values.${key}`);
+  // a game may name a key apart from the value of the same id (GD's "pass" key is 넘기기, not 체포당하기)
+  const game = i18n.game && (i18n.raw(`games.${i18n.game}.button_keys.${key}`) ?? i18n.raw(`games.${i18n.game}.values.${key}`));
   return game ?? i18n.t(`${KEY_TEXTS}.${key}`, {}, key);
 }
 
