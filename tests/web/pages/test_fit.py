@@ -104,13 +104,15 @@ def login(page: Any) -> None:
     page.click("#login-form button[type=submit]")
 
 
-def test_every_page_fits_every_screen_in_both_languages(browser: Any, base_url: str, table: Any) -> None:  # noqa: F811
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_page_fits_its_screen_in_both_languages(browser: Any, base_url: str, table: Any, size: str) -> None:  # noqa: F811
+    """The table, seat, host, replay and sim pages at one size, in English and Korean, through four games."""
     contexts = {}
-    for size, (w, h) in SIZES.items():
-        for lang in ("en", "ko"):
-            ctx = browser.new_context(locale="ko-KR" if lang == "ko" else "en-US", viewport={"width": w, "height": h},
-                                      is_mobile=size == "phone", has_touch=size == "phone")
-            contexts[size, lang] = {"ctx": ctx, "table": ctx.new_page(), "seat": ctx.new_page(), "host": ctx.new_page()}
+    w, h = SIZES[size]
+    for lang in ("en", "ko"):
+        ctx = browser.new_context(locale="ko-KR" if lang == "ko" else "en-US", viewport={"width": w, "height": h},
+                                  is_mobile=size == "phone", has_touch=size == "phone")
+        contexts[size, lang] = {"ctx": ctx, "table": ctx.new_page(), "seat": ctx.new_page(), "host": ctx.new_page()}
     problems: list[str] = []
     for n, game in enumerate(GAMES):
         start(table, game)
