@@ -41,6 +41,15 @@ function board(cls, main, side) {
 }
 
 /** The "winner" badge for a seat once the game is over. */
+/** A palace's neutral guards as one chip with their count ("중립 ×2"): a word, not a row of "N"s. */
+function neutralChips(i18n, guards) {
+  const n = (guards || []).filter((g) => g === "neutral").length;
+  if (!n) return null;
+  const chip = seatChip(i18n, "neutral");
+  if (n > 1) chip.textContent = `${chip.textContent} ×${n}`;
+  return chip;
+}
+
 function winnerBadge(i18n, winners, seat) {
   return Array.isArray(winners) && winners.includes(seat) ? h("span", { class: "badge winner", dataset: { winner: seat } }, i18n.t("ui.winner")) : null;
 }
@@ -295,7 +304,7 @@ function thief(view, ctx) {
     class: "palace", dataset: { palace: p.color }, style: { "--pc": colours[p.color] || "#888" } },
     h("div", { class: "name" }, i18n.word(p.color)),
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.guards"), ": "),
-      (p.guards || []).map((g) => seatChip(i18n, g))),
+      (p.guards || []).filter((g) => g !== "neutral").map((g) => seatChip(i18n, g)), neutralChips(i18n, p.guards)),
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.thieves"), ": "),
       (p.thieves || []).map((n, s) => n ? h("span", { class: "thieves", dataset: { thieves: s }, title: i18n.seat(s) }, seatChip(i18n, s), `×${n}`) : null)),
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.chests"), ": "),

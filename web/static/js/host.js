@@ -305,7 +305,7 @@ function healthDetail(k, x) {
   const label = i18n.raw(`host.hw.keys.${k}`);
   if (label === undefined || x === null || x === undefined || x === "") return null;
   const n = Array.isArray(x) ? x.length : typeof x === "object" ? Object.keys(x).length
-    : typeof x === "boolean" ? i18n.t(x ? "ui.yes" : "ui.no") : typeof x === "string" ? i18n.t(`host.hw.values.${x}`, {}, x) : x;
+    : typeof x === "boolean" ? i18n.t(x ? "ui.yes" : "ui.no") : typeof x === "string" ? i18n.raw(`host.hw.values.${x}`) ?? x : x;
   return i18n.fill(label, { n });
 }
 
@@ -319,7 +319,7 @@ function healthTable(hw) {
     const errors = o.errors ?? null;
     const id = name === null ? group : `${group}: ${name}`;
     const seen = typeof o.last_seen === "number" ? o.last_seen : heard(id, o);
-    const part = i18n.t(`host.hw.parts.${group}`, {}, group);
+    const part = i18n.raw(`host.hw.parts.${group}`) ?? group;
     const detail = Object.entries(o).filter(([k]) => !["ok", "alive", "errors", "last_seen", "name"].includes(k))
       .map(([k, x]) => healthDetail(k, x)).filter(Boolean).join(" · ");
     rows.push(h("tr", { dataset: { component: id } }, h("td", {}, name === null ? part : `${part} ${i18n.zone(String(name))}`),

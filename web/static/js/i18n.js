@@ -46,7 +46,8 @@ export class I18n {
   set facts(facts) {
     const f = facts || {};
     this.rawFacts = f;
-    if (this.view) this.cards = this.catalogue(this.view);
+    // a game with catalogue fields words its cards from them too (a page that set `cards` itself keeps them)
+    if (this.view && f.catalogue_fields && Object.keys(f.catalogue_fields).length) this.cards = this.catalogue(this.view);
     this.fields = {
       seat: new Set(f.seat_fields || []), seatList: new Set(f.seat_list_fields || []),
       perSeat: new Set(f.per_seat_fields || []), location: new Set(f.location_fields || []),
