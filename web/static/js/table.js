@@ -71,6 +71,7 @@ function draw() {
   morphChildren(board, renderBoard(s.game, s.view, {
     i18n, prev: prevView, toAct: s.toAct, facts: s.facts, winners: s.outcome ? s.outcome.winners : null }));
   startFlips(board);
+  fitNames(board);
   const revealed = Boolean(s.outcome && reveal && reveal.version === s.version);
   // once the game is over the log's place shows what really happened (the table opens it only then)
   setText(document.querySelector(".log-panel > h2"), i18n.t(revealed ? "replay.reveal_title" : "ui.log"));
@@ -83,6 +84,21 @@ function draw() {
   }
   document.body.dataset.version = s.version;
   document.body.dataset.revealed = revealed ? s.version : "";
+}
+
+/** A seat name that would take two lines is drawn a little smaller (down to 87%, still read from 3 m) to keep to
+ * one; a name still too long wraps between words, never cut. */
+function fitNames(root) {
+  for (const el of root.querySelectorAll(".seat .name")) {
+    if (el.style.fontSize) el.style.removeProperty("font-size");
+    const cs = getComputedStyle(el);
+    const base = parseFloat(cs.fontSize);
+    const oneLine = Math.max(parseFloat(cs.lineHeight) || base * 1.2, base * 1.2) * 1.5;
+    for (const pct of [95, 91, 87]) {
+      if (el.getBoundingClientRect().height <= oneLine) break;
+      el.style.setProperty("font-size", `${(base * pct) / 100}px`);
+    }
+  }
 }
 
 /** Fetch the reveal of a game that just ended (refused while it runs: then the log stays). */
