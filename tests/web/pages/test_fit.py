@@ -104,7 +104,8 @@ def login(page: Any) -> None:
     page.click("#login-form button[type=submit]")
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", ["tv", pytest.param("laptop", marks=pytest.mark.soak),
+                                  pytest.param("phone", marks=pytest.mark.soak)])
 def test_every_page_fits_its_screen_in_both_languages(browser: Any, base_url: str, table: Any, size: str) -> None:  # noqa: F811
     """The table, seat, host, replay and sim pages at one size, in English and Korean, through four games."""
     contexts = {}
