@@ -79,7 +79,7 @@ def test_handshake_then_prompt_is_sent_and_resent_after_reconnect() -> None:
     assert port.sent() == [proto.Hello("pi", "table-companion 0.1.0", 0)]
     port.inbound.append(HELLO)
     link.step(0.01)
-    assert events == [LinkUp("/dev/serial/by-id/x", "T-1", "0.1.0", proto.decode(HELLO))]
+    assert events == [LinkUp("/dev/serial/by-id/x", "T-1", "0.1.0", proto.decode(HELLO), "/dev/serial/by-id/x#77")]
     assert isinstance(port.sent()[-1], proto.Prompt)
     port.broken = True
     link.step(0.02)
@@ -91,8 +91,9 @@ def test_handshake_then_prompt_is_sent_and_resent_after_reconnect() -> None:
     assert [m for m in second.sent() if isinstance(m, proto.Prompt)] == [proto.Prompt("b1", (proto.Option("ja", "Ja"), proto.Option("nein", "Nein")))]
 
 
-def test_a_resent_choice_is_acked_each_time_and_passed_on_with_its_seq() -> None:
-    """The link keeps no sequence filter: the table's state drops the duplicate by its seq (one filter)."""
+def test_a_resent_choice_is_passed_on_unanswered_with_its_seq_and_link() -> None:
+    """The link keeps no sequence filter and answers no choice: the table's state drops the duplicate by its seq
+    on its link (one filter) and acks or refuses it once decided. A tag is acked at once (no verdict to wait for)."""
     link, opener, events = make()
     link.step(0.0)
     port = opener.ports[0]
@@ -100,9 +101,9 @@ def test_a_resent_choice_is_acked_each_time_and_passed_on_with_its_seq() -> None
     port.inbound += [HELLO, choice, choice, proto.encode(proto.Tag(5, "04a1b2c3d4e5f6"))]
     for t in (0.01, 0.02, 0.03, 0.04):
         link.step(t)
-    assert [e for e in events if isinstance(e, LinkChoice)] == [LinkChoice("T-1", "b1", 4, "ja")] * 2
+    assert [e for e in events if isinstance(e, LinkChoice)] == [LinkChoice("T-1", "b1", 4, "ja", "/dev/serial/by-id/x#77")] * 2
     assert [e for e in events if isinstance(e, LinkTag)] == [LinkTag("T-1", bytes.fromhex("04a1b2c3d4e5f6"))]
-    assert [m.seq for m in port.sent() if isinstance(m, proto.Ack)] == [4, 4, 5]
+    assert [m.seq for m in port.sent() if isinstance(m, proto.Ack)] == [5]
 
 
 def test_a_new_boot_is_announced_so_its_sequence_starts_again() -> None:
@@ -129,7 +130,7 @@ def test_malformed_lines_are_reported_with_stable_codes_and_survived() -> None:
         link.step(0.01 * (i + 1))
     codes = [e.code for e in events if isinstance(e, LinkProblem)]
     assert codes == ["no_hello", "bad_json", "bad_version", "too_long", "unexpected"]
-    assert LinkChoice("T-1", "b", 1, "x") in events
+    assert LinkChoice("T-1", "b", 1, "x", "/dev/serial/by-id/x#77") in events
     health = link.health(0.1)
     assert health.connected and health.malformed == 5 and health.last_problem == "unexpected"
 
