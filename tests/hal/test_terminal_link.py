@@ -191,3 +191,38 @@ def test_a_screen_older_than_one_shown_or_closed_is_dropped() -> None:
     assert [m for m in port.sent() if isinstance(m, proto.Prompt)] == [page]
     link.show(proto.Prompt("g.2:7", (proto.Option("0", "C"),)))
     assert [m.ballot for m in port.sent() if isinstance(m, proto.Prompt)] == ["g.1:5", "g.2:7"]
+
+
+def test_a_second_port_saying_hello_as_a_held_id_is_refused_until_the_holder_goes() -> None:
+    """One port per id: the second device hears `error` seq 0 `duplicate_id`, nothing it sends is passed on, the
+    table hears a TerminalClash; once the holder is unplugged the next hello on the second port wins the id."""
+    from companion.hal.events import TerminalChoice, TerminalClash, TerminalGone, TerminalHello
+    from companion.hal.terminal_link import SerialTerminalHub
+
+    events: list[object] = []
+    hub = SerialTerminalHub(discover=None)
+    hub._sink = events.append  # noqa: SLF001 - the hub's event sink, without its threads
+    opener_a, opener_b = Opener(), Opener()
+    real = TerminalLink("/a", hub._on_event, opener=opener_a, claim=hub._claim)  # noqa: SLF001
+    other = TerminalLink("/b", hub._on_event, opener=opener_b, claim=hub._claim)  # noqa: SLF001
+    real.step(0.0)
+    other.step(0.0)
+    opener_a.ports[0].inbound.append(HELLO)
+    real.step(0.01)
+    intruder = proto.encode(proto.Hello("T-1", "0.4.0", 1, 4, 8, False, "", "00000000000000ff"))
+    opener_b.ports[0].inbound += [intruder, proto.encode(proto.Choice("g.1:1", 0x7FFFFFFF, "0")), intruder]
+    for t in (0.01, 0.02, 0.03):
+        other.step(t)
+    assert [m for m in opener_b.ports[0].sent() if isinstance(m, proto.Error)] == [proto.Error(0, "duplicate_id")] * 2
+    assert [e for e in events if isinstance(e, TerminalClash)] == [TerminalClash("T-1", "/b")], "told once"
+    assert not [e for e in events if isinstance(e, TerminalChoice)] and hub.last_problem["/b"] == "no_hello"
+    assert [e.link for e in events if isinstance(e, TerminalHello)] == ["/a#77"]
+    assert other.health(0.1).refused == "T-1" and not other.connected and real.connected
+    opener_a.ports[0].broken = True
+    real.step(0.04)
+    assert TerminalGone("T-1") in events
+    opener_b.ports[0].inbound.append(intruder)
+    other.step(0.05)
+    assert events[-2:] == [TerminalClash("T-1", "/b", False),
+                           TerminalHello("T-1", "0.4.0", 8, False, "", "/b#00000000000000ff")]
+    assert other.connected and other.health(0.1).refused == ""
