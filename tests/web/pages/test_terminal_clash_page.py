@@ -38,7 +38,7 @@ def test_a_refused_second_device_is_shown_on_the_terminals_row_until_it_goes(
                 warning = page.wait_for_selector("#terminal-table tr[data-terminal='T0'] .clash", timeout=15000)
                 said = warning.inner_text()
                 assert "usb-MicroPython_Board_in_FS_mode_e660583883724a32-if00" in said and "T0" in said, said
-                assert ("거부했습니다" in said) is (lang == "ko") and ("refused" in said) is (lang == "en"), said
+                assert ("거부했습니다" in said and "T0으로" in said) is (lang == "ko") and ("refused" in said) is (lang == "en"), said
                 assert "{" not in said and "clash" not in said
                 shot(page, f"host-terminal-clash-{look}-{lang}")
                 page.locator("#terminal-table").screenshot(path=str(ARTIFACTS / f"host-terminal-clash-row-{look}-{lang}.png"))
