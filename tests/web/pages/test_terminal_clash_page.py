@@ -10,7 +10,8 @@ import pytest
 from companion.hal.events import TerminalClash
 from tests.table.helpers import hw
 from tests.web.pages.browser import ARTIFACTS, serve, shot
-from tests.web.pages.conftest import PIN, start_table
+from tests.web.pages.conftest import start_table
+from tests.web.pages.test_browser import host_login
 
 pytestmark = pytest.mark.browser
 
@@ -28,9 +29,7 @@ def test_a_refused_second_device_is_shown_on_the_terminals_row_until_it_goes(
             for lang, viewport, _ in LOOKS:
                 ctx = browser.new_context(locale="ko-KR" if lang == "ko" else "en-US", viewport=viewport)
                 page = ctx.new_page()
-                page.goto(f"{url}/host")
-                page.fill("#pin", PIN)
-                page.click("#login-form button[type=submit]")
+                host_login(page, url)
                 page.wait_for_selector("#terminal-table tr[data-terminal='T0']")
                 pages.append(page)
             runtime.loop.sink(TerminalClash("T0", PORT))
