@@ -13,7 +13,7 @@ import importlib
 from types import ModuleType
 
 from companion.hal.events import (ButtonPressed, HalEvent, ReaderFault, Sink, TagPlaced, TagRemoved,
-                                  TerminalChoice, TerminalGone, TerminalHello)
+                                  TerminalChoice, TerminalClash, TerminalGone, TerminalHello)
 from companion.hal.hardware import Hardware
 from companion.errors import ConfigFault
 from companion.hal.interfaces import RGB, LedStrip, ReaderError, TagReader, TerminalHub
@@ -44,6 +44,6 @@ def load_backend(name: str) -> ModuleType:
 
 __all__ = [
     "BACKENDS", "BackendError", "load_backend", "Hardware", "HalEvent", "Sink", "TagPlaced", "TagRemoved",
-    "ButtonPressed", "TerminalHello", "TerminalChoice", "TerminalGone", "ReaderFault", "RGB", "LedStrip",
+    "ButtonPressed", "TerminalHello", "TerminalChoice", "TerminalGone", "TerminalClash", "ReaderFault", "RGB", "LedStrip",
     "ReaderError", "TagReader", "TerminalHub",
 ]

@@ -41,6 +41,8 @@ class TerminalHello:
     display: bool = False
     faults: str = ""
     """Parts that failed to start (reader, display), comma-separated."""
+    link: str = ""
+    """The port and boot it spoke from: its message numbers count from 1 on each new link."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,8 @@ class TerminalChoice:
     ballot: str
     seq: int
     value: Any
+    link: str = ""
+    """The port and boot it came on (the table counts `seq` per link)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,16 @@ class TerminalGone:
     """A seat terminal disconnected (unplugged, or heartbeat stale)."""
 
     terminal: str
+
+
+@dataclass(frozen=True)
+class TerminalClash:
+    """A second device on `port` said hello as `terminal`, already connected on another port: it was refused
+    (`present`), or has gone (False)."""
+
+    terminal: str
+    port: str
+    present: bool = True
 
 
 @dataclass(frozen=True)
@@ -77,7 +91,7 @@ class ReaderFault:
 
 
 HalEvent = Union[TagPlaced, TagRemoved, TagsCrowded, ButtonPressed, TerminalHello, TerminalChoice, TerminalGone,
-                 ReaderFault]
+                 TerminalClash, ReaderFault]
 """Every event a backend may emit."""
 
 Sink = Callable[[HalEvent], None]

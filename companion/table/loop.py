@@ -114,7 +114,8 @@ class TableLoop:
         self._later: set[threading.Timer] = set()
         """Inputs waiting to come back (a bot's pause, a timer's tick): cancelled when the table stops."""
         self._context = Context(config, cards, journal, hardware.present, rng or random.SystemRandom(),
-                                boot=self.bus.boot, reader_zones=config.reader_zones(), card_key=self._card_key())
+                                boot=self.bus.boot, reader_zones=config.reader_zones(), card_key=self._card_key(),
+                                ballot_key=secrets.token_bytes(32))
         self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
 
     def _card_key(self) -> bytes:
