@@ -7,7 +7,6 @@ for the engine to judge; it draws the LED scene from the public view only. See d
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from typing import Any, Hashable, Iterable, Mapping, Sequence, Union
 
 from companion.games.contract import BINDING_CODES, CHANCE, IllegalAction
 from companion.games.memo import Memo
-from companion.games.registry import GAMES, get_rules
+from companion.games.registry import get_game, get_rules
 from companion.games.rules import Rules
 
 RGB = tuple[int, int, int]
@@ -317,20 +316,5 @@ def seat_of(zone: str) -> int | None:
 
 
 def get_binding(game: str) -> Binding:
-    """The table binding of a registered game: `BINDING` in its module or its package's `binding` module,
-    else the generic one."""
-    get_rules(game)  # unknown game -> ValueError
-    module = GAMES[game]
-    for candidate in (module, module + ".binding", module.rsplit(".", 1)[0] + ".binding"):
-        try:
-            found = importlib.import_module(candidate)
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and candidate.startswith(exc.name):
-                continue
-            raise
-        binding = getattr(found, "BINDING", None)
-        if isinstance(binding, Binding) and binding.game == game:
-            return binding
-    generic = Binding()
-    generic.game = game
-    return generic
+    """The table binding of a registered game (its declaration's); an unknown game raises ValueError."""
+    return get_game(game).binding
