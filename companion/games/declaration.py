@@ -34,6 +34,9 @@ class Game:
     """The table binding (`BINDING`): inputs to actions, LEDs, the deck list, the page's fixed facts."""
     demo_seats: int
     """Seats `companion run --game <id>` and the tests' sample games start with."""
+    one_winner: bool = False
+    """Every outcome has exactly one winning seat (the bot strength bench then has no random-seat baseline to
+    measure: it is exactly 1/seats)."""
 
     def __post_init__(self) -> None:
         rules = self.rules

@@ -80,7 +80,7 @@ function bossWallet(view, ctx) {
   const verdicts = (view.players || []).some((p) => p.verdict);
   const over = (view.players || []).some((p) => Array.isArray(p.chip_values));  // the values show at game over
   const rows = (view.players || []).map((p, s) => h("tr", { dataset: { seat: s } },
-    h("td", {}, seatChip(i18n, s), " ", i18n.seat(s),
+    h("td", { class: "seat-name" }, seatChip(i18n, s), " ", i18n.seat(s),
       s === view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.turn")) : null,
       s === view.start_seat ? h("span", { class: "badge" }, i18n.t("games.boss_wallet.board.start_seat")) : null,
       toAct.has(s) && s !== view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null,

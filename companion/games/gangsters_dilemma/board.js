@@ -35,7 +35,7 @@ function gangsters(view, ctx) {
     l.patrolled ? h("span", { class: "badge president" }, i18n.t("games.gangsters_dilemma.board.patrolled")) : null,
     h("div", {}, (l.visitors || []).map((s) => seatChip(i18n, s)))));
   const rows = (view.players || []).map((p, s) => h("tr", { class: toAct.has(s) ? "acting" : "", dataset: { seat: s } },
-    h("td", {}, seatChip(i18n, s), " ", i18n.seat(s), s === view.police ? h("span", { class: "badge president" }, i18n.word("police")) : null,
+    h("td", { class: "seat-name" }, seatChip(i18n, s), " ", i18n.seat(s), s === view.police ? h("span", { class: "badge president" }, i18n.word("police")) : null,
       toAct.has(s) ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null, chosenBadge(i18n, chosen, s),
       winnerBadge(i18n, ctx.winners, s)),
     h("td", {}, p.character ? i18n.word(p.character) : "—"),

@@ -31,7 +31,7 @@ function secretHitler(view, ctx) {
     const showCard = vote || (Array.isArray(view.voted) && view.voted[s]);
     const role = Array.isArray(view.roles) ? view.roles[s] : null;  // every role, once the game is over
     return h("div", { class: `seat ${toAct.has(s) ? "acting" : ""}`, dataset: { seat: s } },
-      h("div", { class: "name" }, seatChip(i18n, s), " ", i18n.seat(s)),
+      h("div", { class: "name seat-name" }, seatChip(i18n, s), " ", i18n.seat(s)),
       role ? h("span", { class: `badge role role-${role}`, dataset: { role } }, i18n.word(role)) : null,
       winnerBadge(i18n, ctx.winners, s),
       s === view.president ? h("span", { class: "badge president" }, i18n.word("president")) : null,

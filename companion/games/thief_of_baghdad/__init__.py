@@ -12,5 +12,5 @@ from companion.games.thief_of_baghdad.rules import RULES, ThiefOfBaghdad
 
 __all__ = ["GAME", "BINDING", "RULES", "Phase", "Reason", "ThiefOfBaghdad"]
 
-GAME = Game(rules=RULES, binding=BINDING, demo_seats=3)
+GAME = Game(rules=RULES, binding=BINDING, demo_seats=3, one_winner=True)
 """The game's declaration: all the rest of the companion reads of it."""

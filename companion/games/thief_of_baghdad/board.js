@@ -15,7 +15,7 @@ function thief(view, ctx) {
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.chests"), ": "),
       (p.chests || []).length ? p.chests.map((c, i) => h("span", { class: `badge ${i === 0 ? "turn" : ""}` }, String(c))) : "—")));
   const rows = (view.players || []).map((p, s) => h("tr", { dataset: { seat: s } },
-    h("td", {}, seatChip(i18n, s), " ", i18n.seat(s), s === view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.turn")) : null,
+    h("td", { class: "seat-name" }, seatChip(i18n, s), " ", i18n.seat(s), s === view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.turn")) : null,
       toAct.has(s) && s !== view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null,
       winnerBadge(i18n, ctx.winners, s)),
     ["supply", "guards_unplaced", "chests", "hand_size"].map((k) =>

@@ -2,7 +2,8 @@
 // board, badges. A renderer gets (view, ctx) with ctx = {i18n, prev, toAct: Set, seats, facts, winners} and returns
 // one element, drawn from the PUBLIC view only (docs/ARCHITECTURE.md "Views never leak"); `facts` are the game's
 // fixed facts as its binding exports them (snapshot game.table_info.facts); `winners` the outcome's seats once the
-// game is over, else null.
+// game is over, else null. Each seat's name carries the class `seat-name` and each panel a `data-part` (panel()):
+// the layout tests find them there, in every game.
 import { h, inkOn } from "./dom.js";
 
 /** True when a view says it uses a sample deck or catalogue (any truthy top-level "sample" field). */
