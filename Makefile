@@ -33,7 +33,7 @@ docs: $(STAMP)
 	@bash scripts/install-test-deps.sh
 	$(BIN)/python hardware/drawings/make.py
 	$(BIN)/python -m companion.bench.hardware hardware/README.md
-	$(BIN)/python -m companion.games.catalogue
+	$(BIN)/python -m companion.catalogue
 
 bench: $(STAMP)
 	$(BIN)/companion bench

@@ -1,4 +1,4 @@
-"""The table of games in docs/RULES.md, built from the registry: `python -m companion.games.catalogue` rewrites it
+"""The table of games in docs/RULES.md, built from the registry: `python -m companion.catalogue` rewrites it
 (`make docs` runs it) and tests/test_docs.py fails while it is out of date."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from companion.games.registry import all_games
 
-BEGIN = "<!-- games: built by `python -m companion.games.catalogue`; do not edit by hand -->"
+BEGIN = "<!-- games: built by `python -m companion.catalogue`; do not edit by hand -->"
 END = "<!-- /games -->"
 
 
@@ -39,7 +39,7 @@ def with_table(text: str, table: str) -> str:
 
 def main(argv: list[str]) -> int:
     """Rewrite docs/RULES.md's table (or the file given) in place."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     path = Path(argv[0]) if argv else root / "docs/RULES.md"
     text = path.read_text(encoding="utf-8")
     path.write_text(with_table(text, games_table(root)), encoding="utf-8")
