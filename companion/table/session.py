@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import enum
 import random
-import secrets
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -14,7 +14,7 @@ from companion.games.log import Log
 from companion.games.memo import Memo
 from companion.games.registry import GAMES, get_rules
 from companion.games.rules import Rules
-from companion.table.journal import GameRecord
+from companion.table.records import GameRecord
 from companion.table.core.values import evolve
 
 MAX_AUTO_CHANCE = 100
@@ -66,9 +66,15 @@ class Session:
         return evolve(self, state=state, actions=self.actions.extend(actions), pending=pending)
 
 
-def new_tokens(seats: int) -> tuple[str, ...]:
+def token(source: random.Random, nbytes: int) -> str:
+    """A URL-safe token of `nbytes` random bytes from `source` (as `secrets.token_urlsafe`, which reads the same
+    operating-system randomness a `random.SystemRandom` does)."""
+    return base64.urlsafe_b64encode(source.randbytes(nbytes)).rstrip(b"=").decode("ascii")
+
+
+def new_tokens(seats: int, source: random.Random) -> tuple[str, ...]:
     """One unguessable seat token per seat."""
-    return tuple(secrets.token_urlsafe(16) for _ in range(seats))
+    return tuple(token(source, 16) for _ in range(seats))
 
 
 def check_setup(game: Any, seats: Any, options: Any, table_seats: int) -> tuple[Rules, Any]:
