@@ -11,10 +11,9 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
+from companion.games.binding import (BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
                                      Binding, Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, Removed,
-                                     RGB, Scene, TableInput, seat_of)
-from companion.games.contract import IllegalAction
+                                     RGB, Scene, TableInput, refuse, seat_of)
 from companion.games.secret_hitler.state import (CHAOS_AT, DECK_F, DECK_L, FASCIST_WIN, LIBERAL_WIN, POWERS,
                                                 VETO_AT)
 
@@ -64,23 +63,23 @@ class SecretHitlerBinding(Binding):
             return super().on_input(state, tiles, event, mode)
         if isinstance(event, Pressed):
             if event.key not in ("ja", "nein"):
-                raise IllegalAction("unknown_key", BINDING_CODES["unknown_key"])
+                raise refuse("unknown_key")
             return [{"type": "vote", "seat": event.seat, "vote": event.key}], tiles
         assert isinstance(event, Placed)
         card = event.card
         if card.game != self.game:
-            raise IllegalAction("wrong_game", BINDING_CODES["wrong_game"])
+            raise refuse("wrong_game")
         if card.kind == "ballot":
             seat = seat_of(event.zone)
             if seat is None:
-                raise IllegalAction("unexpected_card", "Ballots are read on a seat's own reader.")
+                raise refuse("unexpected_card", "Ballots are read on a seat's own reader.")
             return [{"type": "vote", "seat": seat, "vote": card.value}], tiles
         if card.kind != "policy":
-            raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
+            raise refuse("unexpected_card")
         template = self.chance_template(state)
         if template is not None and mode == "physical" and template.get("type") in PHYSICAL_CHANCE:
             if any(uid == card.uid for uid, _ in tiles):
-                raise IllegalAction("already_tapped", BINDING_CODES["already_tapped"])
+                raise refuse("already_tapped")
             tiles = tiles + ((card.uid, card.value),)
             needed = len(template.get("policies", ()))
             if len(tiles) < needed:
@@ -91,7 +90,7 @@ class SecretHitlerBinding(Binding):
             chancellor = self.rules().view(state, None).get("chancellor")
             if chancellor is not None:
                 return [{"type": "enact", "seat": chancellor, "policy": card.value}], tiles
-        raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
+        raise refuse("unexpected_card")
 
     def facts(self, seats: int) -> dict[str, Any]:
         """The tracks the page draws: the fascist track's slots (the power each policy grants at this seat
