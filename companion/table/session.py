@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import base64
-import enum
 import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.games.binding import Binding, Card, get_binding
-from companion.games.contract import CHANCE, IllegalAction
+from companion.games.contract import CHANCE, Components, IllegalAction
 from companion.games.log import Log
 from companion.games.memo import Memo
 from companion.games.registry import GAMES, get_rules
@@ -18,21 +17,6 @@ from companion.table.records import GameRecord
 from companion.table.core.values import evolve
 
 MAX_AUTO_CHANCE = 100
-
-
-class Components(enum.StrEnum):
-    """Whether chance comes from the table's own random draw or from the components the players tap."""
-
-    DIGITAL = "digital"
-    PHYSICAL = "physical"
-
-    @classmethod
-    def parse(cls, value: Any) -> "Components":
-        """The enum member named by a JSON string; IllegalAction bad_setup otherwise."""
-        try:
-            return cls(value)
-        except ValueError:
-            raise IllegalAction("bad_setup", f"components must be 'digital' or 'physical', not {value!r}") from None
 
 
 @dataclass(frozen=True)

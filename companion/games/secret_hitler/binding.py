@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 from companion.games.binding import (BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
                                      Binding, Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, Removed,
                                      RGB, Scene, TableInput, refuse, seat_of)
+from companion.games.contract import Components
 from companion.games.secret_hitler.state import (CHAOS_AT, DECK_F, DECK_L, FASCIST_WIN, LIBERAL_WIN, POWERS,
                                                 VETO_AT)
 
@@ -56,7 +57,7 @@ class SecretHitlerBinding(Binding):
         """Seat zones, the board reader and the LED-only tracks."""
         return super().zones(seats) + ("board", "track:liberal", "track:fascist", "track:election")
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Any]], Any]:
         """Buttons and ballot cards vote; policy tiles make chance draws/peeks or the chancellor's enactment."""
         tiles: tuple[tuple[str, str], ...] = pending or ()
         if isinstance(event, Chosen) or isinstance(event, Removed):
@@ -77,7 +78,7 @@ class SecretHitlerBinding(Binding):
         if card.kind != "policy":
             raise refuse("unexpected_card")
         template = self.chance_template(state)
-        if template is not None and mode == "physical" and template.get("type") in PHYSICAL_CHANCE:
+        if template is not None and mode == Components.PHYSICAL and template.get("type") in PHYSICAL_CHANCE:
             if any(uid == card.uid for uid, _ in tiles):
                 raise refuse("already_tapped")
             tiles = tiles + ((card.uid, card.value),)
@@ -103,9 +104,9 @@ class SecretHitlerBinding(Binding):
         return {**super().facts(seats), "power_track": track + ["win"], "liberal_track": LIBERAL_WIN,
                 "election_track": CHAOS_AT}
 
-    def chance_is_physical(self, state: Any, mode: str) -> bool:
+    def chance_is_physical(self, state: Any, mode: Components) -> bool:
         """In physical mode draws and peeks come from tiles; the deal is always sampled."""
-        if mode != "physical":
+        if mode != Components.PHYSICAL:
             return False
         template = self.chance_template(state)
         return template is not None and template.get("type") in PHYSICAL_CHANCE
