@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Union
 
+READER_PREFIX = "terminal:"
+"""A seat terminal's own reader is named `terminal:<id>` in the events it reports."""
+
 
 @dataclass(frozen=True)
 class TagPlaced:

@@ -18,13 +18,11 @@ from typing import Any, Mapping, Sequence
 
 from companion.hal import terminal_protocol as proto
 from companion.hal import terminal_screens as screens
-from companion.hal.events import HalEvent, Sink, TerminalChoice, TerminalHello
+from companion.hal.events import READER_PREFIX, HalEvent, Sink, TerminalChoice, TerminalHello
 from companion.hal.interfaces import TagReader, TerminalHub
 from companion.ratelog import RateLimitedLog
 
 log = logging.getLogger("companion.hal.terminals")
-
-READER_PREFIX = "terminal:"
 
 
 def reader_name(terminal: str) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemoved, TagsCrowded, TerminalChoice,
                                   TerminalClash, TerminalGone, TerminalHello)
 from companion.table.core.commands import Command
-from companion.table.journal import GameRecord
+from companion.table.records import GameRecord
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from operator import itemgetter
 from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from companion.games.binding import ORANGE, RGB, Binding, Light
-from companion.hal.terminal_hub import READER_PREFIX
+from companion.hal.events import READER_PREFIX
 from companion.table.core.effects import Effect, PublishState, SendTerminal, SetScene
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve

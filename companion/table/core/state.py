@@ -13,7 +13,7 @@ from companion.table.core.guide import Guide
 from companion.table.core.bots import BotTable
 from companion.table.core.timers import Timers
 from companion.table.core.values import evolve
-from companion.table.journal import GameRecord
+from companion.table.records import GameRecord
 from companion.table.session import Session
 from companion.table.terminals import LinkSeq, TerminalBook
 
@@ -139,3 +139,6 @@ class Context:
     """The table's secret for the ids games know cards by (`cards.card_id`): never a UID."""
     ballot_key: bytes = b""
     """The table's secret for ballot ids (random at each start): a ballot id cannot be guessed from another."""
+    tokens: random.Random = field(default_factory=random.SystemRandom)
+    """Where seat tokens and replay links are drawn from: the operating system's randomness (unguessable), kept
+    apart from `rng` so a test's seeded deals do not depend on how many tokens were drawn."""

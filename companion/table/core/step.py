@@ -8,8 +8,8 @@ from dataclasses import replace
 from companion.games.binding import Chosen, Placed, Pressed, Removed, TableInput
 from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemoved, TagsCrowded, TerminalChoice,
                                   TerminalClash, TerminalGone, TerminalHello)
-from companion.hal.terminal_hub import READER_PREFIX
-from companion.table.cards import as_played
+from companion.hal.events import READER_PREFIX
+from companion.table.card_values import as_played
 from companion.table.core import bot_steps, host, timer_steps
 from companion.table.core.bots import BotTurn
 from companion.table.core.timers import TimerTick
