@@ -120,7 +120,7 @@ def test_every_page_fits_its_screen_in_both_languages(browser: Any, base_url: st
         if n == 0:
             play(table, game, None, seed=5)  # the first game played to its end: the reveal on every screen
         else:
-            play(table, game, MIDGAME_STEPS[game], seed=5)
+            play(table, game, MIDGAME_STEPS, seed=5)
             crowd(table, game)
         session = table.loop.session
         if n == 0:
