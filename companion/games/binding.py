@@ -196,6 +196,9 @@ class Binding:
     """Fields holding one value per seat, in seat order."""
     location_fields: tuple[str, ...] = ()
     """Fields holding a location number (drawn by the location's name)."""
+    catalogue_fields: Mapping[str, str] = MappingProxyType({})
+    """View fields holding a catalogue of cards (id -> what the card is), with the kind of card each describes: the
+    page names those cards by what they are wherever a value holds their id, and lists no catalogue as a value."""
     kind_words: Mapping[str, tuple[str, str]] = MappingProxyType({})
     """Card kind -> its name in English and Korean (enrollment progress, the physical start check)."""
     needed_kinds: tuple[str, ...] = ()
@@ -282,7 +285,7 @@ class Binding:
         one value per seat in seat order (`per_seat_fields`) or a location number (`location_fields`)."""
         return {"seat_fields": [*SEAT_FIELDS, *self.seat_fields], "seat_list_fields": [*SEAT_LIST_FIELDS,
                 *self.seat_list_fields], "per_seat_fields": list(self.per_seat_fields),
-                "location_fields": list(self.location_fields)}
+                "location_fields": list(self.location_fields), "catalogue_fields": dict(self.catalogue_fields)}
 
     def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """Public table information drawn from the public view only (e.g. what the bank pays out)."""

@@ -101,6 +101,24 @@ def card_catalogue(record: Record) -> dict[str, Any]:
     return found
 
 
+def public_lines(record: Record) -> list[list[dict[str, Any]]]:
+    """For each action, the public log entries it added: what everyone at the table learnt from it (the nominee,
+    the palace sneaked into), which a replay shows with the hidden things closed."""
+    rules = record.rules
+    state = rules.initial_state(record.seats, dict(record.options))
+    before: list[Any] = list(rules.view(state, None).get("log") or [])
+    out: list[list[dict[str, Any]]] = []
+    for action in record.actions:
+        state = rules.apply(state, dict(action))
+        now = list(rules.view(state, None).get("log") or [])
+        # the view's log is a window that may slide: the new lines follow the longest tail of the old window
+        # that the new one starts with
+        kept = next((len(before) - k for k in range(len(before) + 1) if now[:len(before) - k] == before[k:]), 0)
+        out.append([dict(e) for e in now[kept:]])
+        before = now
+    return out
+
+
 def every_step(record: Record) -> int:
     """Build the views of every step in one pass (what a full replay costs; `companion bench` style figures)."""
     rules = record.rules

@@ -36,6 +36,9 @@ LETTER_FINAL: Mapping[str, Final] = {"l": Final.RIEUL, "r": Final.RIEUL, "m": Fi
 """A letter said by its name (an abbreviation like "CU", a lone "L")."""
 WORD_FINAL: Mapping[str, Final] = {"l": Final.RIEUL, **{c: Final.CONSONANT for c in "mnbcdgkpt"}}
 """An English word ending in these is said with a final consonant ("Tom", "Kim", "Bob"; "Bill" ends in ㄹ)."""
+SAID_WITH_VOWEL = re.compile(r"(d|[^aeiouyc]k|[^aeiouyt]t)$", re.IGNORECASE)
+"""Endings Korean says with a vowel after them: David 데이비드, Mark 마크, Robert 로버트 (Jack 잭, Pat 팻 keep
+their consonant)."""
 TRAILING = re.compile(r"[^0-9A-Za-z\uAC00-\uD7A3]+$")
 
 
@@ -55,6 +58,8 @@ def final_sound(word: str) -> Final:
         return LETTER_FINAL.get(last.lower(), Final.VOWEL)
     if latin.lower().endswith("ng"):
         return Final.CONSONANT
+    if SAID_WITH_VOWEL.search(latin):
+        return Final.VOWEL
     return WORD_FINAL.get(last.lower(), Final.VOWEL)
 
 

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
 from companion.errors import CompanionError
-from companion.games.timeline import Record, StepError, card_catalogue, record_text
+from companion.games.timeline import Record, StepError, card_catalogue, public_lines, record_text
 from companion.web.api import table
 from companion.web.auth import is_host, require_host
 from companion.web.errors import ApiError
@@ -75,6 +75,17 @@ def cards_of(game_id: int, reply: Mapping[str, Any]) -> dict[str, Any]:
         except StepError as exc:
             raise ApiError(exc.code, exc.message) from None
     return dict(done["cards"])
+
+
+def lines_of(game_id: int, reply: Mapping[str, Any]) -> list[list[dict[str, Any]]]:
+    """Each action's public log lines in a finished game (what the replay shows with hidden things closed)."""
+    done = finals(game_id, reply)
+    if "public_lines" not in done:
+        try:
+            done["public_lines"] = public_lines(record_of(reply))
+        except (StepError, ValueError) as exc:
+            raise ApiError("unreplayable", f"the record no longer replays: {exc}"[:300]) from None
+    return list(done["public_lines"])
 
 
 def marks(game_id: int, record: Record) -> tuple[Any, ...]:
@@ -197,6 +208,7 @@ def replay_record(game_id: int) -> Any:
                    end_reason=reply.get("end_reason"), outcome=reply.get("outcome"),
                    seat_info=reply.get("seat_info") or [], actions=list(record.actions), steps=len(record.actions),
                    reveal=done["reveal"], sides=done["sides"], card_info=cards_of(game_id, reply),
+                   public_lines=lines_of(game_id, reply),
                    bot_moves=reply.get("bot_moves") or [])
 
 

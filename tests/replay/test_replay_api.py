@@ -205,3 +205,19 @@ def test_the_command_line_lists_and_exports_finished_games(
     assert "game_running" in capsys.readouterr().err and not (tmp_path / "x").exists()
     assert main(["games", "export", "9999", "-o", "-", *data]) == 2
     assert "no_such_game" in capsys.readouterr().err
+
+
+def test_each_move_keeps_what_the_table_saw_it_do(client: FlaskClient, table: tuple[Runtime, list[dict[str, Any]]]) -> None:
+    """With hidden things closed a replay still says each move's public facts: the lines it added to the public log
+    (the nominee of a nomination), and nothing a seat alone knew."""
+    _, played = table
+    host(client)
+    rec = client.get(f"/api/replay/{played[0]['id']}").get_json()
+    lines = rec["public_lines"]
+    assert len(lines) == rec["steps"]
+    nominations = [(a, ls) for a, ls in zip(rec["actions"], lines) if a["type"] == "nominate"]
+    assert nominations and all(any(e["code"] == "nominated" and e["params"].get("chancellor") == a["target"]
+                                   for e in ls) for a, ls in nominations), nominations[:2]
+    final = client.get(f"/api/replay/{played[0]['id']}/step/{rec['steps']}").get_json()["snapshot"]["game"]["view"]
+    shown = [e for ls in lines for e in ls]
+    assert all(e in shown for e in final["log"])  # every public line came from some move, in the public view

@@ -81,13 +81,15 @@ class Config:
     catalogue: Mapping[str, Mapping[str, Any]] = field(init=False, repr=False, compare=False)
     """Every card's catalogue entry by id (the cards' own shared entries), read without a call per card."""
     choice_entries: Mapping[str, Mapping[str, Any]] = field(init=False, repr=False, compare=False)
-    """`entries` of the extra IDs and the representative payment: what every seat's choices name."""
+    """`entries` of the extra IDs and the representative payment, and each special card by its name: what every
+    seat's choices name (a special card's id is its tag, which no player reads)."""
 
     def __post_init__(self) -> None:
         # Derived once from the cards (views look entries up on every publish); frozen like the rest.
         object.__setattr__(self, "catalogue", MappingProxyType({i: c.entry() for i, c in self.cards.items()}))
+        specials = {sid: {"type": "special", "name": s.name} for sid, s in self.specials.items()}
         object.__setattr__(self, "choice_entries",
-                           MappingProxyType(self.entries([*self.extra_ids, *(self.payment or ())])))
+                           MappingProxyType({**self.entries([*self.extra_ids, *(self.payment or ())]), **specials}))
 
     def __deepcopy__(self, memo: dict) -> "Config":
         # Immutable by construction: sharing it is what a deep copy of a tuple of ints does too.

@@ -25,6 +25,7 @@ function signed(n) { return n > 0 ? `+${n}` : String(n); }
 function gangsters(view, ctx) {
   const { i18n, toAct, prev } = ctx;
   const loot = (ctx.facts || {}).loot || [];
+  const cards = view.demand_cards || {};
   const chosen = ctx.winners ? null  // after the game nobody is choosing
     : view.phase === "respond" && Array.isArray(view.responded) ? view.responded : chosenList(view);
   const locs = (view.locations || []).map((l) => h("div", {
@@ -42,8 +43,7 @@ function gangsters(view, ctx) {
     h("td", {}, i18n.t("games.gangsters_dilemma.board.dollars", { n: p.money ?? 0 })),
     loot.map((k) => h("td", {}, String(p[k] ?? 0))),
     h("td", { class: "big" }, String(p.vp ?? 0)),
-    h("td", {}, (p.demands || []).join(", "))));
-  const cards = view.demand_cards || {};
+    h("td", {}, (p.demands || []).map((id) => i18n.t("games.gangsters_dilemma.board.demand_vp", { vp: (cards[id] || {}).vp ?? "?" })).join(", ") || "—")));
   const demands = (view.demands || []).map((id) => {
     const c = cards[id] || {};
     return h("li", { dataset: { demand: id } },

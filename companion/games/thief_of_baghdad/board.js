@@ -2,6 +2,15 @@
 import { h } from "../../js/dom.js";
 import { seatChip, panel, board, winnerBadge, kv } from "../../js/board_kit.js";
 
+/** A palace's neutral guards as one chip with their count ("중립 ×2"): a word, not a row of "N"s. */
+function neutralChips(i18n, guards) {
+  const n = (guards || []).filter((g) => g === "neutral").length;
+  if (!n) return null;
+  const chip = seatChip(i18n, "neutral");
+  if (n > 1) chip.textContent = `${chip.textContent} ×${n}`;
+  return chip;
+}
+
 function thief(view, ctx) {
   const { i18n, toAct } = ctx;
   const colours = (ctx.facts || {}).palace_colours || {};
@@ -9,13 +18,13 @@ function thief(view, ctx) {
     class: "palace", dataset: { palace: p.color }, style: { "--pc": colours[p.color] || "#888" } },
     h("div", { class: "name" }, i18n.word(p.color)),
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.guards"), ": "),
-      (p.guards || []).map((g) => seatChip(i18n, g))),
+      (p.guards || []).filter((g) => g !== "neutral").map((g) => seatChip(i18n, g)), neutralChips(i18n, p.guards)),
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.thieves"), ": "),
       (p.thieves || []).map((n, s) => n ? h("span", { class: "thieves", dataset: { thieves: s }, title: i18n.seat(s) }, seatChip(i18n, s), `×${n}`) : null)),
     h("div", {}, h("span", { class: "muted" }, i18n.t("games.thief_of_baghdad.board.chests"), ": "),
       (p.chests || []).length ? p.chests.map((c, i) => h("span", { class: `badge ${i === 0 ? "turn" : ""}` }, String(c))) : "—")));
   const rows = (view.players || []).map((p, s) => h("tr", { dataset: { seat: s } },
-    h("td", { class: "seat-name" }, seatChip(i18n, s), " ", i18n.seat(s), s === view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.turn")) : null,
+    h("td", { class: "seat-name" }, seatChip(i18n, s), " ", i18n.seat(s), s === view.turn && !ctx.winners ? h("span", { class: "badge turn" }, i18n.t("ui.turn")) : null,
       toAct.has(s) && s !== view.turn ? h("span", { class: "badge turn" }, i18n.t("ui.to_act")) : null,
       winnerBadge(i18n, ctx.winners, s)),
     ["supply", "guards_unplaced", "chests", "hand_size"].map((k) =>

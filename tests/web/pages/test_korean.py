@@ -208,7 +208,7 @@ def register_problems(ko: dict[str, str]) -> list[str]:
         parts = key.split(".")
         group = parts[2] if parts[0] == "games" and len(parts) > 3 else None
         message = group == "codes" or key in MESSAGE_KEYS or key.startswith(MESSAGE_PREFIXES)
-        if group == "log" and not LOG_END.search(text):
+        if group in ("log", "log_when") and not LOG_END.search(text):
             problems.append(f"ko: {key} = {text!r}: a log line ends in -습니다 (optionally one '(...)' before "
                             "the final '.'), like every game's log")
         elif message and not MESSAGE_END.search(text):
@@ -379,6 +379,53 @@ def test_the_page_words_counts_cards_and_moves_as_korean_players_say_them(page: 
     assert got["answer"] == "1번 자리는 체포당하기를 골랐습니다."
     assert got["needs"] == "상자 2개, 보석 1개"
     assert got["vp"].endswith("승자는 2번 자리입니다 (승점: 1번 자리 3점, 2번 자리 21점).")
-    assert got["buy"] == "추가 신분증 구매: 빨강 지폐 250 · 존 스미스 신분증"
+    assert got["buy"] == "추가 신분증 구매: 빨간색 지폐 250 · 존 스미스 신분증"
     assert got["verdict"] == "1번 자리가 2번 자리를 조사했습니다 (판정: 유죄)."
     assert got["votes"] == "투표를 공개했습니다: 1번 자리 찬성, 2번 자리 반대. 부결되었습니다 (선거 트랙 1칸)."
+
+
+# --- every Korean template, filled with Korean and Latin fillers ------------------------------------------------
+
+FILLERS = ["민지", "민준", "하늘", "David", "Mark", "Robert", "Bob", "Jack", "Alice", "1번 자리", "3"]
+"""Fillers ending every way (vowel, consonant, ㄹ; Latin names a Korean says 데이비드, 마크, 로버트 or 밥, 잭)."""
+BARE = re.compile(r"\{\w+\}(이|가|을|를|은|는|과|와|으로|로)(?=[\s.,!?)…]|$)")
+"""A placeholder followed by a particle written out, which fits only one kind of word."""
+FILL_ALL = """async ([ko, en, keys, fillers]) => {
+    const { I18n } = await import("/static/js/i18n.js");
+    const i = new I18n("ko", ko, en);
+    const marker = /\\{(\\w+)(?::[^{}\\s]+)?\\}/g;
+    return keys.flatMap((key) => fillers.map((f) => {
+        const params = {};
+        for (const [, name] of i.raw(key).matchAll(marker)) params[name] = f;
+        return [key, f, i.fill(i.raw(key), params)];
+    }));
+}"""
+
+
+def test_no_korean_text_writes_a_particle_after_a_bare_placeholder() -> None:
+    found = [f"ko: {key} = {text!r} writes a fixed particle after a placeholder; use a marker ({{name:이}})"
+             for key, text in ko_texts().items() if BARE.search(text)]
+    assert not found, "\n".join(found)
+
+
+def test_every_korean_template_reads_with_korean_and_latin_fillers(page: Any) -> None:
+    """Every template with a placeholder, filled with each filler by the page: the same text Python writes, every
+    placeholder filled, no particle doubled, and the particle after each filler the one particle_cases.json says."""
+    ko = ko_texts()
+    keys = sorted(k for k, t in ko.items() if hangul.PLACEHOLDER.search(t))
+    expected = {(w, m): p for w, m, p in CASES}
+    got = page.evaluate(FILL_ALL, [texts.load("ko"), texts.load("en"), keys, FILLERS])
+    problems = []
+    for key, filler, line in got:
+        template = ko[key]
+        python = hangul.fill(template, {n: filler for n, _ in hangul.PLACEHOLDER.findall(template)})
+        if line != python:
+            problems.append(f"ko: {key} with {filler!r}: page {line!r}, Python {python!r}")
+        if DOUBLED.search(line) or re.search(r"\{\w+(:[이가을를은는과와으로]+)?\}", line):
+            problems.append(f"ko: {key} with {filler!r} reads {line!r}")
+        for name, marker in hangul.PLACEHOLDER.findall(template):
+            want = expected.get((filler, marker))
+            if marker and want and filler + want not in line:
+                problems.append(f"ko: {key} with {filler!r}: expected {filler + want!r} in {line!r}")
+    assert len(got) == len(keys) * len(FILLERS) and len(keys) > 200
+    assert not problems, "\n".join(sorted(set(problems)))

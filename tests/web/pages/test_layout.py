@@ -310,7 +310,7 @@ def test_refusal_and_unknown_tag_banners_name_the_seat_and_expire(browser: Any, 
         page.wait_for_selector("#table-notice:not([hidden])")
         assert notice_text(page) == f"Unknown tag on {names[2]}"
         page.click("button[data-lang=ko]")  # the banner follows the language
-        page.wait_for_function("() => document.getElementById('table-notice').textContent.includes('모르는 태그')")
+        page.wait_for_function("() => document.getElementById('table-notice').textContent.includes('등록되지 않은 태그')")
         # the game ends: the banner goes with it at once, without waiting for its time
         table_call(table, "end_game")
         page.wait_for_selector("#table-notice", state="hidden", timeout=3000)

@@ -134,11 +134,11 @@ def test_host_and_sim_pages_name_seats_and_the_sim_suggests_this_games_cards(bro
     sim.reload()  # now with the host's session: the enrolled cards of the game running (Secret Hitler) only
     sim.wait_for_function("() => document.querySelectorAll('#known-cards option').length === 2")
     cards = sim.eval_on_selector_all("#known-cards option", "els => els.map(e => [e.value, e.textContent])")
-    assert cards == [["04AA0001", "ballot ja"], ["04AA0002", "policy F"]]
+    assert cards == [["04AA0001", "Ja!"], ["04AA0002", "Fascist"]]  # in the game's words, not "ballot ja"
     assert isinstance(host_call(named_table.loop, "enroll", uid="04AA0003", game="secret_hitler", kind="ballot",
                                             value="nein", label=""), dict)
     sim.wait_for_function("() => document.querySelectorAll('#known-cards option').length === 3")
-    assert sim.inner_text("#known-cards option[value='04AA0003']") == "ballot nein"  # no label: what it is
+    assert sim.inner_text("#known-cards option[value='04AA0003']") == "Nein"  # no label: what it is, in the game's words
     for i in range(5):
         assert sim.inner_text(f".zone[data-reader='r{i}'] .name").startswith(f"{i + 1} {shown(i)} · ")
         assert "seat:" not in sim.inner_text(f".zone[data-reader='r{i}'] .name")  # words, never a zone id

@@ -21,7 +21,7 @@ export function startFlips(root) {
 }
 
 export function seatChip(i18n, seat, extra = "") {
-  if (seat === "neutral") return h("span", { class: "chip-seat neutral", title: i18n.word("neutral") }, "N");
+  if (seat === "neutral") return h("span", { class: "chip-seat neutral", title: i18n.word("neutral") }, i18n.t("ui.neutral_chip"));
   const colour = i18n.seatColour(seat);  // the table config's colour; none configured: the stylesheet's grey
   return h("span", { class: `chip-seat ${extra}`, style: colour ? { "--sc": colour, "--sc-ink": inkOn(colour) } : {},
     title: i18n.seat(seat) },

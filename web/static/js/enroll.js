@@ -101,7 +101,7 @@ function draw(g) {
   body.dataset.mode = g.mode;
   body.dataset.done = String(g.done);
   for (const b of document.querySelectorAll("#gd-modes button")) b.setAttribute("aria-pressed", String(b.dataset.mode === g.mode));
-  byId("gd-title").textContent = `${i18n.t(`games.${g.game}.title`, {}, g.game)} · ${g.seats} ${i18n.t("ui.seats")} · ${say("enroll.count", { done: g.done, total: g.total })}`;
+  byId("gd-title").textContent = `${i18n.t(`games.${g.game}.title`, {}, g.game)} · ${i18n.t("host.seats_n", { n: g.seats })} · ${say("enroll.count", { done: g.done, total: g.total })}`;
   const next = byId("gd-prompt");
   next.textContent = nextText(g);
   next.dataset.position = g.next ? String(g.next.position) : "";

@@ -45,7 +45,7 @@ function row(game, names) {
 
 function counts(obj, name) {
   const entries = Object.entries(obj || {});
-  return entries.length ? entries.map(([k, n]) => `${name(k)} ${n}`).join(", ") : "—";
+  return entries.length ? entries.map(([k, n]) => `${name(k)} ${i18n.t("replay.wins", { n })}`).join(", ") : "—";
 }
 
 function historyTable() {
@@ -58,7 +58,7 @@ function historyTable() {
       h("td", {}, String(s.played)),
       h("td", {}, String(s.abandoned)),
       h("td", {}, i18n.t("replay.length", { moves: s.average_actions, minutes: s.average_minutes })),
-      h("td", {}, counts(s.wins_by_side, (k) => i18n.t(`games.${s.game}.values.${k}`, {}, k))),
+      h("td", {}, counts(s.wins_by_side, (k) => i18n.raw(`games.${s.game}.values.side_${k}`) ?? i18n.t(`games.${s.game}.values.${k}`, {}, k))),
       h("td", {}, counts(s.wins_by_seat, (k) => seatName(listing.table_seats, Number(k)))),
       h("td", {}, counts(s.wins_by_reason, (k) => i18n.t(`games.${s.game}.outcomes.${k}`, {}, k)))))));
 }

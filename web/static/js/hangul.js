@@ -18,6 +18,9 @@ const DIGIT_FINAL = { 0: 1, 1: 2, 2: 0, 3: 1, 4: 0, 5: 0, 6: 1, 7: 2, 8: 2, 9: 0
 const LETTER_FINAL = { l: 2, r: 2, m: 1, n: 1 };
 // An English word ending in these is said with a final consonant ("Tom", "Kim", "Bob"; "Bill" ends in ㄹ).
 const WORD_FINAL = { l: 2, m: 1, n: 1, b: 1, c: 1, d: 1, g: 1, k: 1, p: 1, t: 1 };
+// Endings Korean says with a vowel after them: David 데이비드, Mark 마크, Robert 로버트 (Jack 잭, Pat 팻 keep
+// their consonant).
+const SAID_WITH_VOWEL = /(d|[^aeiouyc]k|[^aeiouyt]t)$/i;
 
 /** How a word ends when read aloud: 0 a vowel, 1 a consonant, 2 the consonant ㄹ. */
 export function finalSound(word) {
@@ -35,6 +38,7 @@ export function finalSound(word) {
   const latin = s.match(/[A-Za-z]+$/)[0];
   if (latin.length === 1 || latin === latin.toUpperCase()) return LETTER_FINAL[last.toLowerCase()] ?? 0;
   if (/ng$/i.test(latin)) return 1;
+  if (SAID_WITH_VOWEL.test(latin)) return 0;
   return WORD_FINAL[last.toLowerCase()] ?? 0;
 }
 

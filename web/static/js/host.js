@@ -280,7 +280,7 @@ function drawState() {
   byId("enroll-toggle").textContent = i18n.t(st.enrolling ? "host.enroll_off" : "host.enroll_on");
   byId("enroll-toggle").dataset.on = st.enrolling ? "1" : "";
   replace(byId("cards"), h("p", { id: "card-count" }, `${i18n.t("host.count")}: ${typeof st.cards === "number" ? st.cards : records(st.cards).length}`));
-  replace(byId("health"), healthTable(health), recordTable(st.counters || {}, "counters-table"));
+  replace(byId("health"), healthTable({ ...health, counters: st.counters || {} }));
   const diffs = Array.isArray(st.expected_vs_seen) ? st.expected_vs_seen : [];
   replace(byId("check-body"), diffs.length
     ? h("table", { class: "data", id: "check-table" }, h("thead", {}, h("tr", {}, ["host.zone", "host.expected", "host.seen"].map((k) => h("th", {}, i18n.t(k))))),
@@ -291,31 +291,51 @@ function drawState() {
   byId("end-game").disabled = !game.name;
 }
 
+/** Cards a reader should or does hold, in words: a [kind, value] pair by its value's word (the kind only where
+ * the game has a word for it: "정책 카드: 파시즘 정책", never "policy 파시즘 정책"). */
 function cardsText(list) {
-  return (list || []).map((c) => (Array.isArray(c) ? c.map((x) => i18n.word(String(x))).join(" ") : String(c))).join(", ") || "—";
+  const named = (x) => { const w = i18n.word(String(x)); return w === String(x) ? null : w; };
+  return (list || []).map((c) => {
+    if (!Array.isArray(c)) return named(c) ?? String(c);
+    const words = c.map(named).filter(Boolean);
+    return words.length ? words.join(": ") : c.join(" ");
+  }).join(", ") || "—";
 }
 
-/** Each reader, terminal and LED strip: ok / errors / last seen, from the table's public health. */
+/** A health detail in words: `host.hw.keys.<key>` with the value as {n} (a list or object by its size, a word
+ * through `host.hw.values`); a key with no words, or a value that says nothing (null, empty), is left out. */
+function healthDetail(k, x) {
+  const label = i18n.raw(`host.hw.keys.${k}`);
+  if (label === undefined || x === null || x === undefined || x === "") return null;
+  const n = Array.isArray(x) ? x.length : typeof x === "object" ? Object.keys(x).length
+    : typeof x === "boolean" ? i18n.t(x ? "ui.yes" : "ui.no") : typeof x === "string" ? i18n.raw(`host.hw.values.${x}`) ?? x : x;
+  return i18n.fill(label, { n });
+}
+
+/** Each reader, terminal and LED strip: ok / errors / last seen / what else it reports, in words, from the table's
+ * public health. */
 function healthTable(hw) {
   const rows = [];
-  const add = (name, v) => {
-    const o = v && typeof v === "object" ? v : { value: v };
-    const ok = o.ok ?? o.alive ?? o.connected ?? null;
-    const errors = o.errors ?? o.consecutive_errors ?? null;
-    const seen = typeof o.last_seen === "number" ? o.last_seen : heard(name, o);
-    const rest = Object.entries(o).filter(([k]) => !["ok", "alive", "connected", "errors", "last_seen", "name", "polls"].includes(k))
-      .map(([k, x]) => `${k}=${typeof x === "object" ? JSON.stringify(x) : x}`).join(" ");
-    rows.push(h("tr", { dataset: { component: name } }, h("td", {}, name),
+  const add = (group, name, v) => {
+    const o = v && typeof v === "object" && !Array.isArray(v) ? v : { value: v };
+    const ok = o.ok ?? o.alive ?? null;
+    const errors = o.errors ?? null;
+    const id = name === null ? group : `${group}: ${name}`;
+    const seen = typeof o.last_seen === "number" ? o.last_seen : heard(id, o);
+    const part = i18n.raw(`host.hw.parts.${group}`) ?? group;
+    const detail = Object.entries(o).filter(([k]) => !["ok", "alive", "errors", "last_seen", "name"].includes(k))
+      .map(([k, x]) => healthDetail(k, x)).filter(Boolean).join(" · ");
+    rows.push(h("tr", { dataset: { component: id } }, h("td", {}, name === null ? part : `${part} ${i18n.zone(String(name))}`),
       h("td", { class: ok === false ? "verdict-guilty" : ok === true ? "verdict-innocent" : "" }, ok === null ? "—" : fmt(ok)),
       h("td", {}, errors === null ? "—" : String(errors)), h("td", { class: "last-seen" }, seen === null ? "—" : clock(seen)),
-      h("td", { class: "muted" }, rest)));
+      h("td", { class: "muted detail" }, detail || "—")));
   };
   for (const [group, items] of Object.entries(hw || {})) {
     const nested = items && typeof items === "object" && !Array.isArray(items) &&
       Object.values(items).length > 0 && Object.values(items).every((v) => v && typeof v === "object");
-    if (nested) for (const [name, v] of Object.entries(items)) add(`${group}: ${name}`, v);
-    else if (Array.isArray(items)) items.forEach((v, i) => add(`${group}: ${(v && (v.name || v.id)) || i}`, v));
-    else add(group, items);
+    if (nested) for (const [name, v] of Object.entries(items)) add(group, name, v);
+    else if (Array.isArray(items)) items.forEach((v, i) => add(group, (v && (v.name || v.id)) || i, v));
+    else add(group, null, items);
   }
   return h("table", { class: "data", id: "health-table" },
     h("thead", {}, h("tr", {}, ["host.component", "host.state", "host.errors", "host.last_seen", "host.detail"].map((k) => h("th", {}, i18n.t(k))))),

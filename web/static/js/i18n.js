@@ -36,7 +36,8 @@ export class I18n {
   /** The game being drawn and the card catalogue of its view (`card_info`: card id -> what it is). */
   setView(game, view) {
     this.game = game;
-    this.cards = view && view.card_info && typeof view.card_info === "object" ? view.card_info : null;
+    this.view = view;
+    this.cards = this.catalogue(view);
     // one English word may name two moves ("pass": accept arrest, or fulfil no demand): the phase picks
     this.phaseNow = view && typeof view.phase === "string" ? view.phase : null;
   }
@@ -45,6 +46,8 @@ export class I18n {
   set facts(facts) {
     const f = facts || {};
     this.rawFacts = f;
+    // a game with catalogue fields words its cards from them too (a page that set `cards` itself keeps them)
+    if (this.view && f.catalogue_fields && Object.keys(f.catalogue_fields).length) this.cards = this.catalogue(this.view);
     this.fields = {
       seat: new Set(f.seat_fields || []), seatList: new Set(f.seat_list_fields || []),
       perSeat: new Set(f.per_seat_fields || []), location: new Set(f.location_fields || []),
@@ -52,6 +55,20 @@ export class I18n {
   }
 
   get facts() { return this.rawFacts || {}; }
+
+  /** The cards a view describes: its `card_info`, and each catalogue field the game names in its facts
+   * (`catalogue_fields`: field -> the kind of card, e.g. a demand card) with that kind as its type. */
+  catalogue(view) {
+    const info = view && view.card_info && typeof view.card_info === "object" ? view.card_info : null;
+    const fields = Object.entries((this.rawFacts && this.rawFacts.catalogue_fields) || {})
+      .filter(([field]) => view && view[field] && typeof view[field] === "object");
+    if (!fields.length) return info;
+    const out = {};
+    for (const [field, type] of fields) {
+      for (const [id, entry] of Object.entries(view[field])) out[id] = { type, ...entry };
+    }
+    return { ...out, ...(info || {}) };
+  }
 
   /** The raw entry at a dotted key, in this language or else English; undefined when neither has it. */
   raw(key) {
@@ -97,13 +114,13 @@ export class I18n {
   }
 
   /** A value in words: seats by name, ids through the game's (then common) value texts, lists joined. */
-  value(field, v) {
+  value(field, v, perSeat = true) {
     if (v === null || v === undefined) return "—";
     if (ZONE_FIELDS.has(field) && typeof v === "string") return this.zone(v);
     if (Array.isArray(v)) {
       if (!v.length) return "—";
       if ((this.fields.seatList || NO_FIELDS).has(field)) return v.map((s) => this.seat(s)).join(", ");
-      if ((this.fields.perSeat || NO_FIELDS).has(field)) {
+      if (perSeat && (this.fields.perSeat || NO_FIELDS).has(field)) {
         return v.map((x, s) => (x === null ? null : `${this.seat(s)} ${this.unit(field, this.value(field.replace(/s$/, ""), x))}`))
           .filter(Boolean).join(", ");
       }
@@ -123,7 +140,9 @@ export class I18n {
       return Object.entries(v).filter(([, x]) => x !== 0 && x !== null)
         .map(([k, x]) => this.count(this.word(k), x)).join(", ");
     }
-    return this.card(String(v));
+    // one id may need another word in one field (the liberal party is 자유당, a liberal player 자유당원)
+    const inField = this.game ? this.raw(`games.${this.game}.values.${field}_${v}`) : undefined;
+    return inField ?? this.card(String(v));
   }
 
   /** A count of a thing in this language's order ("2 crates", "상자 2개"). */
@@ -143,6 +162,10 @@ export class I18n {
     if (e.type === "bill") return this.t("ui.card_bill", { value: e.value, currency: this.word(String(e.currency)) });
     if (e.type === "jewel") return this.t("ui.card_jewel", { name: this.word("jewel"), value: e.value });
     if (e.type === "id" && e.person) return this.t("ui.card_id", { name: this.word("id"), person: this.word(String(e.person)) });
+    if (typeof e.name === "string" && e.name) return e.name;  // a card the host named (a special card)
+    // a kind of card the game describes by what it does (a demand: its points and what it needs), never its id
+    const described = this.game ? this.raw(`games.${this.game}.cards.${e.type}`) : undefined;
+    if (described !== undefined) return this.fill(described, Object.fromEntries(Object.entries(e).filter(([k]) => k !== "type")));
     return this.word(String(e.type));
   }
 
@@ -151,6 +174,9 @@ export class I18n {
   zone(z) {
     const [kind, name] = String(z).split(":", 2);
     if (name === undefined) return this.t(`zones.${kind}`, {}, z);
+    // a game may name one zone whole where "{name} track" reads wrong ("자유 정책 트랙", not "자유당원 트랙")
+    const whole = this.game ? this.raw(`games.${this.game}.zones.${kind}_${name}`) : undefined;
+    if (whole !== undefined) return whole;
     const named = kind === "seat" && /^\d+$/.test(name) ? this.seat(Number(name)) : this.word(name);
     return this.t(`zones.${kind}`, { name: named }, named);
   }
@@ -177,9 +203,23 @@ export class I18n {
   log(entry) {
     const key = `games.${this.game}.log.${entry.code}`;
     const params = entry.params || {};
+    const when = this.logWhen(entry.code, params);
+    if (when !== undefined) return this.fill(when, params);
     if (this.has(key)) return this.t(key, params);
     const rest = Object.entries(params).map(([k, v]) => `${this.field(k)}: ${this.value(k, v)}`).join(", ");
     return rest ? `${entry.code} (${rest})` : entry.code;
+  }
+
+  /** A log line's own words for one value of a param, where the general line would contradict itself ("traded:
+   * no trade"): `games.<game>.log_when.<code>.<param>_<value>` (an empty list's value is `none`). */
+  logWhen(code, params) {
+    for (const [name, v] of Object.entries(params)) {
+      const value = Array.isArray(v) ? (v.length ? null : "none") : typeof v === "string" || typeof v === "boolean" ? v : null;
+      if (value === null) continue;
+      const text = this.raw(`games.${this.game}.log_when.${code}.${name}_${value}`);
+      if (text !== undefined) return text;
+    }
+    return undefined;
   }
 
   field(name) { return this.t(`games.${this.game}.fields.${name}`, {}, this.t(`fields.${name}`, {}, name)); }
@@ -201,11 +241,20 @@ export class I18n {
     const key = `games.${this.game}.actions.${action.type}`;
     const params = Object.fromEntries(Object.entries(action).filter(([k]) => k !== "type" && k !== "seat"));
     const text = this.phased(action.type) ?? this.raw(key);
-    if (text !== undefined && text.includes("{")) return this.fill(text, params);
+    if (text !== undefined && text.includes("{")) return this.fill(text, params) + this.actionNote(action.type, params);
     const label = text ?? action.type;
     const parts = Object.entries(params).map(([k, v]) =>
       typeof v === "boolean" ? `${this.field(k)}: ${this.value(k, v)}` : this.value(k, v));
     return parts.length ? `${label}: ${parts.join(" · ")}` : label;
+  }
+
+  /** What tells apart two actions of one type that one template would label alike (how a demand or a bribe is
+   * paid): `games.<game>.action_notes.<type>`, added when the action carries every field it names. */
+  actionNote(type, params) {
+    const note = this.game ? this.raw(`games.${this.game}.action_notes.${type}`) : undefined;
+    if (note === undefined) return "";
+    const names = [...note.matchAll(PLACEHOLDER)].map((m) => m[1]);
+    return names.every((n) => params[n] !== undefined && params[n] !== null) ? ` ${this.fill(note, params)}` : "";
   }
 
   /** The label of an action type in the current phase, where it differs from the type's own

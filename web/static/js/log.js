@@ -20,5 +20,27 @@ export function renderLog(el, i18n, log) {
   const added = texts.slice(shown.length - k);
   for (const t of added) el.appendChild(h("li", { dataset: { code: t.code } }, t.text));
   // reading scrollHeight forces a layout: do it in the frame's own layout pass, and only when lines came
-  if (added.length) requestAnimationFrame(() => { el.scrollTop = el.scrollHeight; });
+  if (added.length) requestAnimationFrame(() => { el.scrollTop = el.scrollHeight; hideCut(el); });
+}
+
+/** Lines a log that cannot scroll (the TV's) shows only in part, at its top edge, hidden whole: a line is read
+ * whole or not at all. */
+export function hideCut(el) {
+  if (getComputedStyle(el).overflowY !== "hidden") return;
+  const top = el.getBoundingClientRect().top;
+  for (const li of el.children) {
+    const r = li.getBoundingClientRect();
+    li.classList.toggle("cut", r.top < top - 1);
+  }
+}
+
+/** A list that must be read whole on a screen that cannot scroll (the reveal at game over on the TV): its text made
+ * smaller, down to 60%, until every line fits; what still does not fit is hidden whole from the top. */
+export function fitWhole(el) {
+  el.style.removeProperty("font-size");
+  if (getComputedStyle(el).overflowY !== "hidden") return;
+  const base = parseFloat(getComputedStyle(el).fontSize);
+  for (let f = 0.95; el.scrollHeight > el.clientHeight + 1 && f >= 0.6; f -= 0.05) el.style.setProperty("font-size", `${base * f}px`);
+  el.scrollTop = el.scrollHeight;
+  hideCut(el);
 }

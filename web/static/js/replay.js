@@ -38,6 +38,9 @@ function hidden() { return byId("show-hidden").checked; }
 function actionText(action, open, index) {
   if (!action) return i18n.t("replay.setup");
   const who = action.seat === -1 ? i18n.t("ui.chance") : i18n.seat(action.seat);
+  // closed, a move still says what the whole table saw it do (its public log lines: the nominee, the palace)
+  const seen = (record.public_lines || [])[index] || [];
+  if (!open && seen.length) return seen.map((e) => i18n.log(e)).join(" ");
   const did = i18n.t("replay.who_did", { who, what: open ? i18n.action(action) : i18n.kind(action.type) });
   const bot = open ? botMoves.get(index) : undefined;
   if (!bot) return did;

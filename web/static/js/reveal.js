@@ -33,7 +33,7 @@ function secretValue(i18n, field, value, seats) {
     return value.map((x, s) => (x === null || x === false ? null : `${i18n.seat(s)}: ${i18n.value(field.replace(/s$/, ""), x)}`))
       .filter(Boolean).join(", ");
   }
-  return i18n.value(field, value);
+  return i18n.value(field, value, false);  // a seat's own values (its chips), never listed as other seats' scores
 }
 
 function empty(v) {

@@ -5,12 +5,9 @@ import { follow, statusPill } from "./live.js";
 import { renderBoard, startFlips } from "./boards.js";
 import { renderLog } from "./log.js";
 import { renderPrompt } from "./prompt.js";
+import { privateFields, secretLines, secretText } from "./secrets.js";
 import { normalize, normalizeSeat } from "./state.js";
 
-const PRIVATE = ["role", "party", "known", "hand", "peek", "investigations", "chip_values", "elite_demands",
-  "private_demands", "patrol_seen", "peeked", "seen", "demand_cards"];
-const PER_SEAT = new Set(["known", "investigations"]);
-const NOT_SECRETS = new Set(["log", "seat", "card_info"]);  // the page's own seat, the cards' catalogue
 const HIDE_AFTER_MS = 20000;
 const REFUSAL_MS = 10000;
 
@@ -26,21 +23,11 @@ let shownRefusal = null;
 const ui = {};
 const body = document.body.dataset;
 
-/** The seat's private facts: the table's `info` (what its view adds to the public one), else known keys. */
-export function privateFields(s) {
-  const keys = s.info ? Object.keys(s.info).filter((k) => !NOT_SECRETS.has(k)) : PRIVATE.filter((k) => k in s.view);
-  const rank = (k) => (PRIVATE.includes(k) ? PRIVATE.indexOf(k) : PRIVATE.length);
-  return keys.sort((a, b) => rank(a) - rank(b));
-}
-
 function secretValue(field, v) {
-  if (PER_SEAT.has(field) && Array.isArray(v)) {
-    const items = v.map((x, s) => (x === null ? null : h("li", {}, `${i18n.seat(s)}: ${i18n.value(field, x)}`))).filter(Boolean);
-    return items.length ? h("ul", {}, items) : "—";
-  }
+  const lines = secretLines(i18n, field, v);
+  if (lines) return lines.length ? h("ul", {}, lines.map((line) => h("li", {}, line))) : "—";
   if (field === "role" || field === "party") return h("span", { class: `role-${v}`, dataset: { secret: field } }, i18n.value(field, v));
-  if (Array.isArray(v) && v.length === 0) return "—";
-  return i18n.value(field, v);
+  return secretText(i18n, field, v);
 }
 
 function drawSecret() {
@@ -50,7 +37,7 @@ function drawSecret() {
   const view = s.view;
   const facts = s.info || view;
   replace(byId("secret-body"),
-    h("div", { class: "kv", id: "private" }, privateFields(s).flatMap((k) => [
+    h("div", { class: "kv", id: "private" }, privateFields(s, gameFacts.catalogue_fields).flatMap((k) => [
       h("span", { class: "muted" }, i18n.field(k)), h("span", { dataset: { field: k } }, secretValue(k, facts[k]))])),
     h("h3", {}, i18n.t("ui.your_log")), (() => { const ol = h("ol", { class: "log" }); renderLog(ol, i18n, view.log); return ol; })());
 }

@@ -177,7 +177,8 @@ async function readAndDraw() {
 
 /** A key in words: what it means in the game running (a vote, a move), else its name from the texts. */
 function keyLabel(key) {
-  const game = i18n.game && i18n.raw(`games.${i18n.game}.values.${key}`);
+  // a game may name a key apart from the value of the same id (GD's "pass" key is 넘기기, not 체포당하기)
+  const game = i18n.game && (i18n.raw(`games.${i18n.game}.button_keys.${key}`) ?? i18n.raw(`games.${i18n.game}.values.${key}`));
   return game ?? i18n.t(`${KEY_TEXTS}.${key}`, {}, key);
 }
 
@@ -204,10 +205,20 @@ async function loadButtons() {
 /** The reader boxes' suggestions: the enrolled cards of the game running (every enrolled card between games). */
 function suggestCards() {
   const cards = ((deck && deck.cards) || []).filter((c) => !i18n.game || c.game === i18n.game);
-  const key = JSON.stringify(cards.map((c) => [c.uid, c.label]));
-  if (key === suggested) return;  // rebuilt only when the list changed (an open suggestion box stays open)
+  const key = JSON.stringify([i18n.lang, cards.map((c) => [c.uid, c.label])]);
+  if (key === suggested) return;  // rebuilt only when the list or the language changed (an open box stays open)
   suggested = key;
-  replace(byId("known-cards"), cards.map((c) => h("option", { value: c.uid }, c.label || `${c.kind} ${c.value}`)));
+  replace(byId("known-cards"), cards.map((c) => h("option", { value: c.uid }, cardWords(c))));
+}
+
+/** An enrolled card in the page's language: its game's words for its value (and kind), else its printed label. */
+function cardWords(c) {
+  const game = `games.${c.game}`;
+  const value = i18n.raw(`${game}.values.${c.value}`);
+  const kind = i18n.raw(`${game}.values.${c.kind}`) ?? i18n.raw(`${game}.kinds.${c.kind}`);
+  if (value !== undefined) return kind !== undefined && kind !== value ? `${kind}: ${value}` : value;
+  if (kind !== undefined) return `${kind} ${c.value}`;
+  return c.label || `${c.kind} ${c.value}`;
 }
 
 /** Read the card registry (the host's deck export: the simulator suggests cards only to a logged-in host). */

@@ -3,7 +3,7 @@ import { byId, fetchJSON, h, morphChildren, replace, setText } from "./dom.js";
 import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
 import { follow, statusPill } from "./live.js";
 import { renderBoard, startFlips, usesSample } from "./boards.js";
-import { renderLog } from "./log.js";
+import { fitWhole, renderLog } from "./log.js";
 import { revealList } from "./reveal.js";
 import { normalize } from "./state.js";
 import { showTimer } from "./timer.js";
@@ -46,9 +46,15 @@ function draw() {
   setText(byId("phase"), s.phase ? i18n.phase(s.phase) : "");
   byId("phase").hidden = !s.phase;
   byId("sample").hidden = !usesSample(s.view);
-  setText(byId("to-act"), s.outcome ? "" : s.toAct.size
-    ? i18n.t("ui.waiting_for", { seats: [...s.toAct].sort((a, b) => a - b) })
+  const waiting = [...s.toAct].sort((a, b) => a - b);
+  setText(byId("to-act"), s.outcome ? "" : waiting.length
+    ? i18n.t("ui.waiting_for", { seats: waiting })
     : s.chanceToAct ? i18n.t("ui.waiting_for_table") : "");
+  // names that do not fit the header line are counted instead of cut ("Waiting for Seat 1, Seat 2, Se…")
+  const toAct = byId("to-act");
+  if (!s.outcome && waiting.length > 1 && toAct.scrollWidth > toAct.clientWidth + 1) {
+    setText(toAct, i18n.t("ui.waiting_for_n", { n: waiting.length }));
+  }
   const out = byId("outcome");
   out.hidden = !s.outcome;
   if (s.outcome) {
@@ -65,13 +71,34 @@ function draw() {
   morphChildren(board, renderBoard(s.game, s.view, {
     i18n, prev: prevView, toAct: s.toAct, facts: s.facts, winners: s.outcome ? s.outcome.winners : null }));
   startFlips(board);
+  fitNames(board);
   const revealed = Boolean(s.outcome && reveal && reveal.version === s.version);
   // once the game is over the log's place shows what really happened (the table opens it only then)
   setText(document.querySelector(".log-panel > h2"), i18n.t(revealed ? "replay.reveal_title" : "ui.log"));
-  if (revealed) replace(byId("log"), ...revealList(i18n, s.game, reveal.lines).children);
-  else renderLog(byId("log"), i18n, s.view.log);
+  if (revealed) {
+    replace(byId("log"), ...revealList(i18n, s.game, reveal.lines).children);
+    requestAnimationFrame(() => fitWhole(byId("log")));
+  } else {
+    if (byId("log").style.fontSize) byId("log").style.removeProperty("font-size");
+    renderLog(byId("log"), i18n, s.view.log);
+  }
   document.body.dataset.version = s.version;
   document.body.dataset.revealed = revealed ? s.version : "";
+}
+
+/** A seat name that would take two lines is drawn a little smaller (down to 87%, still read from 3 m) to keep to
+ * one; a name still too long wraps between words, never cut. */
+function fitNames(root) {
+  for (const el of root.querySelectorAll(".seat .name")) {
+    if (el.style.fontSize) el.style.removeProperty("font-size");
+    const cs = getComputedStyle(el);
+    const base = parseFloat(cs.fontSize);
+    const oneLine = Math.max(parseFloat(cs.lineHeight) || base * 1.2, base * 1.2) * 1.5;
+    for (const pct of [95, 91, 87]) {
+      if (el.getBoundingClientRect().height <= oneLine) break;
+      el.style.setProperty("font-size", `${(base * pct) / 100}px`);
+    }
+  }
 }
 
 /** Fetch the reveal of a game that just ended (refused while it runs: then the log stays). */
