@@ -6,7 +6,8 @@ from dataclasses import replace
 from operator import itemgetter
 from typing import Any, Callable, Hashable, Mapping, Sequence
 
-from companion.games.binding import ORANGE, RGB, Binding, Light
+from companion.games.binding import Effect as LightEffect
+from companion.games.binding import ORANGE, RGB, WHITE, Binding, Light
 from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.core.effects import Effect, PublishState, SendTerminal, SetScene
 from companion.table.core.state import Context, TableState, TableStatus
@@ -97,13 +98,19 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
         view, parts = session.rules.views(session.state, memo)
         outcome = session.rules.outcome(session.state)
         acting = session.rules.to_act(session.state)
-        game = {**game_json(session), "to_act": sorted(acting),
+        game = {**game_json(session), "revision": session.revision, "to_act": sorted(acting),
                 "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
                                                          "reason": outcome.reason},
                 "view": view, "table_info": session.binding.cached_info(view, session.seats, memo)}
+        reading = session.binding.reading(session.state, session.pending, session.components)
+        game["reading"] = [r.as_json() for r in reading]
         facts = seat_facts(ctx, session)
         colours = facts[0]
         scene = session.binding.cached_scene(view, session.seats, colours, memo)
+        counted = [r for r in reading if r.need and r.lights]
+        if counted:  # a reader waiting for so many cards pulses white, filled as far as the cards tapped there go
+            # (one waiting for a hand of unknown size keeps the game's own light for it)
+            scene = {**scene, **{r.zone: Light(WHITE, LightEffect.PULSE, (r.got, r.need)) for r in counted}}
         if resume:  # zones that differ from what the game expects blink orange (on a copy: the memo's is shared)
             scene = {**scene, **{d["zone"]: Light(ORANGE, "blink") for d in state.scan}}
         effects.append(SetScene(scene))
