@@ -158,7 +158,7 @@ class Reading:
 
     def as_json(self) -> dict[str, Any]:
         """The read as the public snapshot carries it (`game.reading`)."""
-        return {"zone": self.zone, "kind": self.kind, "need": self.need, "got": self.got}
+        return {"zone": self.zone, "kind": self.kind, "need": self.need, "got": self.got, "lights": self.lights}
 
 
 class LevelLights:

@@ -70,7 +70,7 @@ class TableHandle:
         bot = bots.game_id == session.game_id and seat in bots.seats
         return {"seat": seat, "game": session.game, "version": f"{session.game_id}.{revision}",
                 "view": session.rules.view(state, seat), "prompt": None if bot else self.loop.seat_prompt(seat),
-                "refused": None if note is None else dict(note), "bot": bot}
+                "refused": None if note is None else dict(note), "bot": bot, "outcome": _outcome(session, state)}
 
     def submit(self, seat: int | None, action: Any, source: str, version: Any = None) -> dict[str, Any] | Refusal:
         """Judge an action on the loop thread (`version`: the seat state the choice was made on, if known)."""
@@ -107,6 +107,12 @@ class TableHandle:
         except OSError as exc:
             return hostlink.HostLinkError("bad_link", f"the host link could not be read: {exc.strerror or exc}")
         return None
+
+
+def _outcome(session: Any, state: Any) -> dict[str, Any] | None:
+    """The game's result once it is over (public: everyone sees who won and why), else None."""
+    outcome = session.rules.outcome(state)
+    return None if outcome is None else {"winners": sorted(outcome.winners), "reason": outcome.reason}
 
 
 class MockSim:

@@ -103,7 +103,9 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
                                                          "reason": outcome.reason},
                 "view": view, "table_info": session.binding.cached_info(view, session.seats, memo)}
         reading = session.binding.reading(session.state, session.pending, session.components)
-        game["reading"] = [r.as_json() for r in reading]
+        words = session.binding.kind_words
+        game["reading"] = [{**r.as_json(), "what": None if r.kind not in words else
+                            {"en": words[r.kind][0], "ko": words[r.kind][1]}} for r in reading]
         facts = seat_facts(ctx, session)
         colours = facts[0]
         scene = session.binding.cached_scene(view, session.seats, colours, memo)
