@@ -14,7 +14,7 @@ from companion.games.binding import get_binding
 from companion.games.registry import game_names
 from companion.table.refusal import Refusal
 from companion.table.runtime import Runtime
-from tests.table.helpers import host_call, hw, zone_pixels
+from tests.table.helpers import enroll_deck, host_call, hw, zone_pixels
 
 Make = Callable[..., Runtime]
 
@@ -84,11 +84,7 @@ def physical_table(make_table: Make, game: str) -> Runtime:
     """A physical game of `game` at its fewest seats, every component enrolled with made-up UIDs."""
     rules = get_rules(game)
     rt = make_table(game=game, seats=rules.min_seats, mode="digital")
-    n = 0x20000000
-    for item in get_binding(game).deck_list(rules.min_seats):
-        for _ in range(item.count):
-            host_call(rt.loop, "enroll", uid=f"{n:08X}", game=game, kind=item.kind, value=item.value, label=item.en)
-            n += 1
+    enroll_deck(rt, game, rules.min_seats, 0x20000000)
     assert host_call(rt.loop, "new_game", game=game, seats=rules.min_seats, components="physical",
                      replace=True).get("game_id")
     return rt

@@ -11,11 +11,12 @@ from typing import Any, Iterator
 import pytest
 
 from companion.bots import get_bot
+from companion.config import BotsConfig
 from companion.games import get_rules
-from companion.games.binding import get_binding
 from companion.games.registry import game_names
+from companion.table.refusal import Refusal
 from companion.table.runtime import Runtime
-from tests.table.helpers import host_call, settle, zone_pixels
+from tests.table.helpers import enroll_deck, host_call, settle, zone_pixels
 from tests.web.pages.browser import csp_errors, serve, shot
 from tests.web.pages.conftest import start_table
 from tests.web.pages.visible import PLACEHOLDER, SNAKE, ZONE
@@ -30,7 +31,8 @@ BEFORE_UNDO = 5
 @pytest.fixture(scope="module")
 def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
     """The demo table on mock hardware, shared by the module's games."""
-    rt = start_table(tmp_path_factory.mktemp("evening"), game="secret_hitler", seats=5)
+    rt = start_table(tmp_path_factory.mktemp("evening"), game=game_names()[0], seats=get_rules(game_names()[0]).min_seats,
+                     bots=BotsConfig(0, 0))
     yield rt
     rt.stop()
 
@@ -82,18 +84,6 @@ def clean(text: str, where: str) -> None:
     """Nothing a player reads is an id, a snake_case key, NaN or a placeholder."""
     bad = [m.group() for r in (PLACEHOLDER, SNAKE, ZONE) for m in r.finditer(text)]
     assert "NaN" not in text and not bad, f"{where}: {bad or 'NaN'} in {text[:400]!r}"
-
-
-def enroll_deck(rt: Runtime, game: str, seats: int, start: int) -> int:
-    """Enroll one tag per component the game reads at this seat count (synthetic UIDs); the next free number."""
-    n = start
-    for item in get_binding(game).deck_list(seats):
-        for _ in range(item.count):
-            uid = f"{n:08X}"
-            n += 1
-            done = host_call(rt.loop, "enroll", uid=uid, game=game, kind=item.kind, value=item.value, label=item.en)
-            assert not hasattr(done, "code"), done
-    return n
 
 
 def uid_of(rt: Runtime, game: str, kind: str, used: set[str]) -> str:
@@ -156,6 +146,14 @@ def test_phones_follow_a_whole_game(browser: Any, table: Runtime, url: str, game
             assert rt.handle.health()["loop"]["rejected"] == before, "a stale tap was counted as a refusal"
     stale.context.close()
 
+    # a bot takes seat 0 and hands it back: the phone says so, then offers the seat's choices again
+    assert not isinstance(host_call(rt.loop, "seat_player", seat=0, player="bot"), Refusal)
+    phones[0].wait_for_selector("#bot-plays", timeout=WAIT_MS)
+    settle(rt, lambda: not isinstance(host_call(rt.loop, "seat_player", seat=0, player="human"), Refusal))
+    rt.loop.wait_idle()
+    phones[0].wait_for_selector("#bot-plays", state="detached", timeout=WAIT_MS)
+    follows(phones[0], rt, 0)
+
     # enrollment switched on mid-game holds the table, and the TV and phones say so
     host_call(rt.loop, "enroll_mode", on=True)
     tv.wait_for_selector("#enrolling:not([hidden])", timeout=WAIT_MS)
@@ -164,14 +162,18 @@ def test_phones_follow_a_whole_game(browser: Any, table: Runtime, url: str, game
     host_call(rt.loop, "enroll_mode", on=False)
     tv.wait_for_selector("#enrolling", state="hidden", timeout=WAIT_MS)
 
-    # a reload shows the same state
+    # the rest of the game with one phone following it live; the TV and the other phone come back at the end
+    # (a reload, in the middle of the game and at its end: the page shows the table as it is now)
     phones[-1].reload()
     follows(phones[-1], rt, len(phones) - 1)
-
+    for page in (tv, phones[-1]):
+        page.goto("about:blank")
     moves = 0
     while play_one(rt, rng):
         moves += 1
         assert moves < 2000, "the game did not end"
+    tv.goto(f"{url}/")
+    phones[-1].goto(f"{url}/seat/{tokens[len(phones) - 1]}")
     outcome = rt.handle.public_state()["game"]["outcome"]
     for seat, page in enumerate(phones):
         page.wait_for_selector("#seat-outcome", timeout=WAIT_MS)

@@ -19,7 +19,7 @@ export function renderPrompt(el, i18n, legal, send, ui, version = "") {
   const redraw = () => { const l = ui.latest; renderPrompt(l.el, l.i18n, l.legal, l.send, ui, l.version); };
   const parts = [];
   if (ui.error) parts.push(h("p", { class: "error", role: "alert", id: "refusal" }, ui.error));
-  if (ui.moved) parts.push(h("p", { class: "notice", role: "status", id: "prompt-moved" }, i18n.t("ui.prompt_moved")));
+  if (ui.moved) parts.push(h("p", { class: "notice", role: "status", id: "prompt-moved" }, i18n.t("flow.prompt_moved")));
   if (ui.sent) {
     parts.push(h("p", { class: "notice", id: "sent" }, i18n.t("ui.sent", { what: ui.sent.text })));
     return replace(el, parts);

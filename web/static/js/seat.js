@@ -25,10 +25,10 @@ let offline = false;  // the last request to the table failed: the page says so 
 let retryTimer = null;
 const RETRY_MS = 2000;
 const KEEPALIVE_MS = 15000;  // asks for its state now and then, so the table knows this phone holds the seat
-// names this tab to the table, so two phones on one seat are told of each other (nothing else is kept)
-const phoneId = sessionStorage.getItem("phone-id") || (() => {
+// names this browser to the table (its tabs share it), so two phones on one seat are told of each other
+const phoneId = localStorage.getItem("phone-id") || (() => {
   const id = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
-  sessionStorage.setItem("phone-id", id);
+  localStorage.setItem("phone-id", id);
   return id;
 })();
 let hideTimer = null;
@@ -81,7 +81,7 @@ async function send(action, version) {
   try {
     return await postJSON(body.action, { token: body.token, action, version });
   } catch (err) {
-    if (err.code === "stale_prompt") await reload();
+    if (err.code === "stale_prompt" || err.code === "offline") await reload();  // the fresh prompt, or the words
     throw err;
   }
 }
@@ -195,7 +195,8 @@ function wipe() {
 }
 
 byId("secret-toggle").addEventListener("click", () => setSecret(byId("secret-body").hidden));
-document.addEventListener("visibilitychange", () => { if (document.hidden) setSecret(false); });
+// a phone woken up asks the table at once (its Wi-Fi may have gone while it slept)
+document.addEventListener("visibilitychange", () => { if (document.hidden) setSecret(false); else reload(); });
 wireLangSwitch((next) => {
   i18n = next;
   if (document.body.dataset.gone) { appliedLang = null; i18n.apply(); wipe(); } else draw();
@@ -213,7 +214,7 @@ async function reload() {
       again = false;
       try {
         const data = await fetchJSON(body.state, { headers: { "X-Phone-Id": phoneId } });
-        if (offline) { offline = false; pill(true); }
+        if (offline) { offline = false; pill(true); drawFlow(current); }  // back: the words go at once
         if (!onState(data)) again = true;
       } catch (e) {
         if (e.status === 401 || e.code === "unauthorised") { wipe(); again = false; } else {
@@ -255,5 +256,6 @@ function pill(up) { showStatus(up && !offline); }
 
 try { takeSeats(await fetchJSON(body.public)); } catch (_) { /* no names yet: "Seat N" until the stream brings them */ }
 await reload();
-follow(body.events, { onState: onPublic, onEvent: reload, onStatus: (up) => { pill(up); if (up && offline) reload(); } });
+// a dropped stream asks the table at once: the page then says whether it can reach the table at all
+follow(body.events, { onState: onPublic, onEvent: reload, onStatus: (up) => { pill(up); if (!up || offline) reload(); } });
 setInterval(() => { if (!document.body.dataset.gone) reload(); }, KEEPALIVE_MS);
