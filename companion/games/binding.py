@@ -142,6 +142,24 @@ class Light:
 Scene = dict[str, Light]
 
 
+@dataclass(frozen=True)
+class Reading:
+    """A physical read the table waits for: cards of `kind` (a `kind_words` key) tapped at `zone`, `got` of
+    `need` so far (`need` None: as many as the player holds, ended by a confirm). Every part is public: anyone
+    at the table sees where cards are tapped and how many."""
+
+    zone: str
+    kind: str
+    need: int | None
+    got: int
+    lights: bool = True
+    """Whether the zone's LEDs show the count (False: the game's own light there says more meanwhile)."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The read as the public snapshot carries it (`game.reading`)."""
+        return {"zone": self.zone, "kind": self.kind, "need": self.need, "got": self.got, "lights": self.lights}
+
+
 class LevelLights:
     """A level track's Light for every fill from 0 to `total`, built once (scenes paint tracks on every
     publish); a fill outside that range gets a Light of its own."""
@@ -294,6 +312,11 @@ class Binding:
     def chance_is_physical(self, state: Any, mode: Components) -> bool:
         """Whether the table must read this chance outcome from components (else it samples it)."""
         return False
+
+    def reading(self, state: Any, pending: Any, mode: Components) -> tuple[Reading, ...]:
+        """The physical reads the table waits for now, each with where and how many (`pending`: the partial input
+        so far); from public facts only. None by default (a game that reads no components)."""
+        return ()
 
     def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """LED scene from the public view only: living seats dim by default. `seat_colours` are the table's

@@ -64,17 +64,17 @@ class TableHandle:
         session = table.session
         if session is None:
             return {"seat": seat, "view": None, "prompt": None, "refused": None}
-        state, actions = session.state, len(session.actions)  # read once: the view and its version agree
+        state, revision = session.state, session.revision  # read once: the view and its version agree
         note = table.notes.get(seat)
         bots = table.bots
         bot = bots.game_id == session.game_id and seat in bots.seats
-        return {"seat": seat, "game": session.game, "version": f"{session.game_id}.{actions}",
+        return {"seat": seat, "game": session.game, "version": f"{session.game_id}.{revision}",
                 "view": session.rules.view(state, seat), "prompt": None if bot else self.loop.seat_prompt(seat),
-                "refused": None if note is None else dict(note), "bot": bot}
+                "refused": None if note is None else dict(note), "bot": bot, "outcome": _outcome(session, state)}
 
-    def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | Refusal:
-        """Judge an action on the loop thread."""
-        command = parse_command("submit", {"seat": seat, "action": action, "source": source})
+    def submit(self, seat: int | None, action: Any, source: str, version: Any = None) -> dict[str, Any] | Refusal:
+        """Judge an action on the loop thread (`version`: the seat state the choice was made on, if known)."""
+        command = parse_command("submit", {"seat": seat, "action": action, "source": source, "version": version})
         return command if isinstance(command, Refusal) else self.loop.call(command)
 
     def host_state(self) -> dict[str, Any]:
@@ -107,6 +107,12 @@ class TableHandle:
         except OSError as exc:
             return hostlink.HostLinkError("bad_link", f"the host link could not be read: {exc.strerror or exc}")
         return None
+
+
+def _outcome(session: Any, state: Any) -> dict[str, Any] | None:
+    """The game's result once it is over (public: everyone sees who won and why), else None."""
+    outcome = session.rules.outcome(state)
+    return None if outcome is None else {"winners": sorted(outcome.winners), "reason": outcome.reason}
 
 
 class MockSim:

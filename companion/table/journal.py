@@ -256,8 +256,10 @@ class Journal:
             return None
         actions = tuple(json.loads(a) for (a,) in self.conn.execute(
             "SELECT action FROM actions WHERE game_id = ? AND undone = 0 ORDER BY idx", (game_id,)))
+        (undone,) = self.conn.execute("SELECT COUNT(*) FROM actions WHERE game_id = ? AND undone = 1",
+                                      (game_id,)).fetchone()
         return GameRecord(row[0], row[1], row[2], json.loads(row[3]), row[4], tuple(json.loads(row[5])),
-                          row[6], row[7], row[8], actions)
+                          row[6], row[7], row[8], actions, undone)
 
     def rows(self, game_id: int) -> list[dict[str, Any]]:
         """Every action row of a game, undone ones included (history)."""

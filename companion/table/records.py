@@ -26,6 +26,8 @@ class GameRecord:
     ended: float | None
     end_reason: str | None
     actions: tuple[dict[str, Any], ...]
+    undone: int = 0
+    """How many of its actions were undone (kept for history), so a restarted table counts its revision on."""
 
 
 MAX_ACTION_BYTES = 4096

@@ -37,6 +37,8 @@ class Session:
     ended: str | None = None
     reserved_chance: tuple[dict[str, Any], ...] = ()
     """Digital chance outcomes taken back by an undo, reused first so an undo never reshuffles the deck."""
+    undone: int = 0
+    """How many actions undos took back in this game (the journal keeps them, marked undone)."""
     memo: Memo = field(default_factory=Memo, compare=False, repr=False)
     """This game's publish cache (a cache of pure functions by exact key: carried by `replace`, no state)."""
 
@@ -44,6 +46,13 @@ class Session:
     def game(self) -> str:
         """The game id."""
         return self.rules.name
+
+    @property
+    def revision(self) -> int:
+        """A number that grows with every change of the game, an undo included (live actions plus twice the
+        undone ones: an undo takes at least one action back and writes none), so a page can tell a newer state
+        from an older one even when an undo made the game shorter."""
+        return len(self.actions) + 2 * self.undone
 
     def with_actions(self, state: Any, actions: list[dict[str, Any]], pending: Any) -> "Session":
         """The session after accepted actions."""
@@ -94,7 +103,7 @@ def from_record(record: GameRecord) -> Session:
     for action in record.actions:
         state = rules.apply(state, action)
     return Session(record.id, rules, get_binding(record.game), record.seats, record.options,
-                   Components(record.components), record.tokens, Log(record.actions), state)
+                   Components(record.components), record.tokens, Log(record.actions), state, undone=record.undone)
 
 
 def rebuild(session: Session, keep: int) -> Session:
@@ -103,7 +112,8 @@ def rebuild(session: Session, keep: int) -> Session:
     state = rules.initial_state(session.seats, session.options)
     for action in session.actions[:keep]:
         state = rules.apply(state, action)
-    return replace(session, actions=Log(session.actions[:keep]), state=state, pending=None, ended=None)
+    return replace(session, actions=Log(session.actions[:keep]), state=state, pending=None, ended=None,
+                   undone=session.undone + len(session.actions) - keep)
 
 
 def auto_chance(session: Session, state: Any,

@@ -18,6 +18,7 @@ from companion.web.auth import HostSessions
 from companion.web.facade import TableFacade
 from companion.web.lan import LanAddress
 from companion.web.pin_guard import PinGuard
+from companion.web.seat_holders import SeatHolders
 from companion.web.streams import StreamSlots
 
 DEFAULTS: dict[str, Any] = {
@@ -66,6 +67,7 @@ def create_app(config: Mapping[str, Any] | None, table: TableFacade) -> Flask:
     app.extensions["stream_slots"] = StreamSlots(int(app.config["SSE_MAX_STREAMS"]),
                                                  int(app.config["SSE_STREAMS_PER_CLIENT"]))
     app.extensions["lan_address"] = LanAddress()
+    app.extensions["seat_holders"] = SeatHolders()
     errors.install(app)
     hosts.install(app)  # first of the request hooks: a request for another name is refused before anything
     app.after_request(no_store)

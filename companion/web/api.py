@@ -78,14 +78,17 @@ def _stream(host: bool, live: Callable[[], bool] | None = None) -> Response:
 
 @bp.get("/api/seat/<token>")
 def seat_state(token: str) -> Any:
-    """A seat's own view and prompt, for the phone holding that seat's token."""
+    """A seat's own view and prompt, for the phone holding that seat's token; `others`: how many other phones
+    asked for this seat lately (header X-Phone-Id names the asking one), so each is told another holds it."""
     seat = seat_from_token(table(), token)
-    return jsonify(table().seat_state(seat))
+    others = current_app.extensions["seat_holders"].seen(token, request.headers.get("X-Phone-Id"))
+    return jsonify({**table().seat_state(seat), "others": others})
 
 
 @bp.post("/api/action")
 def action() -> Any:
-    """An action from a seat (body {token, action}) or from the host session (body {action}, CSRF header)."""
+    """An action from a seat (body {token, action[, version]}: the seat state it was chosen on) or from the host
+    session (body {action}, CSRF header)."""
     body = json_body({"action": dict})
     token = body.get("token")
     if token is not None:
@@ -99,4 +102,4 @@ def action() -> Any:
         seat, source = None, "host"
     else:
         raise ApiError("unauthorised", "a seat token or a host session is required")
-    return reply(table().submit(seat, body["action"], source))
+    return reply(table().submit(seat, body["action"], source, body.get("version") if token is not None else None))

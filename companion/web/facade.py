@@ -98,8 +98,10 @@ class TableFacade(Protocol):
     def seat_state(self, seat: int) -> dict[str, Any]:
         """That seat's view, its prompt (legal actions as choices) and its last refusal (`refused`)."""
 
-    def submit(self, seat: int | None, action: Any, source: str) -> dict[str, Any] | CompanionError:
-        """Judge an action from a seat (None: host acting for whoever the action names); journaled if accepted."""
+    def submit(self, seat: int | None, action: Any, source: str, version: Any = None) -> dict[str, Any] | CompanionError:
+        """Judge an action from a seat (None: host acting for whoever the action names); journaled if accepted.
+        `version`: the seat state the choice was made on; refused after the table moved past it, it is answered
+        `stale_prompt` (the page draws the fresh prompt) and nothing is counted or flashed."""
 
     def host_state(self) -> dict[str, Any]:
         """Everything the host console shows: seat tokens, health, history, expected vs seen, enrollment."""

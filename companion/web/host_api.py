@@ -44,9 +44,13 @@ def host_state() -> Any:
     base = seat_base_url()  # once per request: finding the LAN address asks the kernel for a route
     game = state.get("game")
     if isinstance(game, dict) and isinstance(game.get("seat_tokens"), list):
+        entries = [e for e in game["seat_tokens"] if isinstance(e, dict) and isinstance(e.get("token"), str)]
+        holders = current_app.extensions["seat_holders"]
+        holders.forget_except([e["token"] for e in entries])
+        phones = dict(zip([e["token"] for e in entries], holders.counts([e["token"] for e in entries])))
         state = {**state, "game": {**game, "seat_tokens": [
-            {**e, "url": seat_url(e["token"], base)} if isinstance(e, dict) and isinstance(e.get("token"), str)
-            else e for e in game["seat_tokens"]]}}
+            {**e, "url": seat_url(e["token"], base), "phones": phones[e["token"]]} if e in entries else e
+            for e in game["seat_tokens"]]}}
     return jsonify({**state, "join": join_check(base)})
 
 

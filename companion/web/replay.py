@@ -17,6 +17,7 @@ from companion.web.api import table
 from companion.web.auth import is_host, require_host
 from companion.web.errors import ApiError
 from companion.web.history import played_of, stats, stats_csv
+from companion.web.lan import seat_base_url
 from companion.web.pages import error_page, preferred_lang
 from companion.web.site import templates_dir
 
@@ -157,10 +158,11 @@ def history_csv() -> Response:
 
 @bp.post("/api/host/games/<int:game_id>/share")
 def share(game_id: int) -> Any:
-    """A new replay link for one finished game (the link opens that game only)."""
+    """A new replay link for one finished game (the link opens that game only), at the table's public address
+    (the seat links' base: a phone cannot follow the host browser's loopback address)."""
     require_host(post=True)
     reply = _answer(table().host_command("share_game", {"game": game_id}))
-    return jsonify(ok=True, game=game_id, url=f"/replay/{game_id}?t={reply['token']}")
+    return jsonify(ok=True, game=game_id, url=f"{seat_base_url()}replay/{game_id}?t={reply['token']}")
 
 
 @bp.post("/api/host/games/<int:game_id>/unshare")

@@ -6,6 +6,7 @@ import threading
 import time
 from typing import Any, Callable
 
+from companion.games.binding import get_binding
 from companion.hal.mock import MockHardware
 from companion.table.cards import card_id
 from companion.table.core.commands import Ping, parse_command
@@ -40,6 +41,17 @@ def enroll(rt: Runtime, uid: str, kind: str, value: str, game: str | None = None
         args["game"] = game
     result = host_call(rt.loop, "enroll", **args)
     assert isinstance(result, dict), result
+
+
+def enroll_deck(rt: Runtime, game: str, seats: int, first: int) -> int:
+    """Enroll one made-up tag (`first`, `first + 1`, ... as 8 hex digits) per component `game` reads at this seat
+    count; returns the next free number."""
+    n = first
+    for item in get_binding(game).deck_list(seats):
+        for _ in range(item.count):
+            enroll(rt, f"{n:08X}", item.kind, item.value, game)
+            n += 1
+    return n
 
 
 def tap(rt: Runtime, reader: str, uid: str) -> None:

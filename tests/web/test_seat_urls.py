@@ -126,6 +126,22 @@ def test_host_state_and_qr_codes_carry_the_chosen_url(runtime: Runtime) -> None:
     assert urls == [f"http://table.local:8000/seat/{t}" for t in tokens] and svgs == [qr_svg(u) for u in urls]
 
 
+def test_a_share_link_carries_the_tables_address_not_the_host_browsers_loopback(runtime: Runtime) -> None:
+    from tests.table.helpers import host_call
+    while runtime.loop.session is not None and runtime.loop.session.ended is None:  # the tiny game to its end
+        session = runtime.loop.session
+        seat = min(session.rules.to_act(session.state))
+        action = session.rules.legal_actions(session.state, seat)[0]
+        assert isinstance(host_call(runtime.loop, "submit", seat=seat, action=action, source="test"), dict)
+    game_id = runtime.loop.session.game_id
+    app = runtime.app(TESTING=True, LAN_IPV4=lambda: "192.168.77.5")
+    client = app.test_client()  # the host's browser on the table's own machine: http://localhost/
+    csrf = client.post("/api/host/login", json={"pin": PIN}).get_json()["csrf"]
+    url = client.post(f"/api/host/games/{game_id}/share", headers={"X-CSRF-Token": csrf}).get_json()["url"]
+    assert url.startswith(f"http://192.168.77.5/replay/{game_id}?t="), url
+    assert client.get(url.replace("http://192.168.77.5", "")).status_code == 200
+
+
 @pytest.mark.parametrize("bind, base, problem", [
     ("127.0.0.1", "http://192.168.1.5:8000/", "loopback_only"),
     ("localhost", "http://192.168.1.5:8000/", "loopback_only"),

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
+from companion.games.binding import (Reading, BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
                                      DeckItem, LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
                                      TableInput, ValuePattern, seat_of)
 from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS, PERSONS, SAMPLE_CARDS, Kind
@@ -323,6 +323,23 @@ class BossWalletBinding(Binding):
         if state.phase is Phase.CREDIT_DRAW and state.queue and state.queue[0] == seat:
             return [{"type": "confirm_draw", "seat": seat}]
         return []
+
+    def reading(self, state: Any, pending: Any, mode: Components) -> tuple[Reading, ...]:
+        """Each seat's coin, each hand being scanned, or the credit draw of the seat at the head of the queue, at
+        the seats' own readers (a hand and a draw end with the seat's confirm: no count is known before)."""
+        if not self.chance_is_physical(state, mode):
+            return ()
+        key = step_key(state)
+        taps = pending if isinstance(pending, Taps) and pending.key == key else Taps(key)
+        if state.phase is Phase.SETUP:
+            # the seats' lights still show the last round's verdicts while the coins are tapped
+            return tuple(Reading(f"seat:{s}", "coin", 1, len(taps.of(s)), lights=False) for s in range(state.seats))
+        if state.phase is Phase.SCAN:
+            return tuple(Reading(f"seat:{s}", "card", None, len(taps.of(s)))
+                         for s in range(state.seats) if state.hands[s] is None)
+        if state.queue:
+            return (Reading(f"seat:{state.queue[0]}", "card", None, len(taps.of(state.queue[0]))),)
+        return ()
 
     def chance_is_physical(self, state: Any, mode: Components) -> bool:
         """Physical games read the coins, hands and credit draws from tags; chip draws are sampled."""

@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.contract import Components
-from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
+from companion.games.binding import (Reading, BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
                                      Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, refuse, Removed,
                                      RGB, Scene, TableInput, ValuePattern, seat_of)
 from companion.games.gangsters_dilemma.board import LOOT, TRADES
@@ -210,6 +210,10 @@ class GangstersDilemmaBinding(Binding):
     def chance_is_physical(self, state: Any, mode: Components) -> bool:
         """A replacement demand is read from the card drawn (physical); setup and the lookout's peek are sampled."""
         return mode == Components.PHYSICAL and state.phase == "reveal_demand"
+
+    def reading(self, state: Any, pending: Any, mode: Components) -> tuple[Reading, ...]:
+        """A replacement demand: the card drawn is tapped at the centre reader."""
+        return (Reading("center", "demand", 1, 0),) if self.chance_is_physical(state, mode) else ()
 
     def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: to act gold, committed white, police blue. Locations: money as a level, closed purple, after

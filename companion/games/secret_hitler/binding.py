@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from companion.games.binding import (BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
+from companion.games.binding import (Reading, BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
                                      Binding, Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, Removed,
                                      RGB, Scene, TableInput, refuse, seat_of)
 from companion.games.contract import Components
@@ -110,6 +110,13 @@ class SecretHitlerBinding(Binding):
             return False
         template = self.chance_template(state)
         return template is not None and template.get("type") in PHYSICAL_CHANCE
+
+    def reading(self, state: Any, pending: Any, mode: Components) -> tuple[Reading, ...]:
+        """A physical draw or peek: the policy tiles are tapped at the board reader, so many of so many."""
+        if not self.chance_is_physical(state, mode):
+            return ()
+        template = self.chance_template(state) or {}
+        return (Reading("board", "policy", len(template.get("policies", ())), len(pending or ())),)
 
     def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: dead off, revealed votes green/red together, voted white, president gold, chancellor blue."""

@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem, Effect,
+from companion.games.binding import (Reading, BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem, Effect,
                                      LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput,
                                      seat_of)
 from companion.games.contract import CHANCE, Components
@@ -211,6 +211,20 @@ class ThiefOfBaghdadBinding(Binding):
             return False
         template = self.chance_template(state)
         return template is not None and template.get("type") in ("deal", "draw")
+
+    def reading(self, state: Any, pending: Any, mode: Components) -> tuple[Reading, ...]:
+        """The deal (each seat taps its hand at its own reader) or a draw (the seat that drew taps it there)."""
+        if not self.chance_is_physical(state, mode):
+            return ()
+        template = self.chance_template(state) or {}
+        key = self._key(state)
+        taps = pending if isinstance(pending, Taps) and pending.key == key else Taps(key)
+        if template.get("type") == "deal":
+            return tuple(Reading(f"seat:{s}", "palace", len(hand), len(taps.of(s)))
+                         for s, hand in enumerate(template.get("hands") or ()))
+        target = template.get("target")
+        seats = range(self.rules().seat_count(state)) if target is None else (target,)
+        return tuple(Reading(f"seat:{s}", "palace", len(template.get("cards") or ()), len(taps.of(s))) for s in seats)
 
     def choices(self, state: Any, seat: int, mode: Components) -> list[dict[str, Any]]:
         """The acting seat may forget the cards it tapped (a payment it no longer means)."""

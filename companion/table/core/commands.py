@@ -27,6 +27,9 @@ class Submit:
     seat: int | None
     action: Mapping[str, Any]
     source: str = "api"
+    version: str | None = None
+    """The seat state (`<game id>.<revision>`) the choice was made on, when a seat page sends it: a choice made on
+    a prompt the table has since moved past is answered `stale_prompt` instead of being refused."""
 
 
 @dataclass(frozen=True)
@@ -233,7 +236,10 @@ def _submit(args: Mapping[str, Any]) -> Submit:
         raise Refusal("malformed", "an action is a JSON object")
     if seat is not None and not _is_int(seat):
         raise Refusal("malformed", f"seat must be a seat number, not {seat!r}"[:200])
-    return Submit(seat, dict(action), str(args.get("source", "api")))
+    version = args.get("version")
+    if version is not None and not isinstance(version, str):
+        raise Refusal("malformed", "version is the seat state's version string")
+    return Submit(seat, dict(action), str(args.get("source", "api")), version)
 
 
 def _new_game(args: Mapping[str, Any]) -> NewGame:

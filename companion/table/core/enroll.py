@@ -24,6 +24,11 @@ def _event(guide: g.Guide | None) -> PublishHost:
                              "total": len(guide.slots)})
 
 
+def ended_event() -> PublishHost:
+    """The host's note that enrollment ended (a new game ends it)."""
+    return _event(None)
+
+
 def _reply(guide: g.Guide) -> dict[str, Any]:
     return {"guide": g.guide_json(guide)}
 

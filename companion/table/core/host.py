@@ -27,6 +27,10 @@ from companion.table.session import (Components, Session, auto_chance, check_set
 from companion.table.terminals import IDLE, check_binding
 
 
+STALE_PROMPT = "The table moved on since this choice was shown: here are the choices that hold now."
+"""The English text of `stale_prompt` (a seat page then draws its fresh prompt)."""
+
+
 def run(state: TableState, command: c.Command, ctx: Context) -> Step:
     """One typed command -> Step."""
     if isinstance(command, c.Ping):
@@ -47,7 +51,14 @@ def _submit(state: TableState, cmd: c.Submit, ctx: Context) -> Step:
         if refusal:
             return Step(state, reply=refusal)
         return apply_actions(state, [dict(cmd.action)], state.session.pending, "center", cmd.source, ctx)
-    return play(state, Chosen(cmd.seat, dict(cmd.action)), f"seat:{cmd.seat}", cmd.source, ctx)
+    step = play(state, Chosen(cmd.seat, dict(cmd.action)), f"seat:{cmd.seat}", cmd.source, ctx)
+    session = state.session
+    if (isinstance(step.reply, Refusal) and cmd.version is not None and session is not None
+            and cmd.version != f"{session.game_id}.{session.revision}"):
+        # chosen on a prompt the table has moved past (an undo, another seat's move): not a mistake of the
+        # player's, so nothing flashes or is counted; the page draws the prompt that holds now
+        return Step(state, reply=Refusal("stale_prompt", STALE_PROMPT))
+    return step
 
 
 def default_game(ctx: Context) -> c.NewGame:
@@ -95,9 +106,14 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
     row = StartGame(session.game_id, rules.name, seats, options or {}, str(components), tokens, chance, replacing,
                     players)
     session = session.with_actions(game_state, sampled, None)
+    enrolling = state.enrolling
+    # a game never waits silently on enrollment: starting one ends it (its taps are the game's from now on)
     state = replace(state, session=session, status=TableStatus.RUNNING, prompts={}, notes={}, scan=(),
-                    counters=state.counters.add(accepted=len(sampled)), bots=bot_steps.start_bots(session, cmd.bots))
+                    counters=state.counters.add(accepted=len(sampled)), bots=bot_steps.start_bots(session, cmd.bots),
+                    enrolling=False, guide=None)
     state, effects = publish(state, ctx)
+    if enrolling:
+        effects.append(enroll.ended_event())
     reply = {"accepted": len(sampled), "pending": False, "game_id": session.game_id}
     return Step(state, (row,), tuple(effects), reply, fault_zone="center")
 

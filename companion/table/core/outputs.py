@@ -8,7 +8,8 @@ from dataclasses import replace
 from operator import itemgetter
 from typing import Any, Callable, Hashable, Mapping, Sequence
 
-from companion.games.binding import ORANGE, RGB, Binding, Light
+from companion.games.binding import Effect as LightEffect
+from companion.games.binding import ORANGE, RGB, WHITE, Binding, Light
 from companion.hal.events import READER_PREFIX
 from companion.table.core.effects import Effect, PublishState, SendTerminal, SetScene
 from companion.table.core.state import Context, TableState, TableStatus
@@ -99,13 +100,21 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
         view, parts = session.rules.views(session.state, memo)
         outcome = session.rules.outcome(session.state)
         acting = session.rules.to_act(session.state)
-        game = {**game_json(session), "to_act": sorted(acting),
+        game = {**game_json(session), "revision": session.revision, "to_act": sorted(acting),
                 "outcome": None if outcome is None else {"winners": sorted(outcome.winners),
                                                          "reason": outcome.reason},
                 "view": view, "table_info": session.binding.cached_info(view, session.seats, memo)}
+        reading = session.binding.reading(session.state, session.pending, session.components)
+        words = session.binding.kind_words
+        game["reading"] = [{**r.as_json(), "what": None if r.kind not in words else
+                            {"en": words[r.kind][0], "ko": words[r.kind][1]}} for r in reading]
         facts = seat_facts(ctx, session)
         colours = facts[0]
         scene = session.binding.cached_scene(view, session.seats, colours, memo)
+        counted = [r for r in reading if r.need and r.lights]
+        if counted:  # a reader waiting for so many cards pulses white, filled as far as the cards tapped there go
+            # (one waiting for a hand of unknown size keeps the game's own light for it)
+            scene = {**scene, **{r.zone: Light(WHITE, LightEffect.PULSE, (r.got, r.need)) for r in counted}}
         if resume:  # zones that differ from what the game expects blink orange (on a copy: the memo's is shared)
             scene = {**scene, **{d["zone"]: Light(ORANGE, "blink") for d in state.scan}}
         effects.append(SetScene(scene))

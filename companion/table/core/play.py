@@ -82,8 +82,12 @@ def apply_actions(state: TableState, actions: list[dict[str, Any]], pending: Any
     effects: list[Effect] = []
     if rows:
         state, effects = publish(state, ctx)
-    elif pending:  # part of a multi-tile input (how many tiles were tapped is public)
-        effects = [Publish("collected", {"zone": zone, "count": len(pending)})]
+    else:  # part of a multi-tile input (how many tiles were tapped is public): the count moves on the pages
+        # and the reader's LEDs (the snapshot's `reading`)
+        if pending != session.pending:
+            state, effects = publish(state, ctx)
+        if pending:
+            effects.append(Publish("collected", {"zone": zone, "count": len(pending)}))
     reply = {"accepted": len(rows), "pending": pending is not None and bool(pending)}
     return Step(state, journal, tuple(effects), reply, fault_zone=zone)
 

@@ -151,6 +151,11 @@ def test_the_games_panel_lists_shares_and_counts_in_both_languages(browser: Any,
     page.wait_for_selector("#share-url")
     url = page.input_value("#share-url")
     assert f"/replay/{finished['gangsters_dilemma']['id']}?t=" in url
+    # at the table's public address (the seat links' base), never the host browser's loopback: this test's server
+    # listens on loopback alone, so the guest opens the same path there
+    base = page.evaluate("() => fetch('/api/host/state').then((r) => r.json())")["join"]["seat_base_url"]
+    assert url.startswith(base), (url, base)
+    url = f"{base_url}/{url[len(base):]}"
     found = []
     for lang in ("en", "ko"):
         if lang == "ko":

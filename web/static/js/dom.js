@@ -94,7 +94,15 @@ export function inkOn(colour) {
 
 /** Read JSON, raising an Error whose message is the server's refusal text when there is one. */
 export async function fetchJSON(url, options = {}) {
-  const res = await fetch(url, { credentials: "same-origin", ...options });
+  let res;
+  try {
+    res = await fetch(url, { credentials: "same-origin", ...options });
+  } catch (e) {  // no answer at all (Wi-Fi lost, the table away): a code the pages put in words, never "Failed to fetch"
+    const err = new Error("the table could not be reached");
+    err.status = 0;
+    err.code = "offline";
+    throw err;
+  }
   let body = null;
   try { body = await res.json(); } catch (_) { body = null; }
   if (!res.ok) {

@@ -258,6 +258,8 @@ function drawState() {
     s.token && !i18n.bots.has(s.seat) ? h("span", { class: "qr" }, h("img", { src: `/host/qr/${s.seat}.svg`, alt: i18n.seat(s.seat), width: 160, height: 160 })) : null,
     s.token && !i18n.bots.has(s.seat) ? h("a", { href: `/seat/${s.token}`, target: "_blank", class: "seat-link", dataset: { seat: s.seat } }, i18n.t("host.seat_link")) : null,
     s.url && !i18n.bots.has(s.seat) ? h("code", { class: "seat-url", dataset: { seat: s.seat } }, s.url) : null,
+    // a second phone on one seat sees that seat's secrets too: the host is told
+    s.phones > 1 ? h("span", { class: "error phones", dataset: { seat: s.seat } }, i18n.t("flow.host_phones", { n: s.phones })) : null,
     h("span", { class: "muted" }, `${i18n.t("host.terminal")}: ${s.terminal || i18n.t("host.unbound")}`),
     seatPlayer(i18n, s.seat, i18n.bots, Boolean(game.name) && !game.ended, command))));
   const journal = st.journal || {};  // the database was removed or replaced under the running table
@@ -279,6 +281,7 @@ function drawState() {
   replace(byId("terminals"), terminalsTable(st));
   byId("enroll-toggle").textContent = i18n.t(st.enrolling ? "host.enroll_off" : "host.enroll_on");
   byId("enroll-toggle").dataset.on = st.enrolling ? "1" : "";
+  byId("enroll-holds").hidden = !(st.enrolling && game.name && !game.ended);
   replace(byId("cards"), h("p", { id: "card-count" }, `${i18n.t("host.count")}: ${typeof st.cards === "number" ? st.cards : records(st.cards).length}`));
   replace(byId("health"), healthTable({ ...health, counters: st.counters || {} }));
   const diffs = Array.isArray(st.expected_vs_seen) ? st.expected_vs_seen : [];
@@ -375,6 +378,7 @@ async function refresh(withPublic = true) {
 
 // Every change at the table asks for the host's state once: a burst of events while one request is out makes
 // one more request after it, not one each (each is a request the Pi serves).
+const PHONES_EVERY_MS = 10000;
 let refreshing = null;
 let again = false;
 function refreshSoon() {
@@ -518,6 +522,8 @@ if (document.body.dataset.loggedIn) {
     },
     onStatus: statusPill(byId("status"), () => i18n),
   });
+  // phones opening a seat change no table state: the host hears of a second phone on a seat within this time
+  setInterval(() => { if (!byId("console").hidden) refreshSoon(); }, PHONES_EVERY_MS);
 } else {
   byId("status").hidden = true;
 }

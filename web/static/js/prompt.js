@@ -14,10 +14,12 @@ export function renderPrompt(el, i18n, legal, send, ui, version = "") {
   const key = JSON.stringify(legal);
   if (ui.key !== key) { ui.key = key; ui.type = null; ui.pending = null; ui.error = null; }
   if (ui.sent && ui.sent.version !== version) ui.sent = null;  // the state moved on: the choice is done
+  if (ui.moved && ui.moved !== version) ui.moved = null;  // said once, for the prompt it was said above
   ui.latest = { el, i18n, legal, send, version };
   const redraw = () => { const l = ui.latest; renderPrompt(l.el, l.i18n, l.legal, l.send, ui, l.version); };
   const parts = [];
   if (ui.error) parts.push(h("p", { class: "error", role: "alert", id: "refusal" }, ui.error));
+  if (ui.moved) parts.push(h("p", { class: "notice", role: "status", id: "prompt-moved" }, i18n.t("flow.prompt_moved")));
   if (ui.sent) {
     parts.push(h("p", { class: "notice", id: "sent" }, i18n.t("ui.sent", { what: ui.sent.text })));
     return replace(el, parts);
@@ -37,13 +39,15 @@ export function renderPrompt(el, i18n, legal, send, ui, version = "") {
           ev.currentTarget.disabled = true;
           ui.busy = true;
           try {
-            await send(action);
+            await send(action, tappedOn);
             ui.pending = null; ui.error = null; ui.type = null;
             // shown as sent while the page still has the state it was chosen on; a newer one ends it
             if (ui.latest.version === tappedOn) ui.sent = { version: tappedOn, text: i18n.action(action) };
           } catch (err) {
             ui.pending = null;
-            ui.error = `${i18n.t("ui.refused")}: ${err.code ? i18n.code(err.code, err.message) : err.message}`;
+            if (err.code === "stale_prompt") ui.moved = ui.latest.version;  // not a refusal: the fresh prompt is drawn
+            else if (err.code === "offline") ui.error = i18n.code("offline");  // not sent: the table was out of reach
+            else ui.error = `${i18n.t("ui.refused")}: ${err.code ? i18n.code(err.code, err.message) : err.message}`;
           }
           ui.busy = false;
           redraw();

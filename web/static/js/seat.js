@@ -7,6 +7,7 @@ import { renderLog } from "./log.js";
 import { renderPrompt } from "./prompt.js";
 import { privateFields, secretLines, secretText } from "./secrets.js";
 import { normalize, normalizeSeat } from "./state.js";
+import { outcomeText, readingText, readingsFor } from "./flow.js";
 
 const HIDE_AFTER_MS = 20000;
 const REFUSAL_MS = 10000;
@@ -16,6 +17,17 @@ let current = null;
 let gameFacts = {};
 let seats = [];  // the table's configured seats (names, colours), from the public snapshot
 let bots = new Set();  // the seats a bot plays now, from the public snapshot
+let table = normalize(null);  // the newest public snapshot: enrollment, the reads the table waits for
+let offline = false;  // the last request to the table failed: the page says so and tries again by itself
+let retryTimer = null;
+const RETRY_MS = 2000;
+const KEEPALIVE_MS = 15000;  // asks for its state now and then, so the table knows this phone holds the seat
+// names this browser to the table (its tabs share it), so two phones on one seat are told of each other
+const phoneId = localStorage.getItem("phone-id") || (() => {
+  const id = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+  localStorage.setItem("phone-id", id);
+  return id;
+})();
 let hideTimer = null;
 let refusalSeen = null;  // the number of the last refusal this page has shown (or found on its first load)
 let refusalTimer = null;
@@ -50,8 +62,15 @@ function setSecret(show) {
   drawSecret();
 }
 
-async function send(action) {
-  return postJSON(body.action, { token: body.token, action });
+/** Post a choice with the state it was chosen on; when the table has moved past that state (an undo, another
+ * seat's move) the answer is `stale_prompt`, and the page loads the prompt that holds now before saying so. */
+async function send(action, version) {
+  try {
+    return await postJSON(body.action, { token: body.token, action, version });
+  } catch (err) {
+    if (err.code === "stale_prompt" || err.code === "offline") await reload();  // the fresh prompt, or the words
+    throw err;
+  }
 }
 
 let appliedLang = null;
@@ -68,13 +87,38 @@ function draw() {
   byId("game-title").textContent = s.game ? i18n.t(`games.${s.game}.title`, {}, s.game) : "";
   byId("phase").textContent = s.phase ? i18n.phase(s.phase) : "";
   byId("secret-toggle").textContent = i18n.t(byId("secret-body").hidden ? "ui.tap_to_show" : "ui.tap_to_hide");
-  if (s.bot) replace(byId("prompt"), h("p", { class: "notice", id: "bot-plays" }, i18n.t("ui.bot_plays_seat")));
+  drawFlow(s);
+  if (s.outcome) replace(byId("prompt"), outcomePanel(s));
+  else if (s.bot) replace(byId("prompt"), h("p", { class: "notice", id: "bot-plays" }, i18n.t("ui.bot_plays_seat")));
   else renderPrompt(byId("prompt"), i18n, s.legal, send, ui, s.version);
   drawRefusal(s.refused);
   drawSecret();
   replace(byId("board"), s.game ? renderBoard(s.game, s.view, { i18n, prev: null, toAct: new Set(), facts: gameFacts }) : "");
   startFlips(byId("board"));
   document.body.dataset.version = s.version;
+}
+
+/** The game is over: who won and why, and whether this seat did. */
+function outcomePanel(s) {
+  const won = s.outcome.winners.includes(s.seat);
+  return h("div", { class: "notice outcome", id: "seat-outcome", dataset: { won: won ? "1" : "" } },
+    h("p", { class: "big", id: "you-won" }, i18n.t(won ? "flow.you_won" : "flow.you_lost")),
+    h("p", { id: "outcome-text" }, outcomeText(i18n, s.game, s.outcome)));
+}
+
+/** What holds the table now, above the choices: the connection lost, another phone on this seat, enrollment,
+ * and the cards the table waits to read here. */
+function drawFlow(s) {
+  const lines = [];
+  if (offline) lines.push(h("p", { class: "error", role: "alert", id: "offline" }, i18n.t("flow.offline")));
+  if (s && s.others) lines.push(h("p", { class: "error", role: "alert", id: "other-phone" }, i18n.t("flow.other_phone")));
+  if (table.running && table.enrolling) lines.push(h("p", { class: "notice", id: "enrolling" }, i18n.t("flow.enrolling")));
+  if (s && !s.outcome) {
+    for (const r of readingsFor(table.reading, s.seat)) {
+      lines.push(h("p", { class: "notice reading", dataset: { zone: r.zone, got: r.got } }, readingText(i18n, r)));
+    }
+  }
+  replace(byId("seat-flow"), lines);
 }
 
 /** This seat's last refused input (a tap at its reader, a choice on its terminal), with the reason the table
@@ -128,6 +172,7 @@ function wipe() {
   byId("secret-body").hidden = true;
   replace(byId("secret-body"));
   replace(byId("board"));
+  replace(byId("seat-flow"));
   byId("phase").textContent = "";
   byId("secret-toggle").hidden = true;
   ui.key = null; ui.pending = null; ui.error = null;
@@ -137,7 +182,8 @@ function wipe() {
 }
 
 byId("secret-toggle").addEventListener("click", () => setSecret(byId("secret-body").hidden));
-document.addEventListener("visibilitychange", () => { if (document.hidden) setSecret(false); });
+// a phone woken up asks the table at once (its Wi-Fi may have gone while it slept)
+document.addEventListener("visibilitychange", () => { if (document.hidden) setSecret(false); else reload(); });
 wireLangSwitch((next) => {
   i18n = next;
   if (document.body.dataset.gone) { appliedLang = null; i18n.apply(); wipe(); } else draw();
@@ -154,10 +200,17 @@ async function reload() {
     do {
       again = false;
       try {
-        if (!onState(await fetchJSON(body.state))) again = true;
+        const data = await fetchJSON(body.state, { headers: { "X-Phone-Id": phoneId } });
+        if (offline) { offline = false; pill(true); drawFlow(current); }  // back: the words go at once
+        if (!onState(data)) again = true;
       } catch (e) {
         if (e.status === 401 || e.code === "unauthorised") { wipe(); again = false; } else {
-          replace(byId("prompt"), h("p", { class: "error", role: "alert" }, e.code ? i18n.code(e.code, e.message) : e.message));
+          // the table is out of reach (Wi-Fi lost, the table restarting): say so in words, try again by itself
+          offline = true;
+          pill(false);
+          drawFlow(current);
+          clearTimeout(retryTimer);
+          retryTimer = setTimeout(reload, RETRY_MS);
         }
       }
     } while (again && !document.body.dataset.gone);
@@ -169,8 +222,8 @@ async function reload() {
 /** A public state event: its version is the newest the table has (this seat's own view follows). */
 function onPublic(data) {
   takeSeats(data);
-  const g = data && data.game;
-  if (g && typeof g === "object" && g.id !== undefined && !olderThan(`${g.id}.${g.actions}`, newest)) newest = `${g.id}.${g.actions}`;
+  const version = table.version;
+  if (version && !olderThan(version, newest)) newest = version;
   return reload();
 }
 
@@ -178,11 +231,18 @@ function onPublic(data) {
  * every seat; the seat's own state does not carry them). */
 function takeSeats(snapshot) {
   const s = normalize(snapshot);
+  table = s;
   seats = s.seatInfo;
   bots = s.bots;
   gameFacts = s.facts;
 }
 
+const showStatus = statusPill(byId("status"), () => i18n);
+/** The status pill: live only while both the stream and the last request reached the table. */
+function pill(up) { showStatus(up && !offline); }
+
 try { takeSeats(await fetchJSON(body.public)); } catch (_) { /* no names yet: "Seat N" until the stream brings them */ }
 await reload();
-follow(body.events, { onState: onPublic, onEvent: reload, onStatus: statusPill(byId("status"), () => i18n) });
+// a dropped stream asks the table at once: the page then says whether it can reach the table at all
+follow(body.events, { onState: onPublic, onEvent: reload, onStatus: (up) => { pill(up); if (!up || offline) reload(); } });
+setInterval(() => { if (!document.body.dataset.gone) reload(); }, KEEPALIVE_MS);

@@ -4,7 +4,8 @@
 /**
  * A public snapshot ({table, game: {name, seats, to_act, outcome, view, ...}, seats: [{name, colour}]})
  * as {game, seats, phase, view, facts, toAct: Set, chanceToAct, outcome, status, mismatched, version, seatInfo,
- * bots: Set (the seats a bot plays), timer (the running advisory timer, or null)};
+ * bots: Set (the seats a bot plays), timer (the running advisory timer, or null), enrolling, reading: [{zone, kind,
+ * need, got, what: {en, ko}}] (the physical reads the table waits for)};
  * `facts` are the game's fixed facts its binding exports (game.table_info.facts).
  */
 export function normalize(data) {
@@ -26,11 +27,13 @@ export function normalize(data) {
     status: table.status ?? null,
     announcement: table.announcement && typeof table.announcement.text === "string" ? table.announcement : null,
     mismatched: table.mismatched_zones || [],
-    version: g ? `${g.id}.${g.actions}` : "",
+    version: g ? `${g.id}.${g.revision ?? g.actions}` : "",  // the revision grows with undos too
     seatInfo: Array.isArray(d.seats) ? d.seats : [],
     bots: new Set(g && Array.isArray(g.bots) ? g.bots : []),
     timer: (g && g.timer) || null,
     running: Boolean(g),
+    enrolling: Boolean(table.enrolling),  // enrollment holds the table: card taps enroll, the game waits
+    reading: g && Array.isArray(g.reading) ? g.reading : [],  // physical reads the table waits for
   };
 }
 
@@ -55,5 +58,7 @@ export function normalizeSeat(data) {
     refused: d.refused && typeof d.refused === "object" ? d.refused : null,
     bot: Boolean(d.bot),
     running: Boolean(d.game),
+    outcome: d.outcome && typeof d.outcome === "object" ? d.outcome : null,
+    others: Number(d.others) || 0,  // other phones that opened this seat lately
   };
 }

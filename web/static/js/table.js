@@ -6,6 +6,7 @@ import { renderBoard, startFlips, usesSample } from "./boards.js";
 import { fitWhole, renderLog } from "./log.js";
 import { revealList } from "./reveal.js";
 import { normalize } from "./state.js";
+import { readingText } from "./flow.js";
 import { showTimer } from "./timer.js";
 
 /** How long a refusal or unknown-tag banner stays up: long enough to read from across the room. */
@@ -26,6 +27,7 @@ function draw() {
   byId("announcement").hidden = !said;
   setText(byId("announcement-text"), said ? said.text : "");
   byId("idle").hidden = running;
+  byId("enrolling").hidden = !(running && s.enrolling);  // a game waits on enrollment: say so, never silently
   document.getElementById("layout").dataset.game = running ? s.game : "";
   if (!running) {  // nothing of the last game stays on the screen
     replace(byId("board"));
@@ -36,6 +38,7 @@ function draw() {
     setText(byId("to-act"), "");
     byId("outcome").hidden = true;
     byId("check").hidden = true;
+    byId("reading").hidden = true;
     return;
   }
   i18n.setView(s.game, s.view);
@@ -46,15 +49,19 @@ function draw() {
   setText(byId("phase"), s.phase ? i18n.phase(s.phase) : "");
   byId("phase").hidden = !s.phase;
   byId("sample").hidden = !usesSample(s.view);
+  const reading = s.outcome ? [] : s.reading;
   const waiting = [...s.toAct].sort((a, b) => a - b);
   setText(byId("to-act"), s.outcome ? "" : waiting.length
     ? i18n.t("ui.waiting_for", { seats: waiting })
-    : s.chanceToAct ? i18n.t("ui.waiting_for_table") : "");
+    : s.chanceToAct && !reading.length ? i18n.t("ui.waiting_for_table") : "");
   // names that do not fit the header line are counted instead of cut ("Waiting for Seat 1, Seat 2, Se…")
   const toAct = byId("to-act");
   if (!s.outcome && waiting.length > 1 && toAct.scrollWidth > toAct.clientWidth + 1) {
     setText(toAct, i18n.t("ui.waiting_for_n", { n: waiting.length }));
   }
+  // where the table waits for cards and how many it has read: the count moves with every tap
+  byId("reading").hidden = !reading.length;
+  replace(byId("reading"), ...reading.map((r) => h("p", { dataset: { zone: r.zone, got: r.got } }, readingText(i18n, r))));
   const out = byId("outcome");
   out.hidden = !s.outcome;
   if (s.outcome) {
