@@ -11,6 +11,7 @@ GAMES: dict[str, str] = {
     "boss_wallet": "companion.games.boss_wallet",
     "gangsters_dilemma": "companion.games.gangsters_dilemma",
     "thief_of_baghdad": "companion.games.thief_of_baghdad",
+    "mafia": "companion.games.mafia",
 }
 """Game id -> module exposing `RULES` (a Rules instance); read-only."""
 
