@@ -37,7 +37,7 @@ class MafiaBot(Player[None]):
     def decide(self, view: View, legal_actions: Legal, rng: random.Random, memory: None = None) -> Decision:
         """This phase's choice."""
         kind = legal_actions[0]["type"]
-        if kind == "vote":
+        if kind in ("vote", "abstain"):
             return _vote(view, legal_actions, rng)
         by_target = {a["target"]: a for a in legal_actions}
         if kind == "kill":
@@ -59,7 +59,7 @@ class MafiaBot(Player[None]):
 def _vote(view: View, legal: Legal, rng: random.Random) -> Decision:
     """Out with a known mafia; else with the most votes cast, or a first vote, never at a known ally."""
     seat = legal[0]["seat"]
-    by_target = {a["target"]: a for a in legal}
+    by_target = {a.get("target"): a for a in legal}
     own = view.get("side")
     known = view.get("known") or ()
     checks = view.get("checks") or ()

@@ -7,7 +7,7 @@ from typing import Mapping
 
 from companion.games.mafia.codes import Phase
 from companion.games.mafia.state import ROLES
-from companion.games.schema import ActionSpec, Field, list_of, nullable, one_of, seat
+from companion.games.schema import ActionSpec, Field, list_of, one_of, seat
 
 _TARGET = Field(seat())
 
@@ -16,7 +16,8 @@ ACTIONS: Mapping[str, ActionSpec] = MappingProxyType({
     "kill": ActionSpec({"target": _TARGET}),
     "check": ActionSpec({"target": _TARGET}),
     "suspect": ActionSpec({"target": _TARGET}),
-    "vote": ActionSpec({"target": Field(nullable(seat()))}),
+    "vote": ActionSpec({"target": _TARGET}),
+    "abstain": ActionSpec({}),
 })
 
 ALLOWED: Mapping[Phase, frozenset[str]] = MappingProxyType({
@@ -24,6 +25,6 @@ ALLOWED: Mapping[Phase, frozenset[str]] = MappingProxyType({
     # Every role's night action is allowed to every seat: a refusal of another role's action must not be the
     # public `wrong_phase` (it would name the seat's role); the role is checked after the public checks.
     Phase.NIGHT: frozenset({"kill", "check", "suspect"}),
-    Phase.DAY: frozenset({"vote"}),
+    Phase.DAY: frozenset({"vote", "abstain"}),
     Phase.GAME_OVER: frozenset(),
 })

@@ -78,7 +78,7 @@ def dawn(s: State) -> State:
 
 
 def apply_vote(s: State, seat: int, target: int | None) -> State:
-    """An open vote for a seat or for nobody; the last vote settles the day."""
+    """An open vote for a seat, or an abstention (None); the last vote settles the day."""
     if target is not None:
         check_target(s, seat, target)
     s = replace(s, votes=s.votes[:seat] + (target,) + s.votes[seat + 1:], pending=s.pending - {seat})

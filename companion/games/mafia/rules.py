@@ -94,6 +94,9 @@ class Mafia(Rules[State]):
     def _apply_vote(self, state: State, a: dict[str, Any]) -> State:
         return play.apply_vote(state, a["seat"], a["target"])
 
+    def _apply_abstain(self, state: State, a: dict[str, Any]) -> State:
+        return play.apply_vote(state, a["seat"], None)
+
 
 RULES = Mafia()
 """The engine instance the registry hands out."""
