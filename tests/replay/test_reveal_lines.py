@@ -13,7 +13,7 @@ from companion.games.timeline import CHECKPOINT_EVERY, Record, StepError, card_c
 from companion.web import texts
 from companion.web.history import Played, stats, stats_csv
 
-SEATS = {"secret_hitler": 7, "gangsters_dilemma": 4, "boss_wallet": 4, "thief_of_baghdad": 3}
+SEATS = {"secret_hitler": 7, "gangsters_dilemma": 4, "boss_wallet": 4, "thief_of_baghdad": 3, "mafia": 8}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 

@@ -158,7 +158,7 @@ def term_spans(text: str, terms: list[str]) -> dict[str, list[tuple[int, int]]]:
 
 def test_the_glossary_reads() -> None:
     terms = glossary()
-    assert set(terms) == {"secret_hitler", "gangsters_dilemma", "boss_wallet", "thief_of_baghdad"}
+    assert set(terms) == {"secret_hitler", "gangsters_dilemma", "boss_wallet", "thief_of_baghdad", "mafia"}
     assert ("Chancellor", "수상", ["chancellor"]) in terms["secret_hitler"]
     assert ("loot", "귀중품", []) in terms["gangsters_dilemma"]
 
