@@ -21,9 +21,10 @@ SHARED_LEAF = "companion.errors"
 PROJECT_ROOMS = ("companion.games", "companion.bots", "companion.hal", "companion.table", "companion.web",
                  "companion.commands", "companion.bench", "companion.config", "companion.cli", "companion.supervisor",
                  "companion.ratelog", "companion.venue")
-WEB_SHARED = ("companion.web.site", "companion.web.errors", "companion.web.listener", "companion.web.headers")
+WEB_SHARED = ("companion.web.site", "companion.web.errors", "companion.web.listener", "companion.web.headers",
+              "companion.web.hosts")
 """The web's parts the venue dashboard shares (where the page's files are, JSON errors, the listening socket, the
-security headers)."""
+security headers, the Host and Origin check)."""
 
 IO = ("flask", "waitress", "serial", "gpiozero", "spidev", "rpi_ws281x", "lgpio", "time", "datetime",
       "threading", "asyncio", "socket", "subprocess", "sqlite3", "os", "secrets", "multiprocessing")

@@ -108,7 +108,7 @@ def _dashboard(args: argparse.Namespace) -> int:
     print(f"venue dashboard at http://{args.host}:{args.port}/ ({len(server.board.grid()['tables'])} tables, "
           f"broker {server.broker.describe()})", flush=True)
     try:
-        server.serve(sock)
+        server.serve(sock, BIND_HOST=args.host)
     except KeyboardInterrupt:
         server.close()
     return 0

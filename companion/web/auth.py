@@ -126,7 +126,7 @@ def is_host() -> bool:
 def host_session_check() -> Callable[[], bool]:
     """A check, callable after the request has returned (a live stream's), that this request's host session
     is still live."""
-    sessions, sid = _sessions(), session.get("host_sid")
+    sessions, sid = _sessions(), _sid()
     return lambda: sessions.get(sid) is not None
 
 

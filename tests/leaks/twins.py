@@ -351,10 +351,14 @@ def seat_secrets(t: Table) -> tuple[set[tuple[str, str]], list[set[tuple[str, st
     shown = pairs(public)
     own = []
     for s in range(t.session.seats):
-        private = private_part(rules.view(state, s), public)
-        own.append({(k, json.dumps(v, sort_keys=True)) for k, v in private.items()
-                    if v not in (None, False, 0, "", [], {}) and k not in VIEWER_KEYS} - shown)
+        own.append(secrets_of(private_part(rules.view(state, s), public)) - shown)
     return shown, own
+
+
+def secrets_of(private: dict[str, Any]) -> set[tuple[str, str]]:
+    """A seat's secret pairs, leaving out values too plain to be evidence (None, false, 0, empty) and who looks."""
+    return {(k, json.dumps(v, sort_keys=True)) for k, v in private.items()
+            if v not in (None, False, 0, "", [], {}) and k not in VIEWER_KEYS}
 
 
 def pairs(value: Any) -> set[tuple[str, str]]:

@@ -124,7 +124,11 @@ def test_two_cards_on_one_reader_are_refused_in_words_on_its_zone_and_change_not
     state, ctx = running()
     done = step(state, TagsCrowded("r1"), ctx)
     assert done.rows == () and done.state.session is state.session
-    assert done.effects == (Flash("seat:1"), Publish("rejected", {"zone": "seat:1", "code": "two_tags_on_reader"}))
+    # two cards on a reader are seen on the table: everyone may read the code; the host hears the seat too
+    assert done.effects == (Flash("seat:1"), Publish(
+        "rejected", {"zone": "seat:1", "code": "two_tags_on_reader"},
+        {"zone": "seat:1", "code": "two_tags_on_reader", "seat": 1,
+         "message": "two cards on one reader: take one away"}))
     assert isinstance(done.reply, Refusal) and done.reply.code == "two_tags_on_reader"
     web = Path(__file__).resolve().parents[2] / "web" / "i18n"
     for lang in ("en", "ko"):

@@ -54,6 +54,20 @@ def test_everything_needs_a_staff_login(offline: Any) -> None:
     assert client.get("/login").status_code == 200
 
 
+def test_a_page_elsewhere_can_neither_rebind_the_dashboards_name_nor_post_to_it(offline: Any) -> None:
+    client = offline[0].test_client()
+    answer = client.post("/api/venue/login", json={"login": "staff", "password": "s3cret-words"},
+                         headers={"Host": "evil.example"})
+    assert answer.status_code == 421 and answer.get_json()["code"] == "foreign_host"
+    answer = client.post("/api/venue/login", json={"login": "staff", "password": "s3cret-words"},
+                         headers={"Origin": "http://evil.example"})
+    assert answer.status_code == 403 and answer.get_json()["code"] == "foreign_origin"
+    csrf = _login(client)
+    answer = client.get("/api/venue/state", headers={"Host": "evil.example:8100"})
+    assert answer.status_code == 421
+    assert client.get("/api/venue/state").status_code == 200 and csrf
+
+
 def test_a_wrong_login_is_refused_then_locked(offline: Any) -> None:
     client = offline[0].test_client()
     for _ in range(5):

@@ -17,7 +17,7 @@ from companion.games.registry import game_names, get_rules
 from companion.table.prompts import private_part
 from companion.venue import payloads
 from companion.venue.topics import TABLES
-from tests.leaks.test_table_leaks import pairs, secrets_of
+from tests.leaks.twins import pairs, secrets_of
 from tests.venue.broker import TABLES as ACCOUNTS, Listener, VenueBroker
 from tests.venue.tables import venue_table, wait_until
 

@@ -15,6 +15,7 @@ from companion.venue.collector import Collector
 from companion.venue.dashboard import api, auth, pages
 from companion.venue.store import VenueStore
 from companion.web.errors import install as install_errors
+import companion.web.hosts as hosts
 from companion.web.headers import secure
 
 DEFAULTS: dict[str, Any] = {
@@ -44,6 +45,7 @@ def create_app(config: Mapping[str, Any] | None, venue: Venue) -> Flask:
     app.config["SECRET_KEY"] = secrets.token_bytes(32)  # staff log in again after a restart
     app.config.update(dict(config or {}))
     app.extensions["venue"] = venue
+    hosts.install(app)  # staff's page on the LAN: a page elsewhere may neither rebind its name nor post to it
     app.extensions["venue_logins"] = auth.LoginGuard()
     app.extensions["venue_streams"] = api.Streams(int(app.config["MAX_STREAMS"]))
     install_errors(app)
