@@ -50,7 +50,7 @@ class Mafia(Rules[State]):
 
     def choices_key(self, state: State, seat: int) -> Hashable | None:
         """What a seat's legal actions are built from: the phase, who is in the game and (at night) the roles."""
-        return state.phase, state.alive, state.roles[seat] if state.roles else None
+        return state.phase, state.alive, state.roles
 
     def _legal(self, state: State, seat: int) -> list[dict[str, Any]]:
         return legal.legal_actions(state, seat)
