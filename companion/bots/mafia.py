@@ -48,8 +48,8 @@ class MafiaBot(Player[None]):
             pick = rng.choice(legal_actions)
             return Decision(pick, "pick_town", {"target": pick["target"]})
         if kind == "check":
-            checks = view.get("checks") or ()
-            unknown = [a for a in legal_actions if a["target"] >= len(checks) or checks[a["target"]] is None]
+            found = {*(view.get("found_mafia") or ()), *(view.get("found_town") or ())}
+            unknown = [a for a in legal_actions if a["target"] not in found]
             pick = rng.choice(unknown or list(legal_actions))
             return Decision(pick, "check_unknown", {"target": pick["target"]})
         pick = rng.choice(legal_actions)
@@ -62,13 +62,13 @@ def _vote(view: View, legal: Legal, rng: random.Random) -> Decision:
     by_target = {a.get("target"): a for a in legal}
     own = view.get("side")
     known = view.get("known") or ()
-    checks = view.get("checks") or ()
+    found_mafia, found_town = view.get("found_mafia") or (), view.get("found_town") or ()
 
     def side_of(target: int) -> str | None:
         role = known[target] if target < len(known) else None
         if role is not None:
             return "mafia" if role == "mafia" else "town"
-        return checks[target] if target < len(checks) else None
+        return "mafia" if target in found_mafia else "town" if target in found_town else None
 
     if own == "town":
         for target, action in by_target.items():

@@ -29,6 +29,7 @@ class MafiaBinding(Binding):
 
     game = "mafia"
     seat_fields = ("victim",)
+    seat_list_fields = ("mafia_picks", "found_mafia", "found_town")
     per_seat_fields = ("alive", "roles", "acted", "votes")
     scene_fields = ("phase", "alive", "acted", "roles")
     info_fields = ()

@@ -54,25 +54,25 @@ def public_view(s: State, seat: int | None = None) -> dict[str, Any]:
 
 
 def seat_own(s: State, seat: int) -> dict[str, Any]:
-    """What only this seat sees: its role and side, the mafia's partners and tonight's picks, the detective's
-    answers."""
+    """What only this seat sees: its role and side, the mafia's partners and tonight's picks (the seats picked,
+    in order), the seats the detective found on each side."""
     if not s.roles:
-        return {"role": None, "side": None, "known": [None] * s.seats, "mafia_picks": [None] * s.seats,
-                "checks": [None] * s.seats}
+        return {"role": None, "side": None, "known": [None] * s.seats, "mafia_picks": [], "found_mafia": [],
+                "found_town": []}
     role = s.roles[seat]
     over = s.phase is Phase.GAME_OVER
     known: list[str | None] = list(s.roles) if over else [
         r if i == seat or not s.alive[i] or (role == MAFIA and r == MAFIA) else None for i, r in enumerate(s.roles)]
-    checks: list[str | None] = [None] * s.seats
+    found: dict[str, list[int]] = {MAFIA: [], "town": []}
     if role == DETECTIVE:
         for detective, target in s.checks:
-            if detective == seat:
-                checks[target] = side(s.roles[target])
-    picks: list[int | None] = [None] * s.seats
+            if detective == seat and target not in found[side(s.roles[target])]:
+                found[side(s.roles[target])].append(target)
+    picks: list[int] = []
     if role == MAFIA and s.phase is Phase.NIGHT:
-        for mafia, target in s.picks:
-            picks[mafia] = target
-    return {"role": role, "side": side(role), "known": known, "mafia_picks": picks, "checks": checks}
+        picks = list(dict.fromkeys(target for _, target in s.picks))
+    return {"role": role, "side": side(role), "known": known, "mafia_picks": picks, "found_mafia": found[MAFIA],
+            "found_town": found["town"]}
 
 
 def seat_view(s: State, seat: int) -> dict[str, Any]:
