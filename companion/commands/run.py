@@ -19,7 +19,7 @@ from companion.hal import BackendError
 
 HELP = "run the table: hardware (mock by default), rules, journal and the web page"
 
-DEMO_SEATS = {"secret_hitler": 7, "gangsters_dilemma": 5, "boss_wallet": 4, "thief_of_baghdad": 3}
+DEMO_SEATS = {"secret_hitler": 7, "gangsters_dilemma": 5, "boss_wallet": 4, "thief_of_baghdad": 3, "mafia": 8}
 """Seats a `--game` demo starts with when neither --seats nor a config says otherwise."""
 
 

@@ -376,7 +376,8 @@ def test_host_undoes_the_last_action_after_confirming(sh_table: Any, runtime: Ru
 
 
 BOARD_PARTS = {"secret_hitler": "#board .seat", "gangsters_dilemma": "#board .location[data-location]",
-               "boss_wallet": "#board .hourglass", "thief_of_baghdad": "#board .palace[data-palace]"}
+               "boss_wallet": "#board .hourglass", "thief_of_baghdad": "#board .palace[data-palace]",
+               "mafia": "#board .board.mafia .seat"}
 
 
 @pytest.mark.parametrize("game", [g for g in BOARD_PARTS if g in game_names()])
@@ -403,7 +404,8 @@ def test_each_game_board_draws_mid_game(browser: Any, base_url: str, runtime: Ru
     page.goto(base_url)
     page.wait_for_selector(BOARD_PARTS[game])
     assert page.inner_text("#game-title") == {"secret_hitler": "Secret Hitler", "gangsters_dilemma": "Gangster's Dilemma",
-                                              "boss_wallet": "Boss's Wallet", "thief_of_baghdad": "Thief of Baghdad"}[game]
+                                              "boss_wallet": "Boss's Wallet", "thief_of_baghdad": "Thief of Baghdad",
+                                              "mafia": "Mafia"}[game]
     assert page.query_selector_all("#log li"), "the log is empty"
     view = rules.view(runtime.loop.session.state, None)
     assert page.is_visible("#sample") == any(k.startswith("sample") and v for k, v in view.items())
