@@ -22,19 +22,20 @@ from tests.web.pages.conftest import PIN
 
 pytestmark = pytest.mark.browser
 
-GAMES = [g for g in ("secret_hitler", "gangsters_dilemma", "boss_wallet", "thief_of_baghdad") if g in game_names()]
+GAMES = [g for g in ("secret_hitler", "gangsters_dilemma", "boss_wallet", "thief_of_baghdad", "mafia") if g in game_names()]
 TV_PARTS = {
     "secret_hitler": ["[data-part=seats]", "[data-track=liberal]", "[data-track=fascist]", "[data-track=election]"],
     "gangsters_dilemma": ["[data-part=locations]", "[data-part=players]", "[data-part=demands]"],
     "boss_wallet": ["[data-part=players]", ".hourglasses"],
     "thief_of_baghdad": ["[data-part=palaces]", "[data-part=players]"],
+    "mafia": ["[data-part=seats]", "[data-part=round]"],
 }
 """What must be on a TV screen, whole, for each game."""
-SEAT_NAME = {g: "#board [data-part=players] tr[data-seat] td:first-child" for g in GAMES} | {"secret_hitler": "#board .seat .name"}
+SEAT_NAME = {g: "#board [data-part=players] tr[data-seat] td:first-child" for g in GAMES} | {"secret_hitler": "#board .seat .name", "mafia": "#board .seat .name"}
 MIN_KEY_PX_1080 = 30
 """Seat names and the Secret Hitler badges at least this font size at 1080p: a cap height of about 21 px, 12 mm on
 a 50-inch screen, 14 arcminutes at 3 m (README "The table screen")."""
-MIDGAME_STEPS = {"secret_hitler": 40, "gangsters_dilemma": 30, "boss_wallet": 40, "thief_of_baghdad": 60}
+MIDGAME_STEPS = {"secret_hitler": 40, "gangsters_dilemma": 30, "boss_wallet": 40, "thief_of_baghdad": 60, "mafia": 12}
 
 OVERFLOW = """() => {
   const de = document.documentElement, vw = innerWidth, vh = innerHeight, out = [];
@@ -115,8 +116,8 @@ def play(rt: Runtime, game: str, steps: int | None, seed: int) -> None:
 
 
 def start(rt: Runtime, game: str, seats: int | None = None) -> int:
-    """A fresh game of `game` at its largest seat count (or `seats`); returns the seat count."""
-    n = seats or get_rules(game).max_seats
+    """A fresh game of `game` at its largest seat count the table seats (or `seats`); returns the seat count."""
+    n = seats or min(get_rules(game).max_seats, len(rt.config.seats))
     table_call(rt, "end_game")
     assert table_call(rt, "new_game", game=game, seats=n, components="digital").get("game_id") is not None
     return n

@@ -18,7 +18,7 @@ from tests.web.pages.visible import Problem, identifiers, problems
 
 pytestmark = pytest.mark.browser
 
-SEATS = {"secret_hitler": 5, "gangsters_dilemma": 4, "boss_wallet": 3, "thief_of_baghdad": 2}
+SEATS = {"secret_hitler": 5, "gangsters_dilemma": 4, "boss_wallet": 3, "thief_of_baghdad": 2, "mafia": 5}
 CHECKED = 36
 """Actions per game read off every page; the rest of the game is played with the pages parked, then the
 game-over screens are read."""
