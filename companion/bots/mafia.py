@@ -86,5 +86,33 @@ def _vote(view: View, legal: Legal, rng: random.Random) -> Decision:
     return Decision(pick, "vote_first", {"target": pick["target"]})
 
 
+class SidePlayer(Player[None]):
+    """One player per side: every seat plays `players[side]` for the side its view says it was dealt (for
+    lines such as "bot citizens against random mafia"); each decides from the seat's view alone."""
+
+    game = "mafia"
+
+    def __init__(self, players: Mapping[str, Player]) -> None:
+        self.players = dict(players)
+        self.kind = "/".join(p.kind for p in players.values())  # type: ignore[misc]
+
+    def decide(self, view: View, legal_actions: Legal, rng: random.Random, memory: None = None) -> Decision:
+        """The dealt side's player decides (the citizens' before the deal is known)."""
+        player = self.players[MAFIA_SIDE if view.get("side") == MAFIA_SIDE else TOWN_SIDE]
+        seat = legal_actions[0]["seat"]
+        own = player.observe(player.start(seat), view) if player.remembers else None
+        return player.decide(view, legal_actions, rng, own)
+
+
+MAFIA_SIDE, TOWN_SIDE = "mafia", "town"
+SIDES = (TOWN_SIDE, MAFIA_SIDE)
+"""The sides a seat can be dealt into (the detective plays for the town)."""
+
+
+def by_side(players: Mapping[str, Player]) -> Player:
+    """One player for every seat, playing `players[side]` for the side it is dealt."""
+    return SidePlayer(players)
+
+
 BOT = MafiaBot()
 """The game's bot."""
