@@ -27,12 +27,13 @@ soak: $(STAMP)
 	@bash scripts/install-test-deps.sh
 	$(BIN)/python -m pytest -q -m soak
 
-# The builder's drawings (hardware/drawings/*.svg) from their text sources; tests/hal/test_drawings.py fails when a
+# The builder's drawings (hardware/drawings/*.svg) from their text sources, and docs/RULES.md's table of games; tests/hal/test_drawings.py fails when a
 # drawing and its source disagree, or a drawn pin disagrees with the code's pin map.
 docs: $(STAMP)
 	@bash scripts/install-test-deps.sh
 	$(BIN)/python hardware/drawings/make.py
 	$(BIN)/python -m companion.bench.hardware hardware/README.md
+	$(BIN)/python -m companion.catalogue
 
 bench: $(STAMP)
 	$(BIN)/companion bench

@@ -35,12 +35,6 @@ class TableRefusal(RefusedError, ValueError):
     code = "table_refused"
 
 
-class BindingRefusal(RefusedError, ValueError):
-    """A game's table binding refused an input (a tile set that does not make an action)."""
-
-    code = "binding_refused"
-
-
 class JournalError(CompanionError, OSError):
     """The journal could not be written (full, locked, read-only, I/O); nothing was committed."""
 

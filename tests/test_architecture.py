@@ -188,3 +188,91 @@ def test_the_walker_allows_the_shared_leaf_and_own_room(tmp_path: Path) -> None:
     assert violations(probe, "games", ["companion", "games"]) == []
     assert [(name, relative) for _, name, relative in imports_of(probe, ["companion", "games"])][-2:] == [
         ("companion.games.rules", True), ("companion.games.rules.Rules", True)]
+
+
+TABLE_CORE = ROOT / "table" / "core"
+"""The table's pure core (`step(state, input, ctx) -> (state, effects)`): no I/O, so no module that does I/O as
+it loads either; the loop (companion/table/loop.py) and the effect runner do the I/O."""
+
+
+def module_path(name: str) -> Path | None:
+    """The file of a project module, None for anything else (a class imported by name, a library)."""
+    if not name.startswith("companion"):
+        return None
+    base = ROOT.parent.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def load_time_imports(path: Path) -> list[str]:
+    """The modules a file imports as it loads: module-level imports, not those inside functions nor under
+    `if TYPE_CHECKING:`; with every parent package of each (importing a.b.c runs a/__init__ and a/b/__init__)."""
+    found: list[str] = []
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.Import):
+                found.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                found.append(node.module)
+                found.extend(f"{node.module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.If):
+                if not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+                    visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+                visit(node.orelse)
+                visit(node.finalbody)
+
+    visit(ast.parse(path.read_text(encoding="utf-8"), str(path)).body)
+    out: list[str] = []
+    for name in found:
+        parts = name.split(".")
+        out.extend(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return out
+
+
+def io_reached(path: Path, package: list[str] | None = None) -> list[str]:
+    """Every I/O module a core file imports (anywhere in it) or pulls in as it loads, each with the chain of
+    project modules that leads there."""
+    bad: list[str] = []
+    seen: set[str] = set()
+    queue: list[tuple[str, tuple[str, ...]]] = []
+    for _, name, _ in imports_of(path, package):
+        queue.append((name, (path.name,)))
+    while queue:
+        name, chain = queue.pop()
+        if name.split(".")[0] in IO:
+            bad.append(" -> ".join((*chain, name)))
+            continue
+        found = module_path(name)
+        if found is None or name in seen:
+            continue
+        seen.add(name)
+        queue += [(n, (*chain, name)) for n in load_time_imports(found) for n in [n] if n != name]
+        parts = name.split(".")
+        queue += [(".".join(parts[:i]), chain) for i in range(1, len(parts))]
+    return sorted(set(bad))
+
+
+def test_the_table_core_imports_no_io() -> None:
+    bad = [v for path in sorted(TABLE_CORE.glob("*.py")) for v in io_reached(path)]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(("source", "caught"), [
+    ("import sqlite3\n", "sqlite3"),
+    ("from companion.table.journal import Journal\n", "companion.table.journal -> sqlite3"),
+    ("from companion.hal.buttons import ButtonBank\n", "gpiozero"),
+    ("def later():\n    import time\n", "time"),
+])
+def test_the_core_rule_catches_a_planted_import(tmp_path: Path, source: str, caught: str) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(source, encoding="utf-8")
+    found = io_reached(probe, ["companion", "table", "core"])
+    assert any(caught in line for line in found), found

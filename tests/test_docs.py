@@ -121,3 +121,15 @@ def test_rules_doc_lists_every_action_and_field(game: str) -> None:
     for kind, spec in rules.actions.items():
         absent = [f for f in spec.fields if f"`{f}`" not in rows[kind]]
         assert not absent, f"docs/RULES.md, {rules.title}, `{kind}`: fields not listed: {absent}"
+
+
+def test_the_games_table_in_docs_rules_is_built_from_the_registry() -> None:
+    """docs/RULES.md's table of games is what `python -m companion.catalogue` writes, and each game has its
+    own section there (a new game's package appears by itself: rerun the command)."""
+    from companion.catalogue import games_table, with_table
+    from companion.games.registry import all_games
+
+    text = (ROOT / "docs/RULES.md").read_text(encoding="utf-8")
+    assert with_table(text, games_table(ROOT)) == text, "run `python -m companion.catalogue` (make docs)"
+    headings = set(re.findall(r"^## (.+)$", text, flags=re.M))
+    assert {g.title for g in all_games()} <= headings

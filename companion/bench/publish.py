@@ -19,7 +19,7 @@ from companion.games.registry import game_names, get_rules
 from companion.table.core.outputs import publish
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
-from companion.table.journal import GameRecord
+from companion.table.records import GameRecord
 from companion.table.session import Components, Session
 from companion.table.terminals import TerminalBook
 

@@ -24,13 +24,10 @@ from companion.bots import Player, get_player, play_match, sides, team_player
 from companion.bots.stats import Rate
 from companion.games import get_rules
 from companion.games.playout import PlayoutTooLong
-from companion.games.registry import game_names
+from companion.games.registry import game_names, get_game
 
 CHUNK = 250
 """Games per unit of work handed to a process."""
-SINGLE_WINNER = frozenset({"thief_of_baghdad"})
-"""Games whose every outcome has exactly one winner, so a random seat's base rate is exactly 1/seats (their
-random games are long: Thief of Baghdad's average some 5,900 actions)."""
 TEAM_SEATS = (5, 7, 10)
 
 
@@ -104,7 +101,7 @@ def setups(games_filter: Sequence[str] | None = None) -> list[Setup]:
         else:
             for seats in range(rules.min_seats, rules.max_seats + 1):
                 out.append(Setup(game, seats, seat_kind="bot"))
-                if game not in SINGLE_WINNER:
+                if not get_game(game).one_winner:  # else a random seat's base rate is exactly 1/seats
                     out.append(Setup(game, seats, seat_kind="random"))
     return out
 

@@ -26,13 +26,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from companion.games.registry import all_games
 from companion.venue.broker import STAFF_LOGIN, Layout
 from companion.venue.errors import VenueError
 from companion.venue.mqtt import read_password
 from companion.venue.store import VenueStore
 
-GAMES = ("secret_hitler", "gangsters_dilemma", "boss_wallet", "thief_of_baghdad")
-SEATS = {"secret_hitler": 7, "gangsters_dilemma": 5, "boss_wallet": 4, "thief_of_baghdad": 3}
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -177,10 +176,11 @@ def run_simulation(data: Path, broker_url: str | None, tables: int, seconds: flo
         reader.start()
         rng = random.Random(1)
         base = demo_config()
+        games = all_games()
         for i, table in enumerate(ids):
-            game = GAMES[i % len(GAMES)]
+            game = games[i % len(games)]
             cfg = replace(base, name=table, data_dir=str(work / table), readers=(), buttons=(), leds=LedConfig(),
-                          game=replace(base.game, name=game, seats=SEATS[game]),
+                          game=replace(base.game, name=game.id, seats=game.demo_seats),
                           venue=VenueConfig(broker_url, table, str(layout.account(table)), ca_file=ca_file))
             runtimes.append(Runtime(cfg, rng=random.Random(i)).start())
         _until(lambda: all(rt.venue.state()["connected"] for rt in runtimes), 10.0)  # every table connected

@@ -14,14 +14,10 @@ from typing import Any
 from companion.commands._config import add_config_arguments, config_from_args
 from companion.config import GameConfig, TableConfig, config_warnings
 from companion.errors import CompanionError
-from companion.games.registry import get_rules
+from companion.games.registry import get_game, game_names
 from companion.hal import BackendError
 
 HELP = "run the table: hardware (mock by default), rules, journal and the web page"
-
-DEMO_SEATS = {"secret_hitler": 7, "gangsters_dilemma": 5, "boss_wallet": 4, "thief_of_baghdad": 3, "mafia": 8}
-"""Seats a `--game` demo starts with when neither --seats nor a config says otherwise."""
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
@@ -29,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default=None, help="address to serve on (overrides the config)")
     parser.add_argument("--port", type=int, default=None, help="port to serve on (overrides the config)")
     parser.add_argument("--game", default=None, help="the game a fresh table starts with (overrides the "
-                                                     "config), e.g. gangsters_dilemma")
+                                                     f"config): one of {', '.join(game_names())}")
     parser.add_argument("--seats", type=int, default=None, help="seats of that game (default: a demo count)")
     parser.add_argument("--components", choices=("digital", "physical"), default=None,
                         help="digital (the table deals and draws) or physical (tagged components are read)")
@@ -39,13 +35,14 @@ def with_game(cfg: TableConfig, args: argparse.Namespace) -> TableConfig | None:
     """The config with --game/--seats/--components applied, or None after printing the error."""
     game = args.game or cfg.game.name
     try:
-        rules = get_rules(game)
+        declared = get_game(game)
     except ValueError as exc:
         print(f"error: --game: {exc}", file=sys.stderr)
         return None
+    rules = declared.rules
     seats = args.seats
-    if seats is None:
-        seats = cfg.game.seats if args.game is None else DEMO_SEATS.get(game, rules.min_seats)
+    if seats is None:  # a --game demo starts with the game's declared demo seats
+        seats = cfg.game.seats if args.game is None else declared.demo_seats
         seats = min(max(seats, rules.min_seats), rules.max_seats, max(len(cfg.seats), rules.min_seats))
     if not rules.min_seats <= seats <= rules.max_seats:
         print(f"error: --seats: {rules.title} takes {rules.min_seats}..{rules.max_seats} seats", file=sys.stderr)

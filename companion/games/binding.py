@@ -7,7 +7,6 @@ for the engine to judge; it draws the LED scene from the public view only. See d
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
 from dataclasses import dataclass
@@ -15,9 +14,9 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Hashable, Iterable, Mapping, Sequence, Union
 
-from companion.games.contract import BINDING_CODES, CHANCE, IllegalAction
+from companion.games.contract import BINDING_CODES, CHANCE, Components, IllegalAction
 from companion.games.memo import Memo
-from companion.games.registry import GAMES, get_rules
+from companion.games.registry import get_game, get_rules
 from companion.games.rules import Rules
 
 RGB = tuple[int, int, int]
@@ -224,7 +223,7 @@ class Binding:
         """Every logical zone the game uses: `seat:N` per seat, then shared zones."""
         return tuple(f"seat:{i}" for i in range(seats))
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Any]], Any]:
         """Table input -> zero or more actions (engine-judged) and the new partial input; may raise IllegalAction."""
         if isinstance(event, Chosen):
             return [{**dict(event.action), "seat": event.seat}], pending
@@ -236,16 +235,16 @@ class Binding:
             raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
         raise IllegalAction("unknown_key", BINDING_CODES["unknown_key"])
 
-    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: str) -> dict[str, Any]:
+    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: Components) -> dict[str, Any]:
         """The engine options for a new game, given the host's options and every enrolled card (a game whose
         card list is unpublished builds it from the enrolled cards here); ValueError when they do not fit."""
         return dict(options)
 
-    def choices(self, state: Any, seat: int, mode: str) -> list[dict[str, Any]]:
+    def choices(self, state: Any, seat: int, mode: Components) -> list[dict[str, Any]]:
         """Table-side choices offered to a seat besides its legal actions (e.g. "my hand is scanned")."""
         return []
 
-    def choices_key(self, state: Any, seat: int, mode: str) -> Hashable | None:
+    def choices_key(self, state: Any, seat: int, mode: Components) -> Hashable | None:
         """A cheap value that equals (`==`) the one given for another state only when `choices` gives this
         seat the same list in both (with `Rules.choices_key`, a table then keeps the seat's prompt without
         asking); None: no such key."""
@@ -289,7 +288,7 @@ class Binding:
         """Public table information drawn from the public view only (e.g. what the bank pays out)."""
         return {}
 
-    def chance_is_physical(self, state: Any, mode: str) -> bool:
+    def chance_is_physical(self, state: Any, mode: Components) -> bool:
         """Whether the table must read this chance outcome from components (else it samples it)."""
         return False
 
@@ -317,20 +316,5 @@ def seat_of(zone: str) -> int | None:
 
 
 def get_binding(game: str) -> Binding:
-    """The table binding of a registered game: `BINDING` in its module or its package's `binding` module,
-    else the generic one."""
-    get_rules(game)  # unknown game -> ValueError
-    module = GAMES[game]
-    for candidate in (module, module + ".binding", module.rsplit(".", 1)[0] + ".binding"):
-        try:
-            found = importlib.import_module(candidate)
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and candidate.startswith(exc.name):
-                continue
-            raise
-        binding = getattr(found, "BINDING", None)
-        if isinstance(binding, Binding) and binding.game == game:
-            return binding
-    generic = Binding()
-    generic.game = game
-    return generic
+    """The table binding of a registered game (its declaration's); an unknown game raises ValueError."""
+    return get_game(game).binding

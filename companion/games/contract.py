@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping
 
 from companion.errors import CompanionError
 
@@ -64,3 +64,18 @@ class Outcome:
 
     winners: frozenset[int]
     reason: str
+
+
+class Components(StrEnum):
+    """Whether chance comes from the table's own random draw or from the components the players tap."""
+
+    DIGITAL = "digital"
+    PHYSICAL = "physical"
+
+    @classmethod
+    def parse(cls, value: Any) -> "Components":
+        """The enum member named by a JSON string; IllegalAction bad_setup otherwise."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise IllegalAction("bad_setup", f"components must be 'digital' or 'physical', not {value!r}") from None

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from companion.hal.events import (ButtonPressed, HalEvent, ReaderFault, Sink, TagPlaced, TagRemoved,
-                                  TerminalChoice, TerminalGone, TerminalHello)
-from companion.hal.hardware import Hardware
+                                  TerminalChoice, TerminalClash, TerminalGone, TerminalHello)
 from companion.errors import ConfigFault
 from companion.hal.interfaces import RGB, LedStrip, ReaderError, TagReader, TerminalHub
+
+if TYPE_CHECKING:
+    from companion.hal.hardware import Hardware
 
 BACKENDS: dict[str, str] = {
     "mock": "companion.hal.mock",
@@ -44,6 +47,14 @@ def load_backend(name: str) -> ModuleType:
 
 __all__ = [
     "BACKENDS", "BackendError", "load_backend", "Hardware", "HalEvent", "Sink", "TagPlaced", "TagRemoved",
-    "ButtonPressed", "TerminalHello", "TerminalChoice", "TerminalGone", "ReaderFault", "RGB", "LedStrip",
+    "ButtonPressed", "TerminalHello", "TerminalChoice", "TerminalGone", "TerminalClash", "ReaderFault", "RGB", "LedStrip",
     "ReaderError", "TagReader", "TerminalHub",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`Hardware` on first use: it pulls in gpiozero and the reader threads, which the event vocabulary (all the
+    table core imports of hal) must not."""
+    if name == "Hardware":
+        return importlib.import_module("companion.hal.hardware").Hardware
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Union
 
+READER_PREFIX = "terminal:"
+"""A seat terminal's own reader is named `terminal:<id>` in the events it reports."""
+
 
 @dataclass(frozen=True)
 class TagPlaced:
@@ -41,6 +44,8 @@ class TerminalHello:
     display: bool = False
     faults: str = ""
     """Parts that failed to start (reader, display), comma-separated."""
+    link: str = ""
+    """The port and boot it spoke from: its message numbers count from 1 on each new link."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,8 @@ class TerminalChoice:
     ballot: str
     seq: int
     value: Any
+    link: str = ""
+    """The port and boot it came on (the table counts `seq` per link)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,16 @@ class TerminalGone:
     """A seat terminal disconnected (unplugged, or heartbeat stale)."""
 
     terminal: str
+
+
+@dataclass(frozen=True)
+class TerminalClash:
+    """A second device on `port` said hello as `terminal`, already connected on another port: it was refused
+    (`present`), or has gone (False)."""
+
+    terminal: str
+    port: str
+    present: bool = True
 
 
 @dataclass(frozen=True)
@@ -77,7 +94,7 @@ class ReaderFault:
 
 
 HalEvent = Union[TagPlaced, TagRemoved, TagsCrowded, ButtonPressed, TerminalHello, TerminalChoice, TerminalGone,
-                 ReaderFault]
+                 TerminalClash, ReaderFault]
 """Every event a backend may emit."""
 
 Sink = Callable[[HalEvent], None]

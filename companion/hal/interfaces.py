@@ -64,9 +64,11 @@ class TerminalHub(ABC):
     (the seat's choices; `info` holds what only that seat may know, e.g. its role or hand),
     `{"type": "idle", "ballot": null, "info": {...}}` (nothing to choose), `{"type": "ack", "ballot", "seq"}`
     and `{"type": "error", "ballot", "seq", "code", "message"}` (answers to a choice).
-    Events the hub emits: TerminalHello on (re)connect (the table resends the open prompt), TerminalChoice
-    with the terminal's own increasing `seq` (the table ignores a seq it has already seen from that
-    terminal since its last hello) and the option `value`, TerminalGone when the link drops or goes stale.
+    Events the hub emits: TerminalHello on (re)connect (the table resends the open prompt) naming its `link`
+    (port and boot), TerminalChoice with the terminal's own increasing `seq` and its `link` (the table counts seq
+    per link, and answers with ack or error only once decided; the hub answers no choice itself but page turns)
+    and the option `value`, TerminalGone when the link drops or goes stale, TerminalClash when a second device
+    claims a connected terminal's id (refused by the hub) or goes.
     """
 
     @abstractmethod

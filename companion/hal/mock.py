@@ -115,6 +115,8 @@ class MockTerminalHub(ScreenHub):
         self.lines: dict[str, list[bytes]] = collections.defaultdict(list)
         self._screens: dict[str, proto.Message | None] = {}
         self._seq: dict[str, int] = collections.defaultdict(int)
+        self._boots: dict[str, int] = collections.defaultdict(int)
+        """Connects per terminal: each is a new boot, so a new link whose message numbers the table counts anew."""
         self._lock = threading.RLock()
 
     def start(self, sink: Sink) -> None:
@@ -148,7 +150,9 @@ class MockTerminalHub(ScreenHub):
                                 bool(display), faults or "")
         with self._lock:
             self._screens[terminal] = None
-        self._emit(self.on_hello(terminal, self._wire(terminal, hello, to_terminal=False)))  # type: ignore[arg-type]
+            self._boots[terminal] += 1
+            link = f"mock:{terminal}#{self._boots[terminal]}"
+        self._emit(self.on_hello(terminal, self._wire(terminal, hello, to_terminal=False), link))  # type: ignore[arg-type]
 
     def disconnect(self, terminal: str) -> None:
         """Unplug a terminal."""

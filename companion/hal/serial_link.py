@@ -3,9 +3,13 @@
 A link opens its port with `exclusive=True`, says hello, and after the terminal's hello re-sends the open
 prompt. Unplugging shows as SerialException: the link closes and reopens the same (stable, by-id) path with
 backoff 50 ms -> 2 s. A hung terminal raises nothing, so a terminal silent for `stale_s` is dropped and
-reopened. Malformed lines are reported with the protocol's stable code and survived. Every choice is acked
-and passed on; the table drops duplicates by their sequence number (one filter, in the table state), and a
-hello from a new boot is passed on so the table knows the terminal counts from 1 again.
+reopened. Malformed lines are reported with the protocol's stable code and survived.
+
+A hello must win its id (`claim`): a second device saying hello as a terminal already connected on another port
+is answered `error` seq 0 `duplicate_id`, is never greeted (nothing it sends is passed on) and is reported as a
+LinkClash until it goes. A choice is passed on *unanswered*: the table acks it once its verdict is in, or
+refuses it (companion.table.core.step), and drops duplicates by their sequence number per link: the port and the
+terminal's boot nonce (`link`), so a hello from a new boot makes a new link that counts from 1 again.
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ class LinkUp:
     terminal: str
     fw: str
     hello: proto.Hello | None = None
+    link: str = ""
+    """This port and the terminal's boot (`path#nonce`): its message numbers count from 1."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,17 @@ class LinkChoice:
     ballot: str
     seq: int
     value: str
+    link: str = ""
+
+
+@dataclass(frozen=True)
+class LinkClash:
+    """A device on `path` said hello as `terminal`, whose id another port holds: refused (`present`), or it has
+    gone or given it up (False)."""
+
+    path: str
+    terminal: str
+    present: bool = True
 
 
 @dataclass(frozen=True)
@@ -92,7 +109,7 @@ class LinkCrowd:
     on: bool
 
 
-LinkEvent = LinkUp | LinkDown | LinkChoice | LinkTag | LinkCrowd | LinkProblem
+LinkEvent = LinkUp | LinkDown | LinkChoice | LinkClash | LinkTag | LinkCrowd | LinkProblem
 
 
 def open_serial(path: str, timeout_s: float) -> Port:
@@ -125,6 +142,8 @@ class LinkHealth:
     reconnects: int
     malformed: int
     last_problem: str
+    refused: str = ""
+    """The id a device on this port claimed while another port held it ("" when none)."""
 
 
 class TerminalLink:
@@ -140,9 +159,11 @@ class TerminalLink:
         stale_s: float = 3.0,
         backoff_s: tuple[float, float] = (0.05, 2.0),
         read_timeout_s: float = 0.05,
+        claim: Callable[[str, str], bool] = lambda path, terminal: True,
     ) -> None:
         self.path = path
         self._emit = emit
+        self._claim = claim
         self._opener = opener
         self._ping_s = ping_s
         self._stale_s = stale_s
@@ -160,6 +181,8 @@ class TerminalLink:
         self._terminal: str | None = None
         self._fw = ""
         self._boot = 0
+        self._link = ""
+        self._refused = ""
         self._greeted = False
         self._prompt: proto.Prompt | proto.Phone | None = None
         self._last_screen = -1
@@ -231,7 +254,7 @@ class TerminalLink:
         with self._lock:
             return LinkHealth(self.path, self.connected, self._terminal, self._fw,
                               round(now - self._last_rx, 3) if self._last_rx is not None else None,
-                              self._reconnects, self._malformed, self._last_problem)
+                              self._reconnects, self._malformed, self._last_problem, self._refused)
 
     # -- one turn ----------------------------------------------------------------------------------------
 
@@ -323,6 +346,9 @@ class TerminalLink:
     def _close(self) -> None:
         port, self._port = self._port, None
         self._greeted = False
+        if self._refused:  # the refused device went with the port
+            refused, self._refused = self._refused, ""
+            self._emit(LinkClash(self.path, refused, False))
         if port is not None:
             try:
                 port.close()
@@ -344,6 +370,36 @@ class TerminalLink:
         self._last_problem = code
         self._emit(LinkProblem(self.path, code, detail))
 
+    def _hello(self, message: proto.Hello) -> None:
+        """A terminal introduced itself: greeted if its id is free (or already this port's), else refused."""
+        if not self._claim(self.path, message.id):
+            if self._greeted and self._terminal is not None:  # this port's terminal renamed itself to a taken id
+                self._emit(LinkDown(self.path, self._terminal, "refused"))
+            self._greeted, self._terminal, self._prompt, self._last_screen = False, None, None, -1
+            self._send(proto.Error(0, "duplicate_id"))
+            if self._refused != message.id:
+                if self._refused:
+                    self._emit(LinkClash(self.path, self._refused, False))
+                self._refused = message.id
+                self._emit(LinkClash(self.path, message.id, True))
+            return
+        if self._refused:
+            refused, self._refused = self._refused, ""
+            self._emit(LinkClash(self.path, refused, False))
+        if self._terminal is not None and message.id != self._terminal:
+            self._prompt = None  # another terminal on this port: the hub decides what it is asked
+            self._last_screen = -1
+        link = f"{self.path}#{message.nonce if message.nonce is not None else message.boot}"
+        # a hello from a new boot is news too: the terminal numbers its messages from 1 again
+        news = not self._greeted or link != self._link or message.id != self._terminal
+        self._terminal, self._fw, self._boot, self._link = message.id, message.fw, message.boot, link
+        self._greeted = True
+        self._delay = self._backoff[0]
+        if news:
+            self._emit(LinkUp(self.path, message.id, message.fw, message, link))
+        if self._prompt is not None:
+            self._send(self._prompt)
+
     def _handle(self, line: bytes | None, now: float) -> None:
         if line is None:
             self._problem("too_long", f"line over {proto.MAX_LINE} bytes")
@@ -354,29 +410,18 @@ class TerminalLink:
             self._problem(exc.code, exc.detail)
             return
         if isinstance(message, proto.Hello):
-            if self._terminal is not None and message.id != self._terminal:
-                self._prompt = None  # another terminal on this port: the hub decides what it is asked
-                self._last_screen = -1
-            # a hello from a new boot is news too: the terminal numbers its messages from 1 again
-            news = not self._greeted or message.boot != self._boot or message.id != self._terminal
-            self._terminal, self._fw, self._boot = message.id, message.fw, message.boot
-            self._greeted = True
-            self._delay = self._backoff[0]
-            if news:
-                self._emit(LinkUp(self.path, message.id, message.fw, message))
-            if self._prompt is not None:
-                self._send(self._prompt)
+            self._hello(message)
             return
         if not self._greeted or self._terminal is None:
             self._problem("no_hello", f"{message.TYPE} before hello")
             return
         if isinstance(message, proto.Ping):
             self._send(proto.Pong(message.n))
-        elif isinstance(message, proto.Choice | proto.Tag | proto.Untag | proto.Crowd):
-            self._send(proto.Ack(message.seq))
-            if isinstance(message, proto.Choice):
-                self._emit(LinkChoice(self._terminal, message.ballot, message.seq, message.value))
-            elif isinstance(message, proto.Crowd):
+        elif isinstance(message, proto.Choice):
+            self._emit(LinkChoice(self._terminal, message.ballot, message.seq, message.value, self._link))
+        elif isinstance(message, proto.Tag | proto.Untag | proto.Crowd):
+            self._send(proto.Ack(message.seq))  # the reader's news is taken as it is: no verdict to wait for
+            if isinstance(message, proto.Crowd):
                 self._emit(LinkCrowd(self._terminal, message.on))
             else:
                 self._emit(LinkTag(self._terminal, bytes.fromhex(message.uid) if isinstance(message, proto.Tag)

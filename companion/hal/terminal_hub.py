@@ -18,13 +18,11 @@ from typing import Any, Mapping, Sequence
 
 from companion.hal import terminal_protocol as proto
 from companion.hal import terminal_screens as screens
-from companion.hal.events import HalEvent, Sink, TerminalChoice, TerminalHello
+from companion.hal.events import READER_PREFIX, HalEvent, Sink, TerminalChoice, TerminalHello
 from companion.hal.interfaces import TagReader, TerminalHub
 from companion.ratelog import RateLimitedLog
 
 log = logging.getLogger("companion.hal.terminals")
-
-READER_PREFIX = "terminal:"
 
 
 def reader_name(terminal: str) -> str:
@@ -71,6 +69,8 @@ class ScreenHub(TerminalHub):
         self._seats: dict[str, _Seat] = {}
         self._readers: dict[str, TerminalReader] = {}
         self._shown: dict[str, proto.Message] = {}
+        self._link_ids: dict[str, str] = {}
+        """Each terminal's current link (port and boot), as its hello named it."""
         self._hub_lock = threading.RLock()
         self._sink: Sink | None = None
         self.problems = 0
@@ -148,10 +148,12 @@ class ScreenHub(TerminalHub):
 
     # -- what the transport calls ----------------------------------------------------------------------------
 
-    def on_hello(self, terminal: str, hello: proto.Hello) -> TerminalHello:
-        """A terminal said hello: remember what it can show (re-laying out an open prompt if that changed)."""
+    def on_hello(self, terminal: str, hello: proto.Hello, link: str = "") -> TerminalHello:
+        """A terminal said hello on `link`: remember what it can show (re-laying out an open prompt if that
+        changed)."""
         cap = screens.Capability.of(hello)
         with self._hub_lock:
+            self._link_ids[terminal] = link
             seat = self._seat(terminal)
             changed = cap != seat.cap
             seat.cap = cap
@@ -160,33 +162,33 @@ class ScreenHub(TerminalHub):
                 seat.place = screens.Place()
         if changed and seat.ballot is not None:
             self._present(terminal)
-        return TerminalHello(terminal, hello.fw, cap.screen, cap.display, cap.faults)
+        return TerminalHello(terminal, hello.fw, cap.screen, cap.display, cap.faults, link)
 
-    def on_choice(self, terminal: str, choice: proto.Choice) -> HalEvent | None:
-        """A choice from a terminal: a page turn is shown here (None); an option is the table's TerminalChoice."""
+    def on_choice(self, terminal: str, choice: proto.Choice, link: str | None = None) -> HalEvent | None:
+        """A choice from a terminal: a page turn is shown and acked here (None); an option is the table's
+        TerminalChoice (the table answers it once decided)."""
         with self._hub_lock:
+            link = self._link_ids.get(terminal, "") if link is None else link
             seat = self._seats.get(terminal)
             if seat is None or seat.ballot is None:
-                return TerminalChoice(terminal, choice.ballot, choice.seq, choice.value)
+                return TerminalChoice(terminal, choice.ballot, choice.seq, choice.value, link)
             current = choice.ballot == seat.wire
-            same_prompt = choice.ballot.rpartition(":")[0] == seat.ballot
-            if choice.value.startswith(screens.NAV) and not current:
-                return None  # a page turn pressed on a page already replaced: nothing to do
-            if current and choice.value.startswith(screens.NAV):
-                place = None if seat.plan is None else screens.navigate(seat.plan, seat.place, choice.value,
-                                                                        seat.cap)
-                if place is None and choice.value != screens.PHONE:
-                    refuse = True
-                else:
-                    seat.place = place or seat.place
-                    refuse = False
-            elif same_prompt and choice.value in seat.values:
-                return TerminalChoice(terminal, seat.ballot, choice.seq, seat.values[choice.value])
-            else:
-                return TerminalChoice(terminal, choice.ballot, choice.seq, choice.value)
-        if refuse:
-            self._write(terminal, proto.Error(choice.seq, "bad_choice"))
-        else:
+            nav = choice.value.startswith(screens.NAV)
+            if not nav:
+                same_prompt = choice.ballot.rpartition(":")[0] == seat.ballot
+                value = seat.values[choice.value] if same_prompt and choice.value in seat.values else None
+                if value is not None:
+                    return TerminalChoice(terminal, seat.ballot, choice.seq, value, link)
+                return TerminalChoice(terminal, choice.ballot, choice.seq, choice.value, link)
+            # a page turn pressed on a page already replaced has nothing to do: it is only acked
+            place = None
+            if current and seat.plan is not None:
+                place = screens.navigate(seat.plan, seat.place, choice.value, seat.cap)
+            refuse = current and place is None and choice.value != screens.PHONE
+            if place is not None:
+                seat.place = place
+        self._write(terminal, proto.Error(choice.seq, "bad_choice") if refuse else proto.Ack(choice.seq))
+        if current and not refuse:
             self._present(terminal)
         return None
 

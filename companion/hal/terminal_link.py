@@ -2,6 +2,8 @@
 
 One port's link (handshake, heartbeat, reconnect) is companion.hal.serial_link; what a terminal is shown
 (screens that fit it, page turns, the table's values) is companion.hal.terminal_hub, shared with the mock.
+A terminal id belongs to one port at a time: the first link to greet it holds it until that link goes down; a
+second device saying hello as it is refused and reported to the table (TerminalClash) until it goes.
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from companion.hal import terminal_protocol as proto
-from companion.hal.events import TerminalGone
+from companion.hal.events import TerminalClash, TerminalGone
 from companion.hal.terminal_hub import ScreenHub
-from companion.hal.serial_link import (HOST_FW, LinkChoice, LinkCrowd, LinkDown, LinkEvent, LinkHealth, LinkProblem, LinkTag,
-                                       LinkUp, Port, TerminalLink, open_serial)
+from companion.hal.serial_link import (HOST_FW, LinkChoice, LinkClash, LinkCrowd, LinkDown, LinkEvent, LinkHealth,
+                                       LinkProblem, LinkTag, LinkUp, Port, TerminalLink, open_serial)
 
-__all__ = ["HOST_FW", "LinkChoice", "LinkCrowd", "LinkDown", "LinkEvent", "LinkHealth", "LinkProblem", "LinkTag", "LinkUp",
+__all__ = ["HOST_FW", "LinkChoice", "LinkClash", "LinkCrowd", "LinkDown", "LinkEvent", "LinkHealth", "LinkProblem", "LinkTag", "LinkUp",
            "Port", "SerialTerminalHub", "TerminalLink", "find_terminals", "open_serial", "vars_of"]
 
 PICO_VID = 0x2E8A
@@ -60,6 +62,8 @@ class SerialTerminalHub(ScreenHub):
         self._rescan_s = rescan_s
         self._options = link_options
         self._links: dict[str, TerminalLink] = {}
+        self._owners: dict[str, str] = {}
+        """Terminal id -> the path of the link that holds it (from its hello until that link goes down)."""
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -95,11 +99,28 @@ class SerialTerminalHub(ScreenHub):
         with self._lock:
             if path in self._links or self._stop.is_set():
                 return
-            link = TerminalLink(path, self._on_event, **self._options)
+            link = TerminalLink(path, self._on_event, claim=self._claim, **self._options)
             self._links[path] = link
             thread = threading.Thread(target=link.run, args=(self._stop,), name=f"terminal:{Path(path).name}", daemon=True)
             self._threads.append(thread)
         thread.start()
+
+    def _claim(self, path: str, terminal: str) -> bool:
+        """Whether the device on `path` may be `terminal`: yes unless another port holds that id (checked and
+        taken at once, so two devices greeting together cannot both win)."""
+        with self._lock:
+            owner = self._owners.get(terminal)
+            if owner is not None and owner != path:
+                return False
+            for held in [t for t, p in self._owners.items() if p == path and t != terminal]:
+                del self._owners[held]  # the device on this port took another id: its old one is free
+            self._owners[terminal] = path
+            return True
+
+    def _release(self, path: str) -> None:
+        with self._lock:
+            for held in [t for t, p in self._owners.items() if p == path]:
+                del self._owners[held]
 
     def _link(self, terminal: str) -> TerminalLink | None:
         with self._lock:
@@ -153,13 +174,19 @@ class SerialTerminalHub(ScreenHub):
             return
         if isinstance(event, LinkUp):
             hello = event.hello or proto.Hello(event.terminal, event.fw, 0)
-            self._deliver(self.on_hello(event.terminal, hello))
+            self._deliver(self.on_hello(event.terminal, hello, event.link))
         elif isinstance(event, LinkDown):
+            self._release(event.path)
             if event.terminal is not None and event.reason != "stopped":
                 self.on_gone(event.terminal)
                 self._deliver(TerminalGone(event.terminal))
         elif isinstance(event, LinkChoice):
-            self._deliver(self.on_choice(event.terminal, proto.Choice(event.ballot, event.seq, event.value)))
+            self._deliver(self.on_choice(event.terminal, proto.Choice(event.ballot, event.seq, event.value),
+                                         event.link))
+        elif isinstance(event, LinkClash):
+            if event.present:
+                self.report(event.path, "duplicate_id", f"says hello as {event.terminal}, held by another port")
+            self._deliver(TerminalClash(event.terminal, event.path, event.present))
         elif isinstance(event, LinkProblem):
             self.report(event.path, event.code, event.detail)
         elif isinstance(event, LinkTag):

@@ -4,7 +4,11 @@ Every line says `"v":1` (the line format); what a terminal understands is its `p
 without it is a v1 terminal (prompts of at most MAX_OPTIONS, no `phone`, `untag` or prompt titles). Protocol 2
 adds optional hello fields (`proto`, `screen` options per screen, `display`, `faults`), an optional prompt
 `title`, `phone` (the prompt is on the seat's phone) and `untag` (the terminal's reader lost its tag).
-Protocol 3 adds `crowd` (the terminal's reader has two or more tags at once, or no longer).
+Protocol 3 adds `crowd` (the terminal's reader has two or more tags at once, or no longer). Protocol 4 adds the
+hello's `nonce` (random at each boot, from the board's hardware random source: the Pi counts a terminal's
+message numbers per port and nonce), and the Pi's answers change meaning: a `choice` is acked (or refused with
+`error`) only once the table has decided it, and a hello whose id another port already holds is answered
+`error` with seq 0 and code `duplicate_id` (nothing that terminal sends is taken until it goes).
 
 The firmware has its own MicroPython implementation (firmware/terminal/protocol.py); both are held to the
 same bytes by tests/firmware/vectors.json. Encoding uses a fixed key order and escapes only `"` and `\\`
@@ -22,7 +26,7 @@ from companion.errors import ProtocolFault
 
 VERSION = 1
 """The line format every line carries."""
-PROTOCOL = 3
+PROTOCOL = 4
 """The newest protocol this side speaks (announced as `proto` in hello)."""
 MAX_LINE = 1024
 MAX_OPTIONS = 8
@@ -67,6 +71,8 @@ class Hello:
     display: bool | None = None
     faults: str | None = None
     """Parts that failed to start, comma-separated (reader, display), empty when all is well."""
+    nonce: str | None = None
+    """Protocol 4: random at each boot (16 hex digits); a terminal without one is told apart by `boot`."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +122,8 @@ class Ack:
 
 @dataclass(frozen=True)
 class Error:
-    """The table refused message `seq` (`code` is the table's stable code); the seat may choose again."""
+    """The table refused message `seq` (`code` is the table's stable code); the seat may choose again. Seq 0
+    answers a hello: `duplicate_id`, another port holds this terminal's id."""
 
     TYPE: ClassVar[str] = "error"
     seq: int
@@ -171,8 +178,8 @@ TYPES: dict[str, type[Any]] = {cls.TYPE: cls for cls in (Hello, Prompt, Phone, C
                                                           Crowd, Ping, Pong)}
 _KINDS: dict[str, str] = {"id": "id", "ballot": "id", "fw": "str", "value": "str", "uid": "hex", "options": "opts",
                           "boot": "int", "seq": "int", "n": "int", "code": "id", "proto": "int", "screen": "int",
-                          "display": "bool", "faults": "str", "title": "str", "on": "bool"}
-OPTIONAL = frozenset({"proto", "screen", "display", "faults", "title"})
+                          "display": "bool", "faults": "str", "title": "str", "on": "bool", "nonce": "id"}
+OPTIONAL = frozenset({"proto", "screen", "display", "faults", "title", "nonce"})
 """Fields a message may leave out (None): a v1 side neither sends nor needs them."""
 
 

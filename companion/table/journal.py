@@ -9,13 +9,11 @@ import json
 import os
 import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion.games import IllegalAction
-from companion.games.schema import ActionSpec
 from companion.table.dbfile import JournalFiles, JournalGone, check_database
+from companion.table.records import ACTION_JSON, MAX_ACTION_BYTES, GameRecord, journal_form
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -85,23 +83,6 @@ row in the same transaction as the game's end; its venue publisher deletes it on
 on); `timer_settings` the host's advisory timers (seconds per game and phase)."""
 
 
-@dataclass(frozen=True)
-class GameRecord:
-    """One game as journaled: setup, seat tokens and its live (not undone) actions."""
-
-    id: int
-    game: str
-    seats: int
-    options: dict[str, Any]
-    components: str
-    """"digital" or "physical" (the database column keeps its first name, `mode`)."""
-    tokens: tuple[str, ...]
-    started: float
-    ended: float | None
-    end_reason: str | None
-    actions: tuple[dict[str, Any], ...]
-
-
 PAGE_BYTES = 1024
 """The page size of a new database (one made earlier keeps its own): a tap commits about two pages to the
 write-ahead log, so 1 KiB pages write ~2.4 KB per commit instead of ~8.5 KB at SQLite's 4 KiB default, which
@@ -120,23 +101,6 @@ def fault_code(exc: sqlite3.Error) -> str:
         if name == prefix or name.startswith(prefix + "_"):
             return code
     return "journal_error"
-
-
-MAX_ACTION_BYTES = 4096
-"""An action's journaled JSON may be no longer (the largest real one, a Boss's Wallet payment, is ~200 bytes)."""
-ACTION_JSON = json.JSONEncoder(separators=(",", ":"))
-"""How an action is journaled (ASCII, compact); one encoder, as `json.dumps` with options builds one per call."""
-
-
-def journal_form(specs: Mapping[str, ActionSpec], action: Mapping[str, Any]) -> dict[str, Any]:
-    """An accepted action as it is journaled: only the fields its type declares (the engine ignored the rest),
-    at most MAX_ACTION_BYTES; raises IllegalAction too_large."""
-    spec = specs.get(str(action.get("type")))
-    known = spec.fields if spec is not None else {}
-    kept = {k: v for k, v in action.items() if k in ("type", "seat") or k in known}
-    if len(ACTION_JSON.encode(kept)) > MAX_ACTION_BYTES:
-        raise IllegalAction("too_large", f"an action may take at most {MAX_ACTION_BYTES} bytes of JSON")
-    return kept
 
 
 def open_db(path: Path) -> sqlite3.Connection:

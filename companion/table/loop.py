@@ -1,5 +1,7 @@
-"""The shell around the table core: one thread takes inputs off one queue, steps the core, commits the rows
-it returns, then runs its effects. "Journal before effect" holds here, in `_handle`, and nowhere else."""
+"""The thread shell around the table core: one thread takes inputs off one queue, steps the core, commits the
+rows it returns, then runs its effects. "Journal before effect" holds here, in `_finish` and `_finish_group`, and
+nowhere else. Which queued inputs share one commit is companion/table/grouping.py's; carrying out the effects and
+writing the rows, companion/table/effect_runner.py's."""
 
 from __future__ import annotations
 
@@ -11,7 +13,6 @@ import sqlite3
 import threading
 import time
 from concurrent.futures import Future
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable
 
@@ -20,75 +21,27 @@ from companion.hal import Hardware, TagPlaced, TagRemoved
 from companion.ratelog import RateLimitedLog
 from companion.table.bus import EventBus
 from companion.table.cards import CardRegistry
-from companion.table.core.commands import Command, Ping, Submit
-from companion.table.core.effects import (AppendActions, BindTerminals, DeleteCard, Effect, EndGameRow, Flash, Later,
-                                          Publish, PublishHost, PublishState, Row, SeatPlayersRow, SendTerminal,
-                                          SetScene, ShareRow, StartGame, TimerRow, UndoActions, WriteCards)
+from companion.table.core.commands import Command, Ping
 from companion.table.core.inputs import Boot, BootFailed, Input
 from companion.table.core.outputs import seat_screen, zone_of
 from companion.table.core.state import Context, Counters, TableState, TableStatus
-from companion.table.core.timers import Timers
 from companion.table.core.step import Step, count_error, journal_fault, step
+from companion.table.core.timers import Timers
 from companion.table.core.values import evolve
+from companion.table.core.effects import AppendActions, Effect
 from companion.table.dbfile import JournalGone
+from companion.table.effect_runner import EffectRunner, commit, encoded
+from companion.table.grouping import (Call, call_of, ends_a_game, input_of, joins_group, queued, superseded,
+                                      takes_alone)
 from companion.table.journal import Journal, fault_code
 from companion.table.leds import LedRenderer
 from companion.table.refusal import Refusal
 from companion.table.session import Session
 from companion.table.terminals import TerminalBook
-from companion.table.wire_json import dumps
 
 log = logging.getLogger("companion.table")
 
 CALL_TIMEOUT_S = 10.0
-GROUP_MAX = 16
-"""Queued inputs taken together at most: the appends of those stepped one after another share one commit."""
-
-
-@dataclass
-class Call:
-    """A typed command from another thread (web, CLI, bench) with a future for its answer."""
-
-    command: Command
-    future: Future = field(default_factory=Future)
-
-
-def _encoded(done: Step, skip: frozenset[int] = frozenset()) -> dict[int, bytes]:
-    """The data of each event `done` publishes (but those whose effect ids are in `skip`), encoded, by the
-    effect's id (and an event's host variant by that mapping's id; `done` keeps the effects alive).
-    Encoded before the commit because the thread comes back from the journal's fsync with cold caches: in the
-    bench's table (7-seat Secret Hitler) the bus's publish took 67-81 us with the encoding after the fsync and
-    31-43 us without, and the encoding before it 4 us."""
-    wire = {id(e): dumps(e.snapshot if isinstance(e, PublishState) else e.payload)
-            for e in done.effects if isinstance(e, (PublishState, Publish, PublishHost)) and id(e) not in skip}
-    for e in done.effects:
-        if isinstance(e, Publish) and e.host is not None:
-            wire[id(e.host)] = dumps(e.host)
-    return wire
-
-
-def _superseded(dones: list[Step]) -> frozenset[int]:
-    """The ids of every state publish and LED scene but the last of each among these steps: each is the whole
-    public state or the whole strip, so the last one shows all that the group's earlier ones would have."""
-    states = [id(e) for done in dones for e in done.effects if isinstance(e, PublishState)]
-    scenes = [id(e) for done in dones for e in done.effects if isinstance(e, SetScene)]
-    return frozenset(states[:-1] + scenes[:-1])
-
-
-def _call(item: Any) -> "Call | None":
-    """The call an inbox item is (a submitted action waits on it), or None for a hardware input."""
-    return item if isinstance(item, Call) else None
-
-
-def _input(item: Any) -> Input:
-    """What the core steps for an inbox item: a call's command, else the hardware input itself."""
-    return item.command if isinstance(item, Call) else item
-
-
-def _ends_a_game(rows: tuple[Row, ...]) -> bool:
-    """Whether committing these rows finished or ended a game (also one replaced by a new game)."""
-    return any(isinstance(row, EndGameRow) or (isinstance(row, AppendActions) and row.end is not None)
-               or (isinstance(row, StartGame) and row.replacing is not None) for row in rows)
 
 
 class TableLoop:
@@ -101,20 +54,18 @@ class TableLoop:
         self.journal = journal
         self.cards = cards
         self.renderer = renderer
-        self.bus = EventBus(lambda: self.snapshot)
         # SimpleQueue: put and get in C, no Python-level Condition per wait (the loop takes every input off it)
         self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self.snapshot: dict[str, Any] = {"table": {"status": "starting"}, "game": None}
-        self._watchers: list[Callable[[dict[str, Any]], None]] = []
+        self.effects = EffectRunner(hardware, renderer, self.inbox.put)
+        self.bus: EventBus = self.effects.bus
         self.ready = threading.Event()
         self._log = RateLimitedLog(log)  # inputs come from anyone at the table: a repeated failure is logged once
         self._told_gone = False
         book = TerminalBook.start(config.terminal_seats(), self._stored_bindings(), len(config.seats))
         self._state = TableState(book, timers=Timers(settings=MappingProxyType(self._stored_timers())))
-        self._later: set[threading.Timer] = set()
-        """Inputs waiting to come back (a bot's pause, a timer's tick): cancelled when the table stops."""
         self._context = Context(config, cards, journal, hardware.present, rng or random.SystemRandom(),
-                                boot=self.bus.boot, reader_zones=config.reader_zones(), card_key=self._card_key())
+                                boot=self.bus.boot, reader_zones=config.reader_zones(), card_key=self._card_key(),
+                                ballot_key=secrets.token_bytes(32))
         self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
 
     def _card_key(self) -> bytes:
@@ -139,6 +90,11 @@ class TableLoop:
             return {}
 
     # --- what other threads may read (the state is a value: reading it needs no lock) --------------------------
+
+    @property
+    def snapshot(self) -> dict[str, Any]:
+        """The last public snapshot published."""
+        return self.effects.snapshot
 
     @property
     def state(self) -> TableState:
@@ -207,8 +163,7 @@ class TableLoop:
 
     def stop(self) -> None:
         """Finish the queued inputs and stop (inputs still waiting to come back are dropped)."""
-        for later in list(self._later):
-            later.cancel()
+        self.effects.cancel_later()
         self.inbox.put(None)
         self._thread.join(timeout=5)
 
@@ -219,7 +174,7 @@ class TableLoop:
     def watch(self, watcher: Callable[[dict[str, Any]], None]) -> None:
         """Hand every new public snapshot to `watcher` too, on the loop thread, after the SSE clients (before
         `start`): it must only hand it on (the venue publisher's mailbox), never wait."""
-        self._watchers.append(watcher)
+        self.effects.watchers.append(watcher)
 
     def post(self, command: Command) -> None:
         """Queue a typed command whose answer nobody waits for (the venue's announcement)."""
@@ -253,47 +208,34 @@ class TableLoop:
         self.ready.set()
         while True:
             group: list[tuple[Any, Step]] = []
-            for item in self._queued():
+            for item in queued(self.inbox):
                 if item is None:
                     self._finish_group(group)
                     return
-                if isinstance(item, Call) and not isinstance(item.command, Submit):
-                    # other commands may read the journal in their step: it must hold what came before them
+                if takes_alone(item):
                     self._finish_group(group)
                     group = []
                     self._guarded(item, lambda: self._handle(item.command, item))
                     continue
                 try:
-                    done = step(self._group_state(group), _input(item), evolve(self._context, now=time.time()))
+                    done = step(group[-1][1].state if group else self._state, input_of(item),
+                                evolve(self._context, now=time.time()))
                 except Exception as exc:
                     self._finish_group(group)
                     group = []
                     self._failed(item, exc)
                     continue
-                if all(isinstance(row, AppendActions) for row in done.rows):
+                if joins_group(done):
                     group.append((item, done))  # committed with the other queued inputs' appends
                     continue
                 kept = self._finish_group(group)
                 group = []
-                self._guarded(item, lambda: self._finish(done, _call(item)) if kept else self._redo(item))
+                self._guarded(item, lambda: self._finish(done, call_of(item)) if kept else self._redo(item))
             self._finish_group(group)
 
     def _redo(self, item: Any) -> None:
         """Handle a queued input (or call) from the state now, as if it had come alone."""
-        self._handle(_input(item), _call(item))
-
-    def _queued(self) -> list[Any]:
-        """The next input (waiting for it) and every other one already queued, up to GROUP_MAX, in order."""
-        items = [self.inbox.get()]
-        while len(items) < GROUP_MAX and items[-1] is not None:
-            try:
-                items.append(self.inbox.get_nowait())
-            except queue.Empty:
-                break
-        return items
-
-    def _group_state(self, group: list[tuple[Any, Step]]) -> TableState:
-        return group[-1][1].state if group else self._state
+        self._handle(input_of(item), call_of(item))
 
     def _guarded(self, item: Any, handle: Callable[[], None]) -> None:
         """Handle one input; one bad input never stops the table (it is counted and logged)."""
@@ -337,24 +279,24 @@ class TableLoop:
         """Commit a step's rows (checking they landed in the database at its path), and only then run its effects
         and answer."""
         old = self._state
-        wire = _encoded(done)
+        wire = encoded(done)
         try:
             if done.rows:
                 self.journal.verify()
                 for row in done.rows:
-                    self._commit(row)
+                    commit(row, self.journal, self.cards)
                 self.journal.verify()
         except (sqlite3.Error, JournalGone) as exc:  # nothing of this step counts: the old state, only the refusal
             code = exc.code if isinstance(exc, JournalGone) else fault_code(exc)
             self._journal_failed(code, exc)
             done = journal_fault(old, done, code, exc.message if isinstance(exc, JournalGone) else
                                  f"The journal could not be written: {exc}")
-            wire = _encoded(done)
+            wire = encoded(done)
         self._state = done.state
-        self._run_lights(self._run_outputs(done.effects, wire))
+        self.effects.run_lights(self.effects.run_outputs(done.effects, wire))
         if call is not None and not call.future.done():
             call.future.set_result(done.reply)
-        if _ends_a_game(done.rows):
+        if ends_a_game(done.rows):
             self._checkpoint()
 
     def _finish_group(self, group: list[tuple[Any, Step]]) -> bool:
@@ -364,11 +306,11 @@ class TableLoop:
         it is written and each is handled again on its own, as if none had been grouped; False."""
         if len(group) <= 1:
             for item, done in group:
-                self._guarded(item, lambda: self._finish(done, _call(item)))
+                self._guarded(item, lambda: self._finish(done, call_of(item)))
             return True
         try:
-            skip = _superseded([done for _, done in group])
-            wires = [_encoded(done, skip) for _, done in group]
+            skip = superseded([done for _, done in group])
+            wires = [encoded(done, skip) for _, done in group]
             self.journal.verify()
             self.journal.append_all([(row.game_id, row.actions, row.end)  # type: ignore[misc]
                                      for _, done in group for row in done.rows if isinstance(row, AppendActions)])
@@ -382,13 +324,13 @@ class TableLoop:
         self._state = group[-1][1].state
         lights: list[Effect] = []
         for (item, done), wire in zip(group, wires):
-            self._guarded(item, lambda: lights.extend(self._run_outputs(done.effects, wire, skip)))
-        self._guarded(group[-1][0], lambda: self._run_lights(lights))
+            self._guarded(item, lambda: lights.extend(self.effects.run_outputs(done.effects, wire, skip)))
+        self._guarded(group[-1][0], lambda: self.effects.run_lights(lights))
         for item, done in group:
-            call = _call(item)
+            call = call_of(item)
             if call is not None and not call.future.done():
                 call.future.set_result(done.reply)
-        if any(_ends_a_game(done.rows) for _, done in group):
+        if any(ends_a_game(done.rows) for _, done in group):
             self._checkpoint()
         return True
 
@@ -409,100 +351,3 @@ class TableLoop:
             self.journal.checkpoint()
         except sqlite3.Error as exc:  # nothing is lost: the log still holds it, and SQLite checkpoints later
             log.warning("checkpoint after a game's end failed: %s", exc)
-
-    def _run_outputs(self, effects: tuple[Effect, ...], wire: dict[int, bytes],
-                     skip: frozenset[int] = frozenset()) -> list[Effect]:
-        """Run every effect but the lights (and those whose ids are in `skip`); returns the lights, for
-        `_run_lights` after them."""
-        lights: list[Effect] = []
-        for effect in effects:
-            if id(effect) in skip:
-                continue
-            if isinstance(effect, (SetScene, Flash)):
-                lights.append(effect)
-            elif isinstance(effect, Publish) and effect.host is not None:
-                self.bus.publish(effect.kind, effect.payload, wire.get(id(effect)), effect.host,
-                                 wire.get(id(effect.host)))
-            else:
-                self._run_effect(effect, wire.get(id(effect)))
-        return lights
-
-    def _run_lights(self, lights: list[Effect]) -> None:
-        """The LEDs last: the renderer they wake takes the interpreter lock as this thread goes back to its
-        queue, instead of both waiting for it in turn while the page's and terminals' bytes go out."""
-        for effect in lights:
-            self._run_effect(effect)
-
-    def _bring_back(self, delay_s: float, item: Any) -> None:
-        """Put `item` on the queue after `delay_s` seconds (at once for 0), from a timer thread."""
-        if delay_s <= 0:
-            self.inbox.put(item)
-            return
-
-        def fire() -> None:
-            self._later.discard(timer)
-            self.inbox.put(item)
-        timer = threading.Timer(delay_s, fire)
-        timer.daemon = True
-        self._later.add(timer)
-        timer.start()
-
-    def _commit(self, row: Row) -> None:
-        if isinstance(row, AppendActions):
-            self.journal.append(row.game_id, row.actions, row.end)  # type: ignore[arg-type]
-        elif isinstance(row, StartGame):
-            self.journal.new_game(row.game, row.seats, dict(row.options), row.components, row.tokens,
-                                  row.actions, row.replacing, game_id=row.game_id,  # type: ignore[arg-type]
-                                  players=row.players)
-        elif isinstance(row, UndoActions):
-            self.journal.undo_from(row.game_id, row.keep)
-        elif isinstance(row, EndGameRow):
-            self.journal.end_game(row.game_id, row.reason, None if row.outcome is None else dict(row.outcome))
-        elif isinstance(row, BindTerminals):
-            self.journal.bind_terminals(row.bindings)
-        elif isinstance(row, WriteCards):
-            self.cards.write(row.cards)
-        elif isinstance(row, DeleteCard):
-            self.cards.forget(row.uid)
-        elif isinstance(row, SeatPlayersRow):
-            self.journal.set_seat_players(row.game_id, row.players, row.at_action)
-        elif isinstance(row, TimerRow):
-            self.journal.set_timer(row.game, row.phase, row.seconds)
-        elif isinstance(row, ShareRow):
-            if row.token is None:
-                self.journal.revoke_shares(row.game_id)
-            else:
-                self.journal.add_share(row.game_id, row.token)
-        else:
-            raise TypeError(f"not a journal row: {row!r}")
-
-    def _run_effect(self, effect: Effect, encoded: bytes | None = None) -> None:
-        """Carry out one effect (`encoded`: a published event's data, already encoded)."""
-        if isinstance(effect, SetScene):
-            self.renderer.set_scene(effect.scene)
-        elif isinstance(effect, PublishState):
-            self.snapshot = dict(effect.snapshot)
-            self.bus.publish("state", self.snapshot, encoded)
-            for watcher in self._watchers:
-                try:
-                    watcher(self.snapshot)
-                except Exception:  # a watcher's bug never stops the table
-                    log.exception("a snapshot watcher failed")
-        elif isinstance(effect, Publish):
-            self.bus.publish(effect.kind, effect.payload, encoded, effect.host)
-        elif isinstance(effect, PublishHost):
-            self.bus.publish_host(effect.kind, effect.payload, encoded)
-        elif isinstance(effect, SendTerminal):
-            try:
-                sent = self.hw.terminals.send(effect.terminal, dict(effect.message))
-            except Exception:  # a hub bug for one terminal must not starve the terminals after it
-                log.exception("sending to terminal %s failed", effect.terminal)
-                sent = False
-            if not sent and effect.terminal in self.hw.terminals.connected():
-                self.bus.publish_host("terminal", {"terminal": effect.terminal, "problem": "not_sent"})
-        elif isinstance(effect, Flash):
-            self.renderer.flash(effect.zone, colour=effect.colour)
-        elif isinstance(effect, Later):
-            self._bring_back(effect.delay_s, effect.item)
-        else:
-            raise TypeError(f"not an effect: {effect!r}")

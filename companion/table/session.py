@@ -2,37 +2,21 @@
 
 from __future__ import annotations
 
-import enum
+import base64
 import random
-import secrets
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.games.binding import Binding, Card, get_binding
-from companion.games.contract import CHANCE, IllegalAction
+from companion.games.contract import CHANCE, Components, IllegalAction
 from companion.games.log import Log
 from companion.games.memo import Memo
 from companion.games.registry import GAMES, get_rules
 from companion.games.rules import Rules
-from companion.table.journal import GameRecord
+from companion.table.records import GameRecord
 from companion.table.core.values import evolve
 
 MAX_AUTO_CHANCE = 100
-
-
-class Components(enum.StrEnum):
-    """Whether chance comes from the table's own random draw or from the components the players tap."""
-
-    DIGITAL = "digital"
-    PHYSICAL = "physical"
-
-    @classmethod
-    def parse(cls, value: Any) -> "Components":
-        """The enum member named by a JSON string; IllegalAction bad_setup otherwise."""
-        try:
-            return cls(value)
-        except ValueError:
-            raise IllegalAction("bad_setup", f"components must be 'digital' or 'physical', not {value!r}") from None
 
 
 @dataclass(frozen=True)
@@ -66,9 +50,15 @@ class Session:
         return evolve(self, state=state, actions=self.actions.extend(actions), pending=pending)
 
 
-def new_tokens(seats: int) -> tuple[str, ...]:
+def token(source: random.Random, nbytes: int) -> str:
+    """A URL-safe token of `nbytes` random bytes from `source` (as `secrets.token_urlsafe`, which reads the same
+    operating-system randomness a `random.SystemRandom` does)."""
+    return base64.urlsafe_b64encode(source.randbytes(nbytes)).rstrip(b"=").decode("ascii")
+
+
+def new_tokens(seats: int, source: random.Random) -> tuple[str, ...]:
     """One unguessable seat token per seat."""
-    return tuple(secrets.token_urlsafe(16) for _ in range(seats))
+    return tuple(token(source, 16) for _ in range(seats))
 
 
 def check_setup(game: Any, seats: Any, options: Any, table_seats: int) -> tuple[Rules, Any]:

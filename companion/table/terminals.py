@@ -16,6 +16,30 @@ from companion.table.refusal import Refusal
 
 IDLE: dict[str, Any] = {"v": 1, "type": "idle", "ballot": None, "info": {}}
 """The message that clears a terminal's screen (a fresh copy is sent each time)."""
+ANSWERS_KEPT = 16
+"""A link's latest verdicts kept, so a choice resent because its answer was lost gets the same answer."""
+
+
+@dataclass(frozen=True)
+class LinkSeq:
+    """What the table heard on a terminal's current link (one port, one boot of the terminal): the highest choice
+    number, and its answers (ack or error) to the latest choices. Message numbers are the terminal's own: they
+    count from 1 on each boot, so a new link starts afresh and another link's numbers never touch this one."""
+
+    link: str
+    last: int = 0
+    answers: tuple[tuple[int, Mapping[str, Any]], ...] = ()
+
+    def answer_to(self, seq: int) -> Mapping[str, Any] | None:
+        """The verdict already given on choice `seq`, if still kept."""
+        for number, answer in self.answers:
+            if number == seq:
+                return answer
+        return None
+
+    def answered(self, seq: int, answer: Mapping[str, Any]) -> "LinkSeq":
+        """This link after the table's verdict on choice `seq` (the newest ANSWERS_KEPT are kept)."""
+        return replace(self, last=max(self.last, seq), answers=(*self.answers, (seq, answer))[-ANSWERS_KEPT:])
 
 
 @dataclass(frozen=True)
@@ -36,6 +60,8 @@ class TerminalSeen:
     display: bool = False
     faults: str = ""
     """Parts that failed to start on it (reader, display)."""
+    clashes: tuple[str, ...] = ()
+    """Ports of other devices refused while saying hello as this terminal (still plugged in)."""
 
 
 def effective_bindings(defaults: Mapping[str, int], stored: Mapping[str, int | None],
@@ -110,6 +136,12 @@ class TerminalBook:
         old = self.seen.get(terminal, TerminalSeen(terminal))
         return self._seeing(replace(old, connected=False, last_seen=now))
 
+    def clash(self, terminal: str, port: str, present: bool) -> "TerminalBook":
+        """A second device on `port` claimed this terminal's id and was refused (`present`), or has gone."""
+        old = self.seen.get(terminal, TerminalSeen(terminal))
+        ports = tuple(p for p in old.clashes if p != port) + ((port,) if present else ())
+        return self._seeing(replace(old, clashes=ports))
+
     def heard(self, terminal: str, now: float) -> "TerminalBook":
         """A terminal sent a choice (bound or not)."""
         old = self.seen.get(terminal, TerminalSeen(terminal, connected=True))
@@ -140,7 +172,7 @@ class TerminalBook:
     def rows(self) -> list[dict[str, Any]]:
         """Every terminal seen or bound, for the host page: id, seat (None = unbound), where the binding comes
         from, connected, firmware, last seen and last input (wall-clock seconds, for showing), and `input_seq`
-        (which terminal sent a choice last: the highest)."""
+        (which terminal sent a choice last: the highest), and `clashes`: ports of refused devices claiming its id."""
         out = []
         for terminal in sorted(set(self.seen) | set(self.seats) | self.host_bound):
             seen = self.seen.get(terminal, TerminalSeen(terminal))
@@ -150,5 +182,5 @@ class TerminalBook:
                         "connected": seen.connected, "firmware": seen.firmware, "last_seen": seen.last_seen,
                         "last_input": seen.last_input, "input_seq": seen.input_seq, "screen": seen.screen,
                         "display": seen.display,
-                        "faults": seen.faults})
+                        "faults": seen.faults, "clashes": list(seen.clashes)})
         return out

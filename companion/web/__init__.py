@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from flask import Flask, Response, jsonify, request
 
-from companion.web import api, errors, host, host_api, host_link, hosts, labels, pages, replay, seat, sim, sim_api
+from companion.web import api, boards, errors, host, host_api, host_link, hosts, labels, pages, replay, seat, sim, sim_api
 from companion.web.auth import HostSessions
 from companion.web.facade import TableFacade
 from companion.web.lan import LanAddress
@@ -72,7 +72,7 @@ def create_app(config: Mapping[str, Any] | None, table: TableFacade) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(host_api.bp)
     app.register_blueprint(sim_api.bp)
-    for page in (pages, seat, host, host_link, sim, labels, replay):  # the page itself (web/ templates and assets)
+    for page in (pages, boards, seat, host, host_link, sim, labels, replay):  # the page itself (web/ templates and assets)
         page.register(app)
 
     @app.get("/healthz")

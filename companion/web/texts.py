@@ -24,7 +24,7 @@ NOT_SECRETS = frozenset({"log", "seat", "card_info"})
 """Seat-view keys the secret panel leaves out (web/static/js/seat.js NOT_SECRETS): the page's own seat, the
 card catalogue."""
 REFUSERS = frozenset({"Refusal", "IllegalAction", "ApiError", "refuse", "_refuse", "TableRefusal",
-                      "BindingRefusal", "CardError"})
+                      "CardError"})
 """Calls whose first argument (or `code=`) is a refusal code a page may have to put in words."""
 REFUSING_ROOMS = ("table", "web", "games")
 SEAT_VIEW_EVERY = 3

@@ -1,7 +1,10 @@
 """Seat terminal firmware (Raspberry Pi Pico, MicroPython): buttons, a few pixels, JSON lines over USB serial.
 
 The loop polls stdin with `select.poll()`, so a 0x03 byte is data (`kbd_intr(-1)`), never Ctrl-C.
-A choice needs a confirm press before it is sent, and is resent until the Pi acknowledges it. The hello says
+A choice needs a confirm press before it is sent, and is resent until the Pi answers it: an ack once the table
+has counted it, an error when it refused it (the seat may choose again). The hello carries a nonce drawn at each
+boot from the board's random source, so the Pi knows a new boot counts its messages from 1; a Pi answering the
+hello with `error` seq 0 `duplicate_id` (another port has this id) leaves the terminal saying so, red. The hello says
 how many options one screen shows; the Pi pages a longer prompt: an option whose value starts with "~" turns
 the page or changes level ("more", "back", a kind of action), takes one press and is never a vote. A `phone`
 message means the prompt is too big for this terminal: the seat answers on its phone. A reader or display
@@ -24,7 +27,7 @@ try:
 except ImportError:  # CPython running the firmware in tests
     micropython = None
 
-FW_VERSION = "0.3.0"
+FW_VERSION = "0.4.0"
 RESEND_MS = 1000
 READ_MAX = 2 * protocol.MAX_LINE
 """Bytes taken from USB serial per loop turn at most (was 256, less than one long screen line)."""
@@ -67,10 +70,14 @@ MAGENTA = (255, 0, 160)
 class Terminal:
     """The terminal's state machine, free of I/O: feed it lines, keys and ticks; it calls `send(bytes)`."""
 
-    def __init__(self, ident, send, boot, reader=None, screen=protocol.MAX_OPTIONS, display=None, faults=""):
+    def __init__(self, ident, send, boot, reader=None, screen=protocol.MAX_OPTIONS, display=None, faults="",
+                 nonce=None):
         self.ident = ident
         self.send = send
         self.boot = boot
+        self.nonce = nonce or boot_nonce()
+        self.refused = None
+        """The Pi's code when it refused our hello (another port has our id), until it greets us again."""
         self.reader = reader
         self.screen = max(1, min(protocol.MAX_OPTIONS, screen))
         self.display = display
@@ -105,7 +112,7 @@ class Terminal:
         """Introduce ourselves (lost if no host listens yet: the host's hello asks again)."""
         self._send({"t": "hello", "id": self.ident, "fw": FW_VERSION, "boot": self.boot,
                     "proto": protocol.PROTOCOL, "screen": self.screen, "display": self.display is not None,
-                    "faults": self.faults})
+                    "faults": self.faults, "nonce": self.nonce})
 
     def host_alive(self, now):
         return self.last_host is not None and ticks_diff(now, self.last_host) < HOST_SILENT_MS
@@ -119,6 +126,7 @@ class Terminal:
         self.last_host = now
         kind = msg["t"]
         if kind == "hello":
+            self.refused = None  # asked again: the answer to this hello says whether the id is ours
             self.start(now)
             for seq in self.pending:
                 self.pending[seq][1] = None  # resend at once
@@ -126,6 +134,8 @@ class Terminal:
             self._send({"t": "pong", "n": msg["n"]})
         elif kind == "ack":
             self.pending.pop(msg["seq"], None)
+        elif kind == "error" and msg["seq"] == 0:
+            self.refused = msg["code"]
         elif kind == "error":
             self.pending.pop(msg["seq"], None)
             ballot = self.sent.pop(msg["seq"], None)
@@ -245,7 +255,7 @@ class Terminal:
         prompt = self.prompt
         if self.faults and (now // 250) % 8 == 0:
             status = MAGENTA
-        elif not self.host_alive(now) or (self.refused_at is not None and ticks_diff(now, self.refused_at) < 1000):
+        elif self.refused is not None or not self.host_alive(now) or (self.refused_at is not None and ticks_diff(now, self.refused_at) < 1000):
             status = RED
         elif self.phone is not None:
             status = PURPLE if (now // 500) % 2 == 0 else OFF
@@ -266,6 +276,8 @@ class Terminal:
 
     def lines(self):
         """What a display shows: the seat's screen title, and the highlighted option's label (ASCII from the Pi)."""
+        if self.refused is not None:
+            return [self.ident, "ID in use: unplug"]
         if self.phone is not None:
             return ["Use your phone", "to choose"]
         prompt = self.prompt
@@ -284,6 +296,17 @@ def screen_size(config, display):
     if display is not None:
         return protocol.MAX_OPTIONS
     return max(2, min(protocol.MAX_OPTIONS, config.PIXEL_COUNT - 1))
+
+
+def boot_nonce():
+    """16 hex digits from the board's random source (the RP2040's ring oscillator behind os.urandom), new at each
+    boot: the Pi tells a new boot by it even when a seeded `random` would repeat its numbers."""
+    try:
+        import os
+        data = os.urandom(8)
+    except (ImportError, AttributeError, NotImplementedError, OSError):
+        data = bytes((ticks_ms() >> s) & 0xFF for s in range(0, 64, 8))
+    return "".join("%02x" % b for b in data)
 
 
 def _boot_number():

@@ -1,8 +1,9 @@
 """Seat-terminal protocol: one JSON object per line over USB serial; every line says "v":1 (the line format).
 
-This firmware speaks protocol PROTOCOL (3), announced as `proto` in its hello: optional hello fields (`proto`,
+This firmware speaks protocol PROTOCOL (4), announced as `proto` in its hello: optional hello fields (`proto`,
 `screen`, `display`, `faults`), an optional prompt `title`, `phone` and `untag` (protocol 2), `crowd` (3: two
-or more tags on the terminal's reader, or no longer). A v1 side leaves them out.
+or more tags on the terminal's reader, or no longer), the hello's `nonce` (4: random at each boot) and the Pi's
+answer to a hello whose id another port holds: `error` seq 0 `duplicate_id`. A v1 side leaves them out.
 
 MicroPython and CPython both run this file (no typing, dataclasses or f-strings needing newer ports).
 Encoding writes keys in a fixed order with a hand-made string encoder so both produce the same bytes;
@@ -12,14 +13,14 @@ decoding is lenient about key order and extra keys, strict about types. Errors c
 import json
 
 VERSION = 1
-PROTOCOL = 3
+PROTOCOL = 4
 MAX_LINE = 1024
 MAX_OPTIONS = 8
 
 # type -> ordered ((field, kind), ...); kinds: "str", "id", "int", "opts", "hex", "bool"
 FIELDS = {
     "hello": (("id", "id"), ("fw", "str"), ("boot", "int"), ("proto", "int"), ("screen", "int"),
-              ("display", "bool"), ("faults", "str")),
+              ("display", "bool"), ("faults", "str"), ("nonce", "id")),
     "prompt": (("ballot", "id"), ("options", "opts"), ("title", "str")),
     "phone": (("ballot", "id"),),
     "close": (("ballot", "id"),),
@@ -33,7 +34,7 @@ FIELDS = {
     "pong": (("n", "int"),),
 }
 
-OPTIONAL = ("proto", "screen", "display", "faults", "title")
+OPTIONAL = ("proto", "screen", "display", "faults", "title", "nonce")
 """Fields a message may leave out (a v1 side never sends them)."""
 
 ID_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:"

@@ -8,18 +8,12 @@ from typing import Any, Iterator
 from companion.bots import Player, get_bot, get_player, play_match
 from companion.bots.match import Match
 from companion.games import get_rules
-from companion.games.registry import game_names
-
-SEAT_COUNTS = {"secret_hitler": (5, 7, 10), "gangsters_dilemma": (3, 5, 7), "boss_wallet": (2, 4, 7),
-               "thief_of_baghdad": (2, 3, 4)}
-"""The seat counts each game's bot tests play (the extremes and a middle); a game not listed plays its own
-minimum and maximum."""
-
+from companion.games.registry import game_names, get_game
 
 def seat_counts(game: str) -> tuple[int, ...]:
-    """The seat counts the bot tests play for `game`."""
-    rules = get_rules(game)
-    return SEAT_COUNTS.get(game, (rules.min_seats, rules.max_seats))
+    """The seat counts the bot tests play for `game`: the extremes and its declared demo count."""
+    declared = get_game(game)
+    return tuple(sorted({declared.rules.min_seats, declared.demo_seats, declared.rules.max_seats}))
 
 
 def every_game_and_seats() -> Iterator[tuple[str, int]]:

@@ -82,7 +82,10 @@ def test_duplicated_and_out_of_order_terminal_messages(make_table: Make) -> None
     assert votes == [{"type": "vote", "seat": 0, "vote": "nein"}, {"type": "vote", "seat": 1, "vote": "ja"}]
     assert rt.loop.counters.duplicates == 4
     acks = [m["seq"] for m in hub.sent["T0"] if m["type"] == "ack"]
-    assert acks == [5], "only the message acted on is acknowledged by the table"
+    assert acks == [5, 5], "the message acted on is acked, and again when resent (its ack may have been lost)"
+    late = [m for m in hub.sent["T0"] if m["type"] == "error"]
+    assert [(m["seq"], m["code"]) for m in late] == [(3, "out_of_order")], "an overtaken message is refused"
+    assert [m["seq"] for m in hub.sent["T1"] if m["type"] == "ack"] == [1, 1, 1]
     # the table still takes a fresh message afterwards
     hub.choose("T2", hub.last_prompt("T2")["ballot"], 1)  # type: ignore[index]
     rt.loop.wait_idle()

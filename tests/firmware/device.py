@@ -6,10 +6,12 @@ on a fresh pty and points a by-id style symlink at its slave; unplugging kills i
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import tty
 from pathlib import Path
+from typing import Any
 
 from tests.firmware.runtimes import FIRMWARE, SHIMS
 
@@ -90,3 +92,8 @@ class SimTerminal:
             self.slave = None
         if os.path.lexists(self.path):
             os.unlink(self.path)
+
+
+def unlinked(event: Any) -> Any:
+    """A hub event without its `link` (the pty's path and the firmware's random boot nonce), for comparing."""
+    return dataclasses.replace(event, link="") if hasattr(event, "link") else event

@@ -114,8 +114,26 @@ def test_terminal_answers_ping_and_hello_and_survives_garbage(firmware: dict[str
     t.on_line(b"\x03\x03garbage", 0)
     t.on_line(proto.encode(proto.Ping(4)), 1)
     t.on_line(proto.encode(proto.Hello("pi", "x", 0)), 2)
-    assert wire.messages() == [proto.Pong(4), proto.Hello("T-9", "0.3.0", 1, 3, 8, False, "")]
+    pong, hello = wire.messages()
+    assert pong == proto.Pong(4) and hello == proto.Hello("T-9", "0.4.0", 1, 4, 8, False, "", t.nonce)
+    assert len(t.nonce) == 16 and t.nonce != firmware["main"].Terminal("T-9", wire, boot=1).nonce, "new at each boot"
     assert t.errors == 1 and t.host_alive(100) and not t.host_alive(5000)
+
+
+def test_a_refused_hello_leaves_the_terminal_saying_its_id_is_in_use(firmware: dict[str, ModuleType]) -> None:
+    """The Pi answers a hello whose id another port holds with error seq 0: the terminal shows it, red, and the
+    error touches no pending message; the Pi's next hello (the id is free again) clears it."""
+    main = firmware["main"]
+    wire = Wire()
+    t = main.Terminal("T-3", wire, boot=1)
+    t.on_line(proto.encode(proto.Prompt("b1", (proto.Option("ja", "Ja"),))), 0)
+    t.on_key("ok", 10)
+    t.on_key("ok", 20)
+    t.on_line(proto.encode(proto.Error(0, "duplicate_id")), 30)
+    assert t.refused == "duplicate_id" and list(t.pending) == [1] and "b1" in t.chosen
+    assert t.lines() == ["T-3", "ID in use: unplug"] and t.colours(40)[0] == main.RED
+    t.on_line(proto.encode(proto.Hello("pi", "x", 0)), 50)
+    assert t.refused is None and t.lines()[1] == "sent"
 
 
 def test_terminal_reports_a_tag_from_its_own_reader_once(firmware: dict[str, ModuleType]) -> None:
@@ -144,7 +162,7 @@ def test_a_page_turn_takes_one_press_and_is_never_marked_chosen(firmware: dict[s
     t.on_line(proto.encode(proto.Prompt("g.1:2", (proto.Option("1", "Bo"),), "nominate 2/5")), 50)
     assert t.index == 0 and t.lines() == ["nominate 2/5", "> Bo"]
     hello = wire.messages()[0]
-    assert isinstance(hello, proto.Hello) and hello.screen == 3 and hello.proto == 3
+    assert isinstance(hello, proto.Hello) and hello.screen == 3 and hello.proto == 4
 
 
 def test_the_phone_state_blinks_purple_and_takes_no_choice(firmware: dict[str, ModuleType]) -> None:

@@ -71,7 +71,7 @@ def test_doctor_reports_versions_terminals_leds_and_buttons(tmp_path: Path) -> N
     assert "seat0 (spidev1.0, zone seat:0): VersionReg 0x92 MFRC522 v2.0 (genuine)" in text
     assert "VersionReg 0x88 FM17522 clone (clone)" in text
     assert "board (spidev1.2): reader_absent" in text
-    assert f"{terminal.terminal_id} firmware 0.3.0, seat 0" in text
+    assert f"{terminal.terminal_id} firmware 0.4.0, seat 0" in text
     assert "    ok" in text
     frames = [decode_spi(w) for w in spi.writes]
     assert frames[0] == bytes((0, 255, 0)) * 5, "all red first (GRB on the wire)"

@@ -114,8 +114,9 @@ def test_strip_records_frames_and_terminals_record_messages(hw: tuple[MockHardwa
     seq = hub.choose("T1", "b1", 0)
     hub.choose("T1", "b1", 0, seq=seq)
     # no prompt is open: the choice goes on as the wire carried it (a string), for the table to refuse
-    assert events[-3:] == [TerminalHello("T1", "mock-1"), TerminalChoice("T1", "b1", 1, "0"),
-                           TerminalChoice("T1", "b1", 1, "0")]
+    link = "mock:T1#1"  # each connect is a new boot: a new link, counted from 1 by the table
+    assert events[-3:] == [TerminalHello("T1", "mock-1", link=link), TerminalChoice("T1", "b1", 1, "0", link),
+                           TerminalChoice("T1", "b1", 1, "0", link)]
 
 
 def test_mock_backend_builds_from_a_small_config() -> None:

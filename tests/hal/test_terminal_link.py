@@ -79,7 +79,7 @@ def test_handshake_then_prompt_is_sent_and_resent_after_reconnect() -> None:
     assert port.sent() == [proto.Hello("pi", "table-companion 0.1.0", 0)]
     port.inbound.append(HELLO)
     link.step(0.01)
-    assert events == [LinkUp("/dev/serial/by-id/x", "T-1", "0.1.0", proto.decode(HELLO))]
+    assert events == [LinkUp("/dev/serial/by-id/x", "T-1", "0.1.0", proto.decode(HELLO), "/dev/serial/by-id/x#77")]
     assert isinstance(port.sent()[-1], proto.Prompt)
     port.broken = True
     link.step(0.02)
@@ -91,8 +91,9 @@ def test_handshake_then_prompt_is_sent_and_resent_after_reconnect() -> None:
     assert [m for m in second.sent() if isinstance(m, proto.Prompt)] == [proto.Prompt("b1", (proto.Option("ja", "Ja"), proto.Option("nein", "Nein")))]
 
 
-def test_a_resent_choice_is_acked_each_time_and_passed_on_with_its_seq() -> None:
-    """The link keeps no sequence filter: the table's state drops the duplicate by its seq (one filter)."""
+def test_a_resent_choice_is_passed_on_unanswered_with_its_seq_and_link() -> None:
+    """The link keeps no sequence filter and answers no choice: the table's state drops the duplicate by its seq
+    on its link (one filter) and acks or refuses it once decided. A tag is acked at once (no verdict to wait for)."""
     link, opener, events = make()
     link.step(0.0)
     port = opener.ports[0]
@@ -100,9 +101,9 @@ def test_a_resent_choice_is_acked_each_time_and_passed_on_with_its_seq() -> None
     port.inbound += [HELLO, choice, choice, proto.encode(proto.Tag(5, "04a1b2c3d4e5f6"))]
     for t in (0.01, 0.02, 0.03, 0.04):
         link.step(t)
-    assert [e for e in events if isinstance(e, LinkChoice)] == [LinkChoice("T-1", "b1", 4, "ja")] * 2
+    assert [e for e in events if isinstance(e, LinkChoice)] == [LinkChoice("T-1", "b1", 4, "ja", "/dev/serial/by-id/x#77")] * 2
     assert [e for e in events if isinstance(e, LinkTag)] == [LinkTag("T-1", bytes.fromhex("04a1b2c3d4e5f6"))]
-    assert [m.seq for m in port.sent() if isinstance(m, proto.Ack)] == [4, 4, 5]
+    assert [m.seq for m in port.sent() if isinstance(m, proto.Ack)] == [5]
 
 
 def test_a_new_boot_is_announced_so_its_sequence_starts_again() -> None:
@@ -129,7 +130,7 @@ def test_malformed_lines_are_reported_with_stable_codes_and_survived() -> None:
         link.step(0.01 * (i + 1))
     codes = [e.code for e in events if isinstance(e, LinkProblem)]
     assert codes == ["no_hello", "bad_json", "bad_version", "too_long", "unexpected"]
-    assert LinkChoice("T-1", "b", 1, "x") in events
+    assert LinkChoice("T-1", "b", 1, "x", "/dev/serial/by-id/x#77") in events
     health = link.health(0.1)
     assert health.connected and health.malformed == 5 and health.last_problem == "unexpected"
 
@@ -190,3 +191,38 @@ def test_a_screen_older_than_one_shown_or_closed_is_dropped() -> None:
     assert [m for m in port.sent() if isinstance(m, proto.Prompt)] == [page]
     link.show(proto.Prompt("g.2:7", (proto.Option("0", "C"),)))
     assert [m.ballot for m in port.sent() if isinstance(m, proto.Prompt)] == ["g.1:5", "g.2:7"]
+
+
+def test_a_second_port_saying_hello_as_a_held_id_is_refused_until_the_holder_goes() -> None:
+    """One port per id: the second device hears `error` seq 0 `duplicate_id`, nothing it sends is passed on, the
+    table hears a TerminalClash; once the holder is unplugged the next hello on the second port wins the id."""
+    from companion.hal.events import TerminalChoice, TerminalClash, TerminalGone, TerminalHello
+    from companion.hal.terminal_link import SerialTerminalHub
+
+    events: list[object] = []
+    hub = SerialTerminalHub(discover=None)
+    hub._sink = events.append  # noqa: SLF001 - the hub's event sink, without its threads
+    opener_a, opener_b = Opener(), Opener()
+    real = TerminalLink("/a", hub._on_event, opener=opener_a, claim=hub._claim)  # noqa: SLF001
+    other = TerminalLink("/b", hub._on_event, opener=opener_b, claim=hub._claim)  # noqa: SLF001
+    real.step(0.0)
+    other.step(0.0)
+    opener_a.ports[0].inbound.append(HELLO)
+    real.step(0.01)
+    intruder = proto.encode(proto.Hello("T-1", "0.4.0", 1, 4, 8, False, "", "00000000000000ff"))
+    opener_b.ports[0].inbound += [intruder, proto.encode(proto.Choice("g.1:1", 0x7FFFFFFF, "0")), intruder]
+    for t in (0.01, 0.02, 0.03):
+        other.step(t)
+    assert [m for m in opener_b.ports[0].sent() if isinstance(m, proto.Error)] == [proto.Error(0, "duplicate_id")] * 2
+    assert [e for e in events if isinstance(e, TerminalClash)] == [TerminalClash("T-1", "/b")], "told once"
+    assert not [e for e in events if isinstance(e, TerminalChoice)] and hub.last_problem["/b"] == "no_hello"
+    assert [e.link for e in events if isinstance(e, TerminalHello)] == ["/a#77"]
+    assert other.health(0.1).refused == "T-1" and not other.connected and real.connected
+    opener_a.ports[0].broken = True
+    real.step(0.04)
+    assert TerminalGone("T-1") in events
+    opener_b.ports[0].inbound.append(intruder)
+    other.step(0.05)
+    assert events[-2:] == [TerminalClash("T-1", "/b", False),
+                           TerminalHello("T-1", "0.4.0", 8, False, "", "/b#00000000000000ff")]
+    assert other.connected and other.health(0.1).refused == ""

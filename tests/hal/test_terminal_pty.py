@@ -15,7 +15,7 @@ import serial
 
 from companion.hal.events import TerminalChoice, TerminalGone, TerminalHello
 from companion.hal.terminal_link import LinkDown, LinkUp, SerialTerminalHub, TerminalLink
-from tests.firmware.device import SimTerminal
+from tests.firmware.device import SimTerminal, unlinked
 from tests.firmware.runtimes import interpreters
 
 NEXT, OK, BACK = 14, 15, 13
@@ -78,12 +78,12 @@ def hub(device: SimTerminal) -> Iterator[tuple[SerialTerminalHub, Recorder]]:
 def test_hello_then_a_confirmed_choice_arrives_once_with_the_tables_value(device: SimTerminal, hub) -> None:
     hub, events = hub
     hello = events.wait_for(lambda e: isinstance(e, TerminalHello))
-    assert hello == TerminalHello(device.terminal_id, "0.3.0", 3)  # 4 pixels: status and 3 options a screen
+    assert hello == TerminalHello(device.terminal_id, "0.4.0", 3, link=hello.link)  # 4 pixels: status and 3 options a screen
     assert hub.connected() == {device.terminal_id}
     assert hub.send(device.terminal_id, table_prompt("g1.1", ["ja", "nein"]))
     device.press(NEXT, OK, OK)
     choice = events.wait_for(lambda e: isinstance(e, TerminalChoice))
-    assert choice == TerminalChoice(device.terminal_id, "g1.1", 1, 1)
+    assert unlinked(choice) == TerminalChoice(device.terminal_id, "g1.1", 1, 1)
     hub.send(device.terminal_id, {"v": 1, "type": "ack", "ballot": "g1.1", "seq": 1})
     time.sleep(1.3)  # longer than the firmware's resend interval: the ack stopped it resending
     assert len(events.of(TerminalChoice)) == 1
@@ -99,7 +99,7 @@ def test_nothing_is_sent_without_the_confirm_press(device: SimTerminal, hub) -> 
     time.sleep(0.6)
     assert events.of(TerminalChoice) == []
     device.press(OK, OK)
-    assert events.wait_for(lambda e: isinstance(e, TerminalChoice)) == TerminalChoice(device.terminal_id, "g1.7", 1, 0)
+    assert unlinked(events.wait_for(lambda e: isinstance(e, TerminalChoice))) == TerminalChoice(device.terminal_id, "g1.7", 1, 0)
 
 
 def test_a_refused_choice_can_be_made_again(device: SimTerminal, hub) -> None:
@@ -113,7 +113,7 @@ def test_a_refused_choice_can_be_made_again(device: SimTerminal, hub) -> None:
     time.sleep(0.2)
     device.press(NEXT, OK, OK)
     events.wait_for(lambda e: len(events.of(TerminalChoice)) == 2)
-    assert events.of(TerminalChoice)[1] == TerminalChoice(device.terminal_id, "g2.1", 2, 1)
+    assert unlinked(events.of(TerminalChoice)[1]) == TerminalChoice(device.terminal_id, "g2.1", 2, 1)
 
 
 def test_idle_closes_the_prompt_so_presses_send_nothing(device: SimTerminal, hub) -> None:
@@ -139,7 +139,7 @@ def test_unplug_mid_vote_then_replug_resumes_the_open_prompt(device: SimTerminal
     events.wait_for(lambda e: len(events.of(TerminalHello)) == 2)
     device.press(NEXT, NEXT, OK, OK)  # the new boot starts at the first option again
     choice = events.wait_for(lambda e: isinstance(e, TerminalChoice))
-    assert choice == TerminalChoice(device.terminal_id, "g4.2", 1, 2)
+    assert unlinked(choice) == TerminalChoice(device.terminal_id, "g4.2", 1, 2)
     (link,) = hub.health()["links"]
     assert link["reconnects"] == 1 and link["connected"]
 
@@ -191,7 +191,7 @@ def test_two_terminals_found_by_discovery_keep_their_own_ballots(device: SimTerm
         other.press(NEXT, OK, OK)
         device.press(OK, OK)
         events.wait_for(lambda e: len(events.of(TerminalChoice)) == 2)
-        assert set(events.of(TerminalChoice)) == {TerminalChoice(device.terminal_id, "g5.1", 1, 0),
+        assert {unlinked(e) for e in events.of(TerminalChoice)} == {TerminalChoice(device.terminal_id, "g5.1", 1, 0),
                                                   TerminalChoice(other.terminal_id, "g5.2", 1, 1)}
     finally:
         hub.close()

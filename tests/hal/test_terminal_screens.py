@@ -83,12 +83,12 @@ def test_long_labels_are_shortened_until_the_line_fits() -> None:
 def test_a_v1_terminal_on_the_mock_hub_gets_pages_and_the_table_value_comes_back() -> None:
     hub, events = started()
     hub.connect("T0", version=None)
-    assert events[-1] == TerminalHello("T0", "mock-1", 8)
+    assert events[-1] == TerminalHello("T0", "mock-1", 8, link="mock:T0#1")
     assert hub.send("T0", table_prompt("g.1", options(("nominate", 9))))
     first = hub.screen("T0")
     assert isinstance(first, proto.Prompt) and len(first.options) == 8 and first.title is None
     hub.choose("T0", "g.1", 8)
-    assert events[-1] == TerminalChoice("T0", "g.1", 2, 8)  # seq 1 was the page turn, never seen by the table
+    assert events[-1] == TerminalChoice("T0", "g.1", 2, 8, "mock:T0#1")  # seq 1 was the page turn, never seen by the table
     assert all(len(line) <= proto.MAX_LINE for line in hub.lines["T0"])
 
 
@@ -104,7 +104,7 @@ def test_the_phone_state_is_shown_and_the_terminal_cannot_choose() -> None:
     hub.press("T1", screens.PHONE)  # pressing it only shows it again
     assert isinstance(hub.screen("T1"), proto.Prompt) and hub.screen("T1") != v1
     hub.choose("T0", "g.2", 5)  # what a terminal sends anyway is the wire string, which the table refuses
-    assert events[-1] == TerminalChoice("T0", "g.2", 1, "5")
+    assert events[-1] == TerminalChoice("T0", "g.2", 1, "5", "mock:T0#1")
     assert hub.screen_health()["screens"]["T0"]["phone"] is True
 
 
@@ -191,4 +191,5 @@ def test_showing_names_a_screen_only_once_it_is_written_to_the_terminal() -> Non
     hub.press("T0", screens.MORE)  # the next page
     second = hub.showing("T0")
     assert isinstance(second, proto.Prompt) and second != first and second == hub.screen("T0")
-    assert seen_during_write == [None, first]  # while each screen was written, the one before it was named
+    # while each screen was written, the one before it was named (the page turn's ack went while `first` showed)
+    assert seen_during_write == [None, first, first]

@@ -91,8 +91,10 @@ def random_input(twins: Twins, labels: list[str], rng: random.Random, step: int)
         prompt = hw(a.rt).mock_terminals.last_prompt(f"T{seat}")
         if rng.random() < 0.4 and prompt and prompt.get("type") == "prompt" and prompt["options"]:
             value = rng.randrange(len(prompt["options"]))
+            # each twin's own ballot id: ids are keyed by a secret each table draws at its start
             twins.both(f"seat {seat} chooses on its terminal", lambda t: hw(t.rt).mock_terminals.choose(
-                f"T{seat}", prompt["ballot"], value), seat_pages=step % 5 == 0)
+                f"T{seat}", hw(t.rt).mock_terminals.last_prompt(f"T{seat}")["ballot"], value),  # type: ignore[index]
+                seat_pages=step % 5 == 0)
         else:
             x = rng.choice(rules.legal_actions(state, seat))
             twins.both(f"seat {seat} acts on its phone", lambda t: t.act(seat, translate(x, a, t)),
@@ -114,7 +116,8 @@ def random_input(twins: Twins, labels: list[str], rng: random.Random, step: int)
 
 
 CARD_GAMES = [game for game in game_names() if get_binding(game).deck_list(seats_for(game))]
-"""The games that read cards: a game with no components (Mafia) has no tag whose UID could differ."""
+"""The games that read cards (their deck list is not empty): a game with no components has no tag whose UID
+could differ."""
 
 
 @pytest.mark.parametrize("game", CARD_GAMES)

@@ -19,6 +19,7 @@ from companion.games import CHANCE, IllegalAction
 from companion.games.rules import private_part
 from companion.hal.events import TagPlaced, TagRemoved
 from companion.table.cards import card_id
+from companion.table.core.outputs import ballot_id
 from companion.table.core.refusals import TABLE_PUBLIC_CODES
 from companion.table.runtime import Runtime
 from companion.table.session import auto_chance
@@ -26,6 +27,7 @@ from tests.leaks.recorder import Recorder
 
 CARD_ID = re.compile(r"c[0-9a-f]{12}")
 POLLS = re.compile(r'"polls": \d+')
+BALLOT_ID = re.compile(r"\b(\d+)\.[0-9a-f]{12}\b")
 HEARTBEAT = ": heartbeat\n\n"
 SAMPLES = 40
 """Other draws of a chance action tried at twin B when no variant of A's draw shows alike and differs."""
@@ -43,6 +45,8 @@ class Table:
     uids: dict[str, str] = field(default_factory=dict)
     unknown: list[str] = field(default_factory=list)
     _labels: tuple[Any, dict[str, str]] = ((), {})
+    _ballots: dict[str, str] = field(default_factory=dict)
+    _numbered: dict[int, int] = field(default_factory=dict)
 
     @property
     def session(self) -> Any:
@@ -66,7 +70,19 @@ class Table:
         text = text.replace(self.rt.loop.bus.boot, "BOOT").replace(HEARTBEAT, "")
         text = CARD_ID.sub(lambda m: f"card<{labels.get(m.group(0), m.group(0))}>", text)
         text = POLLS.sub('"polls": 0', text)
+        text = BALLOT_ID.sub(self._ballot, text)
         return json.dumps(json.loads(text), sort_keys=True) if is_json else text
+
+    def _ballot(self, match: re.Match[str]) -> str:
+        """A ballot id as its number in its game (ids are keyed by a secret drawn at each start of a table)."""
+        found = self._ballots.get(match.group(0))
+        if found is None:
+            game, key = int(match.group(1)), self.rt.loop._context.ballot_key  # noqa: SLF001 - the table's secret
+            for n in range(self._numbered.get(game, 0) + 1, self.rt.loop._state.ballots + 2):  # noqa: SLF001
+                self._ballots[ballot_id(key, game, n)] = f"ballot<{game}.{n}>"
+                self._numbered[game] = n
+            found = self._ballots.get(match.group(0), match.group(0))
+        return found
 
     def tap(self, reader: str, uid: str) -> None:
         """A tag placed on a reader and taken away (as the reader's poller reports them)."""

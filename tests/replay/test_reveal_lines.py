@@ -8,12 +8,12 @@ import re
 import pytest
 
 from companion.games import game_names, get_rules
+from companion.games.registry import get_game
 from companion.games.playout import random_playout
 from companion.games.timeline import CHECKPOINT_EVERY, Record, StepError, card_catalogue, every_step
 from companion.web import texts
 from companion.web.history import Played, stats, stats_csv
 
-SEATS = {"secret_hitler": 7, "gangsters_dilemma": 4, "boss_wallet": 4, "thief_of_baghdad": 3, "mafia": 8}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -23,8 +23,9 @@ def test_lines_open_only_once_the_game_is_over_and_each_has_words(game: str) -> 
     flat = {lang: texts.flatten(texts.load(lang)) for lang in ("en", "ko")}
     codes: set[str] = set()
     for seed in range(3):
-        result = random_playout(rules, SEATS[game], random.Random(seed))
-        record = Record(game, SEATS[game], {}, result.actions)
+        seats = get_game(game).demo_seats
+        result = random_playout(rules, seats, random.Random(seed))
+        record = Record(game, seats, {}, result.actions)
         half = record.state_at(len(result.actions) // 2)
         assert rules.reveal(half) == [] and rules.winning_sides(half) == []
         assert rules.reveal(half, ended=True) == rules.reveal(half, ended=True)  # a pure function of the record

@@ -372,6 +372,93 @@ def junk_terminal(seconds: float = 5.0) -> dict[str, Any]:
     return {"seconds": seconds, "junk_lines_sent": lines, "log_lines": len(records)}
 
 
+# --- item 7: a second USB device claims a seat terminal's id ----------------------------------------------------
+
+def usb_intruder(mode: str = "vote", guesses: int = 40, screens: int = 6) -> dict[str, Any]:
+    """A table with five firmware terminals on ptys; a second device on its own pty says hello as the acting seat's
+    terminal. `vote`: it sends every option of `guesses` ballot ids `<game>.<n>` on `screens` screens each, and
+    the figure is how many rows that put in the journal (the real terminal never pressed). `silence`: it sends one
+    choice with seq 2147483647, then the real terminal votes, and the figure is whether that vote was counted."""
+    import os
+    import tty
+
+    from companion.hal import terminal_protocol as proto
+    from tests.hal.test_terminal_pty_games import PtyTable, wait
+    from tests.table.helpers import live_rows
+
+    directory = Path(tempfile.mkdtemp(prefix="usb-intruder-"))
+    table = PtyTable(directory, "secret_hitler", 5)
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    path = directory / "by-id" / "usb-MicroPython_intruder-if00"
+    received: list[bytes] = []
+    stop = threading.Event()
+    try:
+        loop = table.rt.loop
+        session = loop.session
+        assert session is not None
+        seat = min(session.rules.to_act(session.state))
+        real = table.devices[seat]
+        ballot = wait(lambda: (p := loop.seat_prompt(seat)) and p.get("ballot"), what="the seat's prompt")
+        hello = proto.encode(proto.Hello(real.terminal_id, "0.3.0", 12345))
+
+        def device() -> None:
+            buffer = proto.LineBuffer()
+            while not stop.is_set():
+                try:
+                    data = os.read(master, 4096)
+                except OSError:
+                    return
+                for line in buffer.feed(data):
+                    if line:
+                        received.append(line)
+                        if b'"t":"hello"' in line:
+                            os.write(master, hello)
+
+        threading.Thread(target=device, daemon=True).start()
+        os.symlink(os.ttyname(slave), path)
+        wait(lambda: any(b'"t":"hello"' in line for line in received), what="the Pi's hello to the intruder")
+        time.sleep(0.5)
+        rows = len(live_rows(table.rt))
+        sent = 0
+        figures: dict[str, Any] = {"seat_ballot": ballot}
+        if mode == "vote":
+            seq = 1
+            for n in range(1, guesses + 1):
+                for screen in range(1, screens + 1):
+                    for value in range(8):
+                        wire = f"{session.game_id}.{n}:{screen}"
+                        os.write(master, proto.encode(proto.Choice(wire, seq, str(value))))
+                        seq, sent = seq + 1, sent + 1
+            time.sleep(1.0)
+            loop.wait_idle()
+            figures["forged_rows"] = len(live_rows(table.rt)) - rows
+        else:
+            os.write(master, proto.encode(proto.Choice("x.1:1", 0x7FFFFFFF, "0")))
+            sent = 1
+            time.sleep(0.5)
+            loop.wait_idle()
+            started = time.monotonic()
+            table.choose(seat, 0)
+            try:
+                wait(lambda: len(live_rows(table.rt)) > rows, timeout=8.0)
+                figures["real_vote_counted_s"] = round(time.monotonic() - started, 2)
+            except AssertionError:
+                figures["real_vote_counted_s"] = None
+        figures["forged_sent"] = sent
+        figures["hello_answered"] = [line.decode() for line in received if b'"t":"error"' in line][:1]
+        figures["host_told"] = any(r.get("clashes") for r in loop.terminals.rows())
+        return figures
+    finally:
+        stop.set()
+        table.close()
+        if os.path.lexists(path):
+            os.unlink(path)
+        os.close(slave)
+        os.close(master)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 # --- item 6: the data directory removed under a running table ---------------------------------------------------
 
 def removed_data(config: Path, data: Path, port: int, root: Path, actions: int = 30) -> dict[str, Any]:
@@ -506,14 +593,18 @@ def run_all(root: Path, only: list[str] | None = None) -> dict[str, Any]:
                 figures[key] = attack(table)
     if not only or "junk_terminal" in only:
         figures["junk_terminal"] = _in(root, "junk_terminal")
+    if not only or "usb_intruder" in only:
+        figures["usb_intruder_vote"] = _in(root, "usb_intruder")
+        figures["usb_intruder_silence"] = _in(root, "usb_intruder", "'silence'")
     return figures
 
 
-def _in(root: Path, name: str) -> Any:
-    """Run an in-process attack with `root`'s companion package (a subprocess importing it from there)."""
+def _in(root: Path, name: str, args: str = "") -> Any:
+    """Run an in-process attack with `root`'s companion package (a subprocess importing it from there); `args`:
+    its arguments as Python source."""
     code = ("import json, sys, importlib.util as u; "
             f"s = u.spec_from_file_location('attacks', {str(Path(__file__).resolve())!r}); "
-            f"m = u.module_from_spec(s); s.loader.exec_module(m); print(json.dumps(m.{name}()))")
+            f"m = u.module_from_spec(s); s.loader.exec_module(m); print(json.dumps(m.{name}({args})))")
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
     if done.returncode:
         raise RuntimeError(done.stderr[-2000:])
@@ -526,7 +617,7 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[2],
                         help="the checkout whose `companion run` is attacked (default: this one)")
     parser.add_argument("--only", nargs="*", help="attack names (rebinding pin_flood connections slowloris "
-                                                  "streams bad_inputs junk_terminal removed_data)")
+                                                  "streams bad_inputs junk_terminal usb_intruder removed_data)")
     args = parser.parse_args()
     print(json.dumps(run_all(args.root.resolve(), args.only), indent=1))
 

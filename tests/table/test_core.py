@@ -217,19 +217,60 @@ def _prompt_of(state: TableState, seat: int) -> dict[str, Any]:
     return dict(message)
 
 
-def test_terminal_sequence_numbers_drop_duplicates_until_a_new_hello() -> None:
+def test_terminal_sequence_numbers_drop_duplicates_until_a_new_link_and_resend_the_verdict() -> None:
+    state, ctx = running()
+    state = step(state, TerminalHello("T0", "0.1.0", link="p0#a"), ctx).state
+    ballot = _prompt_of(state, 0)["ballot"]
+    first = step(state, TerminalChoice("T0", ballot, 5, 0, "p0#a"), ctx)
+    ack = SendTerminal("T0", {"v": 1, "type": "ack", "ballot": ballot, "seq": 5})
+    assert len(first.rows) == 1 and first.state.links["T0"].last == 5 and first.effects[-1] == ack
+    again = step(first.state, TerminalChoice("T0", ballot, 5, 0, "p0#a"), ctx)
+    assert again.rows == () and again.effects == (ack,), "a resent choice hears its verdict again, counted once"
+    late = step(again.state, TerminalChoice("T0", ballot, 3, 0, "p0#a"), ctx)
+    assert late.rows == () and late.effects[0].message["code"] == "out_of_order"  # type: ignore[union-attr]
+    assert late.state.counters.duplicates == 2
+    same_boot = step(late.state, TerminalHello("T0", "0.1.0", link="p0#a"), ctx)  # the port reopened: same boot
+    assert same_boot.state.links["T0"].last == 5
+    assert step(same_boot.state, TerminalChoice("T0", ballot, 5, 0, "p0#a"), ctx).effects == (ack,)
+    rebooted = step(late.state, TerminalHello("T0", "0.1.0", link="p0#b"), ctx)
+    assert rebooted.state.links["T0"].last == 0, "a rebooted terminal counts from 1 again"
+    stale = step(rebooted.state, TerminalChoice("T0", ballot, 1, 0, "p0#b"), ctx)
+    assert stale.rows == () and stale.effects[0].message["code"] == "stale_ballot"  # type: ignore[union-attr]
+    old_boot = step(rebooted.state, TerminalChoice("T0", ballot, 9, 1, "p0#a"), ctx)
+    assert old_boot.rows == () and old_boot.effects == () and old_boot.state.links == rebooted.state.links
+
+
+def test_a_huge_seq_from_another_link_never_silences_the_terminal() -> None:
+    """The attack of issue #30: a device on another port sent seq 2147483647 as T0; the real T0 went on being
+    acked but was never counted. Sequence numbers are the link's: the other port's changes nothing."""
+    state, ctx = running()
+    state = step(state, TerminalHello("T0", "0.3.0", link="real#1"), ctx).state
+    ballot = _prompt_of(state, 0)["ballot"]
+    forged = step(state, TerminalChoice("T0", ballot, 0x7FFFFFFF, 1, "intruder#9"), ctx)
+    assert forged.rows == () and forged.effects == () and forged.state.links == state.links
+    real = step(forged.state, TerminalChoice("T0", ballot, 1, 0, "real#1"), ctx)
+    assert len(real.rows) == 1 and real.effects[-1] == SendTerminal(
+        "T0", {"v": 1, "type": "ack", "ballot": ballot, "seq": 1})
+
+
+def test_a_refused_choice_is_answered_only_on_its_terminal_and_an_unbound_one_is_refused() -> None:
     state, ctx = running()
     ballot = _prompt_of(state, 0)["ballot"]
-    first = step(state, TerminalChoice("T0", ballot, 5, 0), ctx)
-    assert len(first.rows) == 1 and first.state.last_seq == {"T0": 5}
-    assert SendTerminal("T0", {"v": 1, "type": "ack", "ballot": ballot, "seq": 5}) in first.effects
-    again = step(first.state, TerminalChoice("T0", ballot, 5, 0), ctx)
-    late = step(again.state, TerminalChoice("T0", ballot, 3, 0), ctx)
-    assert again.rows == late.rows == () and late.state.counters.duplicates == 2
-    rebooted = step(late.state, TerminalHello("T0", "0.1.0"), ctx)
-    assert "T0" not in rebooted.state.last_seq, "a rebooted terminal counts from 1 again"
-    stale = step(rebooted.state, TerminalChoice("T0", ballot, 1, 0), ctx)
-    assert stale.rows == () and stale.effects[0].message["code"] == "stale_ballot"  # type: ignore[union-attr]
+    wrong = step(state, TerminalChoice("T0", ballot, 1, 99), ctx)
+    assert [type(e) for e in wrong.effects] == [SendTerminal] and wrong.effects[0].terminal == "T0"  # type: ignore[union-attr]
+    assert wrong.effects[0].message["code"] == "bad_choice"  # type: ignore[union-attr]
+    spare = step(state, TerminalChoice("SPARE", ballot, 1, 0), ctx)
+    assert spare.rows == () and spare.effects[-1].message["code"] == "terminal_unbound"  # type: ignore[union-attr]
+
+
+def test_ballot_ids_are_keyed_by_the_tables_secret() -> None:
+    from companion.table.core.outputs import ballot_id
+
+    one, other = ballot_id(b"k" * 32, 7, 1), ballot_id(b"k" * 32, 7, 2)
+    assert one.startswith("7.") and len(one) == 2 + 12 and one != other
+    assert ballot_id(b"j" * 32, 7, 1) != one, "another start of the table: other ids"
+    state, ctx = running()
+    assert _prompt_of(state, 0)["ballot"] != _prompt_of(state, 1)["ballot"]
 
 
 def test_a_terminal_hello_resends_its_seats_open_prompt() -> None:

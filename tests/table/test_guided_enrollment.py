@@ -117,14 +117,14 @@ def test_bad_input_changes_nothing(rt: Runtime) -> None:
 def test_check_mode_names_tags_and_the_reader_confirms_in_colour(rt: Runtime) -> None:
     host_call(rt.loop, "guide_start", game=SH, seats=5)
     flashes: list[Flash] = []
-    real = rt.loop._run_effect  # type: ignore[attr-defined]
+    real = rt.loop.effects.run_effect
 
     def spy(effect: Any, *rest: Any) -> None:
         if isinstance(effect, Flash):
             flashes.append(effect)
         real(effect, *rest)
 
-    rt.loop._run_effect = spy  # type: ignore[attr-defined]
+    rt.loop.effects.run_effect = spy  # type: ignore[method-assign]
     tap(rt, "r1", uid(1))
     host_call(rt.loop, "guide_mode", mode="check")
     tap(rt, "r1", uid(1))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.games import CHANCE, IllegalAction, Outcome, Rules
+from companion.games.declaration import Game
 from companion.games.binding import DIM, GREEN, RED, WHITE, Binding, Light, Placed, Scene, TableInput
 from companion.games.schema import ActionSpec, list_of, one_of
 
@@ -150,3 +151,5 @@ class TinyBinding(Binding):
 
 RULES = Tiny()
 BINDING = TinyBinding()
+
+GAME = Game(rules=RULES, binding=BINDING, demo_seats=3)

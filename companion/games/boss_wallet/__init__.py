@@ -7,8 +7,12 @@ publish's views from the last publish's pieces) · `rules` (the Rules
 subclass, `RULES`) · `binding`.
 """
 
+from companion.games.declaration import Game
 from companion.games.boss_wallet.binding import BINDING
 from companion.games.boss_wallet.codes import Phase, Reason
 from companion.games.boss_wallet.rules import RULES, BossWallet
 
-__all__ = ["BINDING", "RULES", "Phase", "Reason", "BossWallet"]
+__all__ = ["GAME", "BINDING", "RULES", "Phase", "Reason", "BossWallet"]
+
+GAME = Game(rules=RULES, binding=BINDING, demo_seats=4)
+"""The game's declaration: all the rest of the companion reads of it."""

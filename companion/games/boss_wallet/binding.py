@@ -25,7 +25,7 @@ from companion.games.boss_wallet.cards import Card as PlayCard
 from companion.games.boss_wallet.codes import BINDING_CODES as OWN_CODES
 from companion.games.boss_wallet.config import COINS, HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.state import Phase, State
-from companion.games.contract import CHANCE
+from companion.games.contract import CHANCE, Components
 from companion.games.memo import Memo
 
 _PERSON_RE = "|".join(sorted(PERSONS))
@@ -185,10 +185,10 @@ class BossWalletBinding(Binding):
         there is refused there) and the LED-only hourglass and round tracks."""
         return super().zones(seats) + ("center", "hourglass", "round")
 
-    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: str) -> dict[str, Any]:
+    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: Components) -> dict[str, Any]:
         """Physical games read the enrolled cards: play cards become `cards`, special cards `specials`."""
         out = dict(options)
-        if mode != "physical":
+        if mode != Components.PHYSICAL:
             return out
         mine = list(cards)
         if "cards" not in out:
@@ -205,7 +205,7 @@ class BossWalletBinding(Binding):
                 out["specials"] = specials
         return out
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Any]], Any]:
         """Buttons and choices act; taps collect a payment, a hand or a credit draw in `pending`."""
         key = step_key(state)
         taps: Taps = pending if isinstance(pending, Taps) and pending.key == key else Taps(key)
@@ -218,7 +218,7 @@ class BossWalletBinding(Binding):
         assert isinstance(event, Placed)
         return self._placed(state, taps, event, mode)
 
-    def _pressed(self, state: State, taps: Taps, seat: int, key: str, mode: str) -> tuple[list[dict[str, Any]], Any]:
+    def _pressed(self, state: State, taps: Taps, seat: int, key: str, mode: Components) -> tuple[list[dict[str, Any]], Any]:
         if key in ("draw", "put", "flip"):
             return [{"type": key, "seat": seat}], taps
         if key == "ok":
@@ -228,13 +228,13 @@ class BossWalletBinding(Binding):
         raise refuse("unknown_key", BINDING_CODES["unknown_key"])
 
     def _chosen(self, state: State, taps: Taps, seat: int, action: Mapping[str, Any],
-                mode: str) -> tuple[list[dict[str, Any]], Any]:
+                mode: Components) -> tuple[list[dict[str, Any]], Any]:
         kind = action.get("type")
         if kind in ("confirm_scan", "confirm_draw"):
             return self._confirm(state, taps, seat)
         if kind == "clear_scan":
             return [], taps.clear(seat)
-        if kind == "buy_id" and mode == "physical":
+        if kind == "buy_id" and mode == Components.PHYSICAL:
             paid = taps.of(seat)
             if not paid:
                 raise refuse("nothing_tapped", "Tap the bills and jewellery you pay with at your reader, "
@@ -253,7 +253,7 @@ class BossWalletBinding(Binding):
             return [{"type": "credit_draw", "seat": CHANCE, "target": seat, "cards": taps.of(seat)}], taps
         raise refuse("unexpected_card", "There is nothing to confirm now.")
 
-    def _placed(self, state: State, taps: Taps, event: Placed, mode: str) -> tuple[list[dict[str, Any]], Any]:
+    def _placed(self, state: State, taps: Taps, event: Placed, mode: Components) -> tuple[list[dict[str, Any]], Any]:
         card = event.card
         if card.game != self.game:
             raise refuse("wrong_game", BINDING_CODES["wrong_game"])
@@ -314,9 +314,9 @@ class BossWalletBinding(Binding):
         coins = [int(taps.values(s)[0]) for s in range(state.seats)]
         return [{"type": "setup", "seat": CHANCE, "coins": coins}], taps
 
-    def choices(self, state: Any, seat: int, mode: str) -> list[dict[str, Any]]:
+    def choices(self, state: Any, seat: int, mode: Components) -> list[dict[str, Any]]:
         """While hands are scanned by tapping: confirm or restart the seat's scan; end a credit draw."""
-        if mode != "physical":
+        if mode != Components.PHYSICAL:
             return []
         if state.phase is Phase.SCAN and state.hands[seat] is None:
             return [{"type": "confirm_scan", "seat": seat}, {"type": "clear_scan", "seat": seat}]
@@ -324,9 +324,9 @@ class BossWalletBinding(Binding):
             return [{"type": "confirm_draw", "seat": seat}]
         return []
 
-    def chance_is_physical(self, state: Any, mode: str) -> bool:
+    def chance_is_physical(self, state: Any, mode: Components) -> bool:
         """Physical games read the coins, hands and credit draws from tags; chip draws are sampled."""
-        return mode == "physical" and state.phase in (Phase.SETUP, Phase.SCAN, Phase.CREDIT_DRAW)
+        return mode == Components.PHYSICAL and state.phase in (Phase.SETUP, Phase.SCAN, Phase.CREDIT_DRAW)
 
     def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: verdict green/red once shown; else whose turn (gold), asked (orange), scanned (white), to scan

@@ -19,6 +19,7 @@ from operator import is_, is_not, itemgetter
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
+from companion.games.contract import Components
 from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
                                      Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, refuse, Removed,
                                      RGB, Scene, TableInput, ValuePattern, seat_of)
@@ -121,15 +122,15 @@ class GangstersDilemmaBinding(Binding):
         locations = 5 if seats <= 5 else 6
         return super().zones(seats) + ("center",) + tuple(f"location:{i}" for i in range(1, locations + 1))
 
-    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: str) -> dict[str, Any]:
+    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: Components) -> dict[str, Any]:
         """Physical games use the enrolled demand cards as the `demands` deck (else the labelled sample)."""
         out = dict(options)
         demands = [demand_of(c) for c in cards if c.kind == "demand"]
-        if mode == "physical" and "demands" not in out and demands:
+        if mode == Components.PHYSICAL and "demands" not in out and demands:
             out["demands"] = demands
         return out
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Any]], Any]:
         """Taps choose, patrol, fulfil or reveal; buttons respond or pass; terminal choices are actions."""
         key = (state.round, state.phase)
         taps: PoliceTaps = pending if isinstance(pending, PoliceTaps) and pending.key == key else PoliceTaps(key)
@@ -183,12 +184,12 @@ class GangstersDilemmaBinding(Binding):
             return [], taps
         return [{"type": "patrol", "seat": seat, "locations": list(taps.locations)}], replace(taps, locations=())
 
-    def _demand(self, state: Any, seat: int | None, card: Card, mode: str) -> list[dict[str, Any]]:
+    def _demand(self, state: Any, seat: int | None, card: Card, mode: Components) -> list[dict[str, Any]]:
         """A demand card: fulfilled when its seat taps it in the fulfil step; revealed from the deck in physical
         play."""
         if card.uid not in state.config.by_id:
             raise refuse("not_enrolled", "That demand card was not enrolled when this game started.")
-        if state.phase == "reveal_demand" and mode == "physical":
+        if state.phase == "reveal_demand" and mode == Components.PHYSICAL:
             return [{"type": "reveal_demand", "seat": -1, "demand": card.uid}]
         if seat is None or seat >= state.seats:
             raise refuse("wrong_reader", "Tap the demand you fulfil at your own reader.")
@@ -205,9 +206,9 @@ class GangstersDilemmaBinding(Binding):
             return [dict((plain or options)[0])]
         raise refuse("choose_payment", "Choose on your terminal or page which token $ (or liquor) replaces.")
 
-    def chance_is_physical(self, state: Any, mode: str) -> bool:
+    def chance_is_physical(self, state: Any, mode: Components) -> bool:
         """A replacement demand is read from the card drawn (physical); setup and the lookout's peek are sampled."""
-        return mode == "physical" and state.phase == "reveal_demand"
+        return mode == Components.PHYSICAL and state.phase == "reveal_demand"
 
     def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: to act gold, committed white, police blue. Locations: money as a level, closed purple, after

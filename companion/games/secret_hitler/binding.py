@@ -11,10 +11,10 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from companion.games.binding import (BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
+from companion.games.binding import (BLUE, DIM, GOLD, GREEN, OFF, ORANGE, PURPLE, RED, WHITE,
                                      Binding, Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, Removed,
-                                     RGB, Scene, TableInput, seat_of)
-from companion.games.contract import IllegalAction
+                                     RGB, Scene, TableInput, refuse, seat_of)
+from companion.games.contract import Components
 from companion.games.secret_hitler.state import (CHAOS_AT, DECK_F, DECK_L, FASCIST_WIN, LIBERAL_WIN, POWERS,
                                                 VETO_AT)
 
@@ -57,30 +57,30 @@ class SecretHitlerBinding(Binding):
         """Seat zones, the board reader and the LED-only tracks."""
         return super().zones(seats) + ("board", "track:liberal", "track:fascist", "track:election")
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Any]], Any]:
         """Buttons and ballot cards vote; policy tiles make chance draws/peeks or the chancellor's enactment."""
         tiles: tuple[tuple[str, str], ...] = pending or ()
         if isinstance(event, Chosen) or isinstance(event, Removed):
             return super().on_input(state, tiles, event, mode)
         if isinstance(event, Pressed):
             if event.key not in ("ja", "nein"):
-                raise IllegalAction("unknown_key", BINDING_CODES["unknown_key"])
+                raise refuse("unknown_key")
             return [{"type": "vote", "seat": event.seat, "vote": event.key}], tiles
         assert isinstance(event, Placed)
         card = event.card
         if card.game != self.game:
-            raise IllegalAction("wrong_game", BINDING_CODES["wrong_game"])
+            raise refuse("wrong_game")
         if card.kind == "ballot":
             seat = seat_of(event.zone)
             if seat is None:
-                raise IllegalAction("unexpected_card", "Ballots are read on a seat's own reader.")
+                raise refuse("unexpected_card", "Ballots are read on a seat's own reader.")
             return [{"type": "vote", "seat": seat, "vote": card.value}], tiles
         if card.kind != "policy":
-            raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
+            raise refuse("unexpected_card")
         template = self.chance_template(state)
-        if template is not None and mode == "physical" and template.get("type") in PHYSICAL_CHANCE:
+        if template is not None and mode == Components.PHYSICAL and template.get("type") in PHYSICAL_CHANCE:
             if any(uid == card.uid for uid, _ in tiles):
-                raise IllegalAction("already_tapped", BINDING_CODES["already_tapped"])
+                raise refuse("already_tapped")
             tiles = tiles + ((card.uid, card.value),)
             needed = len(template.get("policies", ()))
             if len(tiles) < needed:
@@ -91,7 +91,7 @@ class SecretHitlerBinding(Binding):
             chancellor = self.rules().view(state, None).get("chancellor")
             if chancellor is not None:
                 return [{"type": "enact", "seat": chancellor, "policy": card.value}], tiles
-        raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
+        raise refuse("unexpected_card")
 
     def facts(self, seats: int) -> dict[str, Any]:
         """The tracks the page draws: the fascist track's slots (the power each policy grants at this seat
@@ -104,9 +104,9 @@ class SecretHitlerBinding(Binding):
         return {**super().facts(seats), "power_track": track + ["win"], "liberal_track": LIBERAL_WIN,
                 "election_track": CHAOS_AT}
 
-    def chance_is_physical(self, state: Any, mode: str) -> bool:
+    def chance_is_physical(self, state: Any, mode: Components) -> bool:
         """In physical mode draws and peeks come from tiles; the deal is always sampled."""
-        if mode != "physical":
+        if mode != Components.PHYSICAL:
             return False
         template = self.chance_template(state)
         return template is not None and template.get("type") in PHYSICAL_CHANCE

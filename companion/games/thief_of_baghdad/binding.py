@@ -22,7 +22,7 @@ from typing import Any, Mapping, Sequence
 from companion.games.binding import (BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem, Effect,
                                      LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput,
                                      seat_of)
-from companion.games.contract import CHANCE
+from companion.games.contract import CHANCE, Components
 from companion.games.memo import Memo
 from companion.games.thief_of_baghdad.board import CARDS_PER_COLOUR, DANCERS
 from companion.games.thief_of_baghdad.board import COLORS as COLOURS
@@ -124,10 +124,10 @@ class ThiefOfBaghdadBinding(Binding):
         return json.dumps([view.get("phase"), view.get("turn"), view.get("deck"), view.get("thief_moves"),
                            [p.get("hand_size") for p in view.get("players") or ()]])
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Any]], Any]:
         """Taps collect hands, draws and payments; choices act (with the tapped payment); buttons end turns."""
         # Digital play never collects taps, so the moment's fingerprint (a whole public view) is not needed.
-        key = self._key(state) if mode == "physical" else ""
+        key = self._key(state) if mode == Components.PHYSICAL else ""
         taps: Taps = pending if isinstance(pending, Taps) and pending.key == key else Taps(key)
         if isinstance(event, Removed):
             return [], taps
@@ -144,18 +144,18 @@ class ThiefOfBaghdadBinding(Binding):
         seat = seat_of(event.zone)
         if seat is None or seat >= self.rules().seat_count(state):
             raise refuse("wrong_reader", "Palace cards and dancers are tapped at a seat's own reader.")
-        if mode != "physical":
+        if mode != Components.PHYSICAL:
             raise refuse("unexpected_card", "This game deals and draws digitally: choose on the terminal.")
         template = self.chance_template(state)
         if template is not None:
             return self._chance(template, taps, seat, card)
         return self._payment(state, taps, seat, card)
 
-    def _chosen(self, taps: Taps, seat: int, action: Mapping[str, Any], mode: str) -> tuple[list[dict[str, Any]], Any]:
+    def _chosen(self, taps: Taps, seat: int, action: Mapping[str, Any], mode: Components) -> tuple[list[dict[str, Any]], Any]:
         if action.get("type") == "clear_taps":
             return [], taps.clear(seat)
         out = {**dict(action), "seat": seat}
-        if mode == "physical" and out.get("type") in PAID_ACTIONS:
+        if mode == Components.PHYSICAL and out.get("type") in PAID_ACTIONS:
             paid = taps.of(seat)
             if not paid:
                 raise refuse("nothing_tapped", "Tap the cards you pay with at your reader, then choose.")
@@ -205,16 +205,16 @@ class ThiefOfBaghdadBinding(Binding):
         return {**super().facts(seats), "palaces": list(COLOURS),
                 "palace_colours": {c: PALACE_CSS[c] for c in COLOURS}, "thief_moves_per_turn": MOVES}
 
-    def chance_is_physical(self, state: Any, mode: str) -> bool:
+    def chance_is_physical(self, state: Any, mode: Components) -> bool:
         """Physical games read the deal and every draw from the cards tapped."""
-        if mode != "physical":
+        if mode != Components.PHYSICAL:
             return False
         template = self.chance_template(state)
         return template is not None and template.get("type") in ("deal", "draw")
 
-    def choices(self, state: Any, seat: int, mode: str) -> list[dict[str, Any]]:
+    def choices(self, state: Any, seat: int, mode: Components) -> list[dict[str, Any]]:
         """The acting seat may forget the cards it tapped (a payment it no longer means)."""
-        if mode == "physical" and seat in self.rules().to_act(state):
+        if mode == Components.PHYSICAL and seat in self.rules().to_act(state):
             return [{"type": "clear_taps", "seat": seat}]
         return []
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from companion.table.core import commands as c
@@ -11,6 +10,7 @@ from companion.table.core.effects import ShareRow
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState
 from companion.table.refusal import Refusal
+from companion.table.session import token as new_token
 
 SHARE_TOKEN_BYTES = 24
 """A replay link's token: 192 random bits, as unguessable as a seat token and more."""
@@ -68,7 +68,7 @@ def _share_game(state: TableState, cmd: c.ShareGame, ctx: Context) -> Step:
         return Step(state, reply=record)
     if cmd.revoke:
         return Step(state, (ShareRow(record.id, None),), reply={"game": record.id, "revoked": True})
-    token = secrets.token_urlsafe(SHARE_TOKEN_BYTES)
+    token = new_token(ctx.tokens, SHARE_TOKEN_BYTES)
     return Step(state, (ShareRow(record.id, token),), reply={"game": record.id, "token": token})
 
 

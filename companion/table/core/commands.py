@@ -8,7 +8,7 @@ from typing import Any, Callable, Mapping
 from companion.games.binding import Card
 from companion.games.contract import IllegalAction
 from companion.hal.terminal_protocol import is_terminal_id
-from companion.table.cards import CardError, check_deck, normalise_uid
+from companion.table.card_values import CardError, check_deck, normalise_uid
 from companion.table.core.guide import GuideMode
 from companion.table.core.timers import MAX_TIMER_S
 from companion.table.refusal import Refusal

@@ -8,7 +8,7 @@ from typing import Any
 from companion.games.binding import Chosen, get_binding
 from companion.games.contract import IllegalAction
 from companion.games.log import Log
-from companion.table.cards import CardError, as_played, card_json, check_card, deck_of
+from companion.table.card_values import CardError, as_played, card_json, check_card, deck_of
 from companion.table.core import bot_steps, enroll, notice, timer_steps
 from companion.table.core import commands as c
 from companion.table.core.bots import BOT
@@ -68,7 +68,7 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
                         key=lambda c: (c.game, c.kind, c.value, c.label, c.uid))
         options = table_options(game, dict(cmd.options), played, components)
         rules, game_state = check_setup(game, seats, options, len(ctx.config.seats))
-        tokens = new_tokens(seats)
+        tokens = new_tokens(seats, ctx.tokens)
         session = Session(game_id, rules, get_binding(rules.name), seats, options or {}, components, tokens, Log(),
                           game_state)
     except IllegalAction as exc:

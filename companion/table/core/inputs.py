@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemoved, TagsCrowded, TerminalChoice,
-                                  TerminalGone, TerminalHello)
+                                  TerminalClash, TerminalGone, TerminalHello)
 from companion.table.core.commands import Command
-from companion.table.journal import GameRecord
+from companion.table.records import GameRecord
 
 
 @dataclass(frozen=True)
@@ -23,5 +23,5 @@ class BootFailed:
 
 
 HardwareEvent = (TagPlaced | TagRemoved | TagsCrowded | ButtonPressed | TerminalChoice | TerminalHello | TerminalGone
-                 | ReaderFault)
+                 | TerminalClash | ReaderFault)
 Input = HardwareEvent | Command | Boot | BootFailed

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import replace
 from operator import itemgetter
 from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from companion.games.binding import ORANGE, RGB, Binding, Light
-from companion.hal.terminal_hub import READER_PREFIX
+from companion.hal.events import READER_PREFIX
 from companion.table.core.effects import Effect, PublishState, SendTerminal, SetScene
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
@@ -182,7 +184,8 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
                 if not legal and old is not None and old.get("type") == "idle" and (old["info"] is info
                                                                                      or old["info"] == info):
                     continue  # still idle, the same to show: nothing to send, nothing to store
-                message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots, memo, seat)
+                message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots, memo, seat,
+                                                  ctx.ballot_key)
         else:
             message = old if old == IDLE else dict(IDLE)
         if message is old:  # unchanged: nothing to send, nothing to store
@@ -255,7 +258,7 @@ def _same(info: Mapping[str, Any], done: Sequence[Mapping[str, Any]], seat: int)
 
 def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
                old: Mapping[str, Any] | None, ballots: int, memo: Memo | None = None,
-               seat: int = 0) -> tuple[Mapping[str, Any], int]:
+               seat: int = 0, key: bytes = b"") -> tuple[Mapping[str, Any], int]:
     """A seat's prompt offering `legal` (`private`: what its view adds to the public one) and the ballot
     counter after it; the ballot id stays the same while its choices do, and an unchanged prompt is `old`
     itself. With the game's `memo`, a seat offered the same choices as at its last prompt starting with the
@@ -267,10 +270,18 @@ def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, 
     if not legal:
         return prompt(None, legal, names, private), ballots
     ballots += 1
-    ballot = f"{game_id}.{ballots}"
+    ballot = ballot_id(key, game_id, ballots)
     if memo is None:
         return prompt(ballot, legal, names, private), ballots
     return prompt(ballot, legal, names, private, reused_options(memo, seat, legal, names)), ballots
+
+
+def ballot_id(key: bytes, game_id: int, number: int) -> str:
+    """The id of a game's `number`th ballot: the game id and 48 bits of an HMAC under the table's secret `key`, so
+    no ballot id tells another (a device that guesses one has a chance in 2**48 a try), yet `step` stays
+    deterministic given its context."""
+    tag = hmac.new(key, f"{game_id}.{number}".encode("ascii"), hashlib.sha256).hexdigest()[:BALLOT_TAG]
+    return f"{game_id}.{tag}"
 
 
 def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
@@ -309,6 +320,9 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
 
 
 _ACTION = itemgetter("action")
+BALLOT_TAG = 12
+"""Hex digits of a ballot id's secret part (48 bits): with the game id and a hub's screen number it stays far
+below the protocol's 64-character id."""
 SEATS_SLOT = "publish.seats"
 """Memo slot of the seat colours, names and snapshot seats (key: the seat config and the game's seat count)."""
 TERMINALS_SLOT = "prompt.terminals"

@@ -14,7 +14,7 @@ from companion.table.core.refusals import refused
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
-from companion.table.journal import journal_form
+from companion.table.records import journal_form
 from companion.table.refusal import Refusal
 from companion.table.session import auto_chance
 

@@ -13,9 +13,9 @@ from companion.table.core.guide import Guide
 from companion.table.core.bots import BotTable
 from companion.table.core.timers import Timers
 from companion.table.core.values import evolve
-from companion.table.journal import GameRecord
+from companion.table.records import GameRecord
 from companion.table.session import Session
-from companion.table.terminals import TerminalBook
+from companion.table.terminals import LinkSeq, TerminalBook
 
 
 class TableStatus(enum.StrEnum):
@@ -65,8 +65,9 @@ class TableState:
     prompts: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     """The message last sent to each seat (its open prompt, or idle)."""
     ballots: int = 0
-    last_seq: Mapping[str, int] = field(default_factory=dict)
-    """The highest message number heard from each terminal since its hello (duplicates are dropped)."""
+    links: Mapping[str, LinkSeq] = field(default_factory=dict)
+    """Each terminal's current link (port and boot), its highest choice number and latest verdicts (a choice
+    resent gets its verdict again, never counted twice)."""
     notes: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     """Each seat's last refusal this game ({n, code, message, zone}): its own page shows it, the public never."""
     counters: Counters = Counters()
@@ -136,3 +137,8 @@ class Context:
     reader_zones: Mapping[str, str] = field(default_factory=dict)
     card_key: bytes = b""
     """The table's secret for the ids games know cards by (`cards.card_id`): never a UID."""
+    ballot_key: bytes = b""
+    """The table's secret for ballot ids (random at each start): a ballot id cannot be guessed from another."""
+    tokens: random.Random = field(default_factory=random.SystemRandom)
+    """Where seat tokens and replay links are drawn from: the operating system's randomness (unguessable), kept
+    apart from `rng` so a test's seeded deals do not depend on how many tokens were drawn."""

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from companion.games.binding import Chosen, Placed, Pressed, Removed, TableInput
 from companion.hal.events import (ButtonPressed, ReaderFault, TagPlaced, TagRemoved, TagsCrowded, TerminalChoice,
-                                  TerminalGone, TerminalHello)
-from companion.hal.terminal_hub import READER_PREFIX
-from companion.table.cards import as_played
+                                  TerminalClash, TerminalGone, TerminalHello)
+from companion.hal.events import READER_PREFIX
+from companion.table.card_values import as_played
 from companion.table.core import bot_steps, host, timer_steps
 from companion.table.core.bots import BotTurn
 from companion.table.core.timers import TimerTick
@@ -25,6 +25,7 @@ from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
 from companion.table.refusal import Refusal
 from companion.table.session import from_record
+from companion.table.terminals import LinkSeq
 
 log = logging.getLogger("companion.table")
 PLAYED_SLOT = "cards.played"
@@ -55,7 +56,7 @@ def _step(state: TableState, item: Input, ctx: Context) -> Step:
         state, effects = publish(state, ctx)
         return Step(state, effects=tuple(effects))
     if not isinstance(item, (TagPlaced, TagRemoved, TagsCrowded, ButtonPressed, TerminalChoice, TerminalHello,
-                             TerminalGone, ReaderFault)):
+                             TerminalGone, TerminalClash, ReaderFault)):
         return host.run(state, item, ctx)
     state = evolve(state, counters=state.counters.add(inputs=1))
     if isinstance(item, (TagPlaced, TagRemoved)):
@@ -67,16 +68,23 @@ def _step(state: TableState, item: Input, ctx: Context) -> Step:
     if isinstance(item, TerminalChoice):
         return _terminal_choice(state, item, ctx)
     if isinstance(item, TerminalHello):
-        seq = {t: n for t, n in state.last_seq.items() if t != item.terminal}  # a rebooted terminal counts from 1
+        current = state.links.get(item.terminal)
+        links = state.links
+        if current is None or current.link != item.link:  # a new port or a new boot: it counts from 1 again
+            links = {**state.links, item.terminal: LinkSeq(item.link)}
         book = state.terminals.hello(item.terminal, item.firmware, ctx.now, screen=item.screen, display=item.display,
                                      faults=item.faults)
-        state = replace(state, terminals=book, last_seq=seq)
+        state = replace(state, terminals=book, links=links)
         seat = state.terminals.seat_of(item.terminal)
         effects: list[Effect] = []
         if seat is not None and seat in state.prompts:
             effects.append(SendTerminal(item.terminal, state.prompts[seat]))  # resume the open prompt
         effects.append(PublishHost("terminal", {"terminal": item.terminal, "connected": True}))
         return Step(state, effects=tuple(effects))
+    if isinstance(item, TerminalClash):
+        state = replace(state, terminals=state.terminals.clash(item.terminal, item.port, item.present))
+        return Step(state, effects=(PublishHost("terminal", {"terminal": item.terminal, "clash": item.port,
+                                                             "present": item.present}),))
     if isinstance(item, TerminalGone):
         state = replace(state, terminals=state.terminals.gone(item.terminal, ctx.now))
         return Step(state, effects=(PublishHost("terminal", {"terminal": item.terminal, "connected": False}),))
@@ -178,27 +186,40 @@ def terminal_error(terminal: str, ballot: str | None, seq: int, code: str, messa
 
 
 def _terminal_choice(state: TableState, item: TerminalChoice, ctx: Context) -> Step:
+    """A choice from a terminal, counted once per link and answered only with the table's verdict: an ack once
+    the action is accepted (and committed), else an error to that terminal alone; a resent choice gets the
+    same answer again."""
     terminal = item.terminal
+    heard = state.links.get(terminal)
+    if heard is not None and heard.link != item.link:
+        # from a port or boot that is no longer this terminal's: never counted, and not answered (an answer goes
+        # by terminal id, to the current link, whose own message numbers it would touch)
+        return Step(replace(state, counters=state.counters.add(duplicates=1)))
+    heard = heard or LinkSeq(item.link)
+    if item.seq <= heard.last:
+        answer = heard.answer_to(item.seq) or terminal_error(
+            terminal, item.ballot, item.seq, "out_of_order", "That message came after a newer one.").message
+        return Step(replace(state, counters=state.counters.add(duplicates=1)), effects=(SendTerminal(terminal, answer),))
     state = replace(state, terminals=state.terminals.heard(terminal, ctx.now))
     seat = state.terminals.seat_of(terminal)
-    if seat is None:  # an unbound terminal's key press only tells the host page which one it is
-        return Step(state, effects=(PublishHost("terminal", {"terminal": terminal, "input": True}),))
-    if not isinstance(item.seq, int) or item.seq <= state.last_seq.get(terminal, 0):
-        return Step(replace(state, counters=state.counters.add(duplicates=1)))
-    state = replace(state, last_seq={**state.last_seq, terminal: item.seq})
-    open_prompt = state.prompts.get(seat)
-    if open_prompt is None or open_prompt.get("ballot") != item.ballot or item.ballot is None:
-        stale = terminal_error(terminal, item.ballot, item.seq, "stale_ballot", "That prompt is no longer open.")
-        return Step(state, effects=(stale,))
-    options = open_prompt["options"]
+    open_prompt = None if seat is None else state.prompts.get(seat)
+    options = () if open_prompt is None else open_prompt.get("options", ())
     value = item.value
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(options):
-        return Step(state, effects=(terminal_error(terminal, item.ballot, item.seq, "bad_choice", "No such option."),))
-    done = play(state, Chosen(seat, options[value]["action"]), f"seat:{seat}", f"terminal:{terminal}", ctx)
-    if isinstance(done.reply, Refusal):
-        answer = terminal_error(terminal, item.ballot, item.seq, done.reply.code, done.reply.message)
+    if seat is None:  # an unbound terminal's key press only tells the host page which one it is
+        done = Step(state, effects=(PublishHost("terminal", {"terminal": terminal, "input": True}),))
+        answer = terminal_error(terminal, item.ballot, item.seq, "terminal_unbound", "This terminal serves no seat.")
+    elif open_prompt is None or open_prompt.get("ballot") != item.ballot or item.ballot is None:
+        done = Step(state)
+        answer = terminal_error(terminal, item.ballot, item.seq, "stale_ballot", "That prompt is no longer open.")
+    elif not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(options):
+        done = Step(state)
+        answer = terminal_error(terminal, item.ballot, item.seq, "bad_choice", "No such option.")
     else:
-        answer = SendTerminal(terminal, {"v": 1, "type": "ack", "ballot": item.ballot, "seq": item.seq})
-    return replace(done, effects=done.effects + (answer,), terminal_reply=(terminal, item.ballot, item.seq))
-
-
+        done = play(state, Chosen(seat, options[value]["action"]), f"seat:{seat}", f"terminal:{terminal}", ctx)
+        if isinstance(done.reply, Refusal):
+            answer = terminal_error(terminal, item.ballot, item.seq, done.reply.code, done.reply.message)
+        else:
+            answer = SendTerminal(terminal, {"v": 1, "type": "ack", "ballot": item.ballot, "seq": item.seq})
+        done = replace(done, terminal_reply=(terminal, item.ballot, item.seq))
+    links = {**done.state.links, terminal: heard.answered(item.seq, answer.message)}
+    return replace(done, state=replace(done.state, links=links), effects=done.effects + (answer,))

@@ -10,6 +10,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from companion.games.registry import all_games, game_names
 from companion.web import hangul, texts
 from companion.web.site import static_dir
 from tests.web.pages.browser import chromium
@@ -122,11 +123,13 @@ def en_texts() -> dict[str, str]:
 
 
 def glossary() -> dict[str, list[tuple[str, str, list[str]]]]:
-    """docs/TERMS.md's tables: game -> [(English term, Korean word, ids)], cells paired in order."""
+    """docs/TERMS.md's tables, and each game package's own GLOSSARY.md (the same "## Title" sections): game ->
+    [(English term, Korean word, ids)], cells paired in order."""
     titles = {v: k.split(".")[1] for k, v in en_texts().items() if k.startswith("games.") and k.endswith(".title")}
     out: dict[str, list[tuple[str, str, list[str]]]] = {}
     game = None
-    for line in TERMS.read_text(encoding="utf-8").splitlines():
+    own = [g.folder / "GLOSSARY.md" for g in all_games() if (g.folder / "GLOSSARY.md").is_file()]
+    for line in "\n".join(path.read_text(encoding="utf-8") for path in [TERMS, *own]).splitlines():
         if line.startswith("## "):
             name = line[3:].split(" (")[0].strip()
             game = titles.get(name)
@@ -158,7 +161,7 @@ def term_spans(text: str, terms: list[str]) -> dict[str, list[tuple[int, int]]]:
 
 def test_the_glossary_reads() -> None:
     terms = glossary()
-    assert set(terms) == {"secret_hitler", "gangsters_dilemma", "boss_wallet", "thief_of_baghdad", "mafia"}
+    assert set(terms) == set(game_names()), "every game's words in docs/TERMS.md or its package's GLOSSARY.md"
     assert ("Chancellor", "수상", ["chancellor"]) in terms["secret_hitler"]
     assert ("loot", "귀중품", []) in terms["gangsters_dilemma"]
 

@@ -97,12 +97,15 @@ def play(client: FlaskClient, runtime: Runtime, game: str, seats: int, seed: int
     return steps
 
 
+TABLE_SEATS = len(demo_config().seats)
+"""Seats of the test table: a game that takes more plays at this many."""
+
+
 def cases() -> list[tuple[str, int, int]]:
     out = [("tiny", 3, 1), ("tiny", 4, 2)]
-    table = len(demo_config().seats)  # the demo table's seats: the most a game can be played at here
     for game in game_names():
         rules = get_rules(game)
-        out += [(game, rules.min_seats, 1), (game, min(rules.max_seats, table), 2)]
+        out += [(game, rules.min_seats, 1), (game, min(rules.max_seats, TABLE_SEATS), 2)]
     return out
 
 

@@ -40,3 +40,18 @@ def test_a_missing_page_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Mon
 
 def test_manifest_ships_web_in_the_sdist() -> None:
     assert "graft web" in (ROOT / "MANIFEST.in").read_text().splitlines()
+
+
+def test_every_game_board_ships_with_its_package() -> None:
+    """A game's board.js and board.css are package data of companion.games (pyproject.toml), so a wheel has them."""
+    import tomllib
+
+    from companion.games.registry import all_games
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    globs = declared["companion.games"]
+    for game in all_games():
+        for path in (game.board_script, game.board_style):
+            if path is not None:
+                assert any(path.relative_to(ROOT / "companion" / "games").match(g) for g in globs), path
+    assert "recursive-include companion/games board.js board.css RULINGS.md" in (ROOT / "MANIFEST.in").read_text()

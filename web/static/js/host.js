@@ -220,7 +220,10 @@ function terminalsTable(st) {
       const pick = () => (select.value === "" ? null : Number(select.value));
       return h("tr", { class: t === latest ? "latest" : null, dataset: { terminal: t.terminal, seat: t.seat === null ? "" : String(t.seat) } },
         h("td", { class: "uid" }, t.terminal),
-        h("td", { class: t.connected ? "verdict-innocent" : "muted" }, i18n.t(t.connected ? "host.plugged_in" : "host.unplugged")),
+        h("td", { class: t.connected ? "verdict-innocent" : "muted" }, i18n.t(t.connected ? "host.plugged_in" : "host.unplugged"),
+          // a second device saying hello as this terminal on another port: refused, and the host should know
+          (Array.isArray(t.clashes) ? t.clashes : []).map((port) => h("div", { class: "error clash", role: "alert" },
+            i18n.t("host.clash", { port: String(port).split("/").pop(), terminal: t.terminal })))),
         h("td", {}, t.seat === null ? i18n.t("host.no_seat") : inGame(t.seat) ? i18n.seat(t.seat) : i18n.t("host.seat_not_in_game"),
           t.bound_by ? h("div", { class: "muted bound-by" }, `${i18n.t("host.bound_by")}: ${t.bound_by === "host" ? i18n.t("host.by_host") : i18n.t("host.by_config")}`) : null),
         h("td", {}, clock(t.last_seen)),
