@@ -1,16 +1,16 @@
 """Mafia (also called Werewolf; a public-domain party game): rules engine per docs/RULES.md, Mafia; rulings in
-RULINGS.md.
+RULINGS.md, its words in English and Korean in GLOSSARY.md.
 
-Modules (the same in every game package): `codes` (phases, reasons, refusal and log codes) · `state` (State,
-roles and the role mix) · `actions` (schemas, phase -> action types) · `legal` · `chance` (the deal) · `play`
-(the night, dawn, the day's vote, the end) · `views` (views and the reveal) · `rules` (the Rules subclass,
-`RULES`) · `binding`; the page's `board.js` and `board.css`.
+A small game, so its engine is two modules: `state` (phases, reasons, refusal and log codes, the roles and the
+role mix, State, the action schemas and phase -> action types) and `rules` (the deal, the night, dawn, the day's
+vote, the end, legal actions, views and the reveal, the Rules subclass, `RULES`); then `binding`, and the page's
+`board.js` and `board.css`.
 """
 
 from companion.games.declaration import Game
 from companion.games.mafia.binding import BINDING
-from companion.games.mafia.codes import Phase, Reason
 from companion.games.mafia.rules import RULES, Mafia
+from companion.games.mafia.state import Phase, Reason
 
 __all__ = ["GAME", "BINDING", "RULES", "Phase", "Reason", "Mafia"]
 

@@ -1,15 +1,67 @@
-"""Mafia's state and fixed tables: the roles, the role mix and the sides (docs/RULES.md, Mafia)."""
+"""What Mafia is made of: its vocabulary (phases, outcome reasons, refusal and log codes), the roles and the role
+mix, the State, and the action vocabulary with the action types of each phase (docs/RULES.md, Mafia)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from companion.games.contract import Outcome
+from companion.games.contract import Described, Outcome
 from companion.games.log import Log
-from companion.games.mafia.codes import Phase
 from companion.games.rules import LogEntry
+from companion.games.schema import ActionSpec, Field, list_of, one_of, seat
+
+# --- the vocabulary ---------------------------------------------------------------------------------------
+
+class Phase(Described):
+    """Every `phase` value of the engine."""
+
+    DEAL = "deal", "Chance deals the roles: the mafia, one detective and the town."
+    NIGHT = "night", "Every living seat makes its secret night choice: the mafia a victim, the detective a check."
+    DAY = "day", "Every living seat votes openly to eliminate a seat, or nobody."
+    GAME_OVER = "game_over", "The game is over."
+
+
+class Reason(StrEnum):
+    """Why a game ended (docs/RULES.md, Mafia, "Outcome reasons")."""
+
+    MAFIA_GONE = "mafia_gone"
+    MAFIA_EQUAL = "mafia_equal"
+
+
+CODES: Mapping[str, str] = MappingProxyType({
+    "wrong_role_count": "The deal must give exactly one role to every seat.",
+    "wrong_role_mix": "The deal does not match the role mix for this number of seats.",
+    "target_dead": "That seat is out of the game.",
+    "target_self": "Choose another seat, not your own.",
+    "not_your_role": "That is not your role's night choice.",
+    "target_mafia": "The mafia cannot pick one of their own.",
+})
+"""The game's own IllegalAction codes with English text."""
+
+PUBLIC_CODES: frozenset[str] = frozenset({"target_dead", "target_self"})
+"""Codes raised from public facts alone (who is out, who acts), checked before the acting seat's role is looked
+at, the same for every role: the table shows these to everyone. `not_your_role` and `target_mafia` read the
+role, so they go only to the acting seat and the host."""
+
+LOG_CODES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "dealt": ("mafia",),
+    "night": ("round",),
+    "mafia_pick": ("seat", "target"),
+    "checked": ("seat", "target", "side"),
+    "suspected": ("seat", "target"),
+    "killed": ("target", "role"),
+    "eliminated": ("target", "role", "count"),
+    "spared": (),
+    "game_over": ("reason", "winners"),
+})
+"""Every log entry code the engine writes, with its params (`mafia_pick` is read by the mafia only, `checked`
+by the detective only, `suspected` by the suspecting seat only)."""
+
+
+# --- the roles and the state ------------------------------------------------------------------------------
 
 MAFIA, DETECTIVE, TOWN = "mafia", "detective", "town"
 ROLES = (MAFIA, DETECTIVE, TOWN)
@@ -69,3 +121,26 @@ def note(code: str, **params: Any) -> LogEntry:
 def secret(seats: frozenset[int], code: str, **params: Any) -> LogEntry:
     """A log entry only `seats` may read."""
     return LogEntry(code, MappingProxyType(params), seats)
+
+
+# --- the actions ------------------------------------------------------------------------------------------
+
+_TARGET = Field(seat())
+
+ACTIONS: Mapping[str, ActionSpec] = MappingProxyType({
+    "deal": ActionSpec({"roles": Field(list_of(one_of(*ROLES)))}, chance=True),
+    "kill": ActionSpec({"target": _TARGET}),
+    "check": ActionSpec({"target": _TARGET}),
+    "suspect": ActionSpec({"target": _TARGET}),
+    "vote": ActionSpec({"target": _TARGET}),
+    "abstain": ActionSpec({}),
+})
+
+ALLOWED: Mapping[Phase, frozenset[str]] = MappingProxyType({
+    Phase.DEAL: frozenset({"deal"}),
+    # Every role's night action is allowed to every seat: a refusal of another role's action must not be the
+    # public `wrong_phase` (it would name the seat's role); the role is checked after the public checks.
+    Phase.NIGHT: frozenset({"kill", "check", "suspect"}),
+    Phase.DAY: frozenset({"vote", "abstain"}),
+    Phase.GAME_OVER: frozenset(),
+})
