@@ -47,6 +47,11 @@ class Card:
     _entry: Mapping[str, Any] = field(init=False, repr=False, compare=False)
 
     @property
+    def facts(self) -> tuple[str, int, str, str, bool]:
+        """What the card is in play (cards alike in these are one choice): kind, value, currency, person, extra."""
+        return (self.kind.value, self.value, self.currency or "", self.person or "", self.extra)
+
+    @property
     def payable(self) -> bool:
         """Bills and jewellery pay for an extra ID."""
         return self.kind in (Kind.BILL, Kind.JEWEL)
