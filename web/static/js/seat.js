@@ -15,6 +15,7 @@ const HIDE_AFTER_MS = 20000;
 const REFUSAL_MS = 10000;
 
 let i18n = await loadI18n(initialLang());
+i18n.fullCards = true;  // the seat's own cards, named in full on its phone
 let current = null;
 let gameFacts = {};
 let seats = [];  // the table's configured seats (names, colours), from the public snapshot
@@ -33,7 +34,14 @@ export function privateFields(s) {
   return keys.sort((a, b) => rank(a) - rank(b));
 }
 
+/** Whether a value is a list of cards the view's catalogue names (a Boss's Wallet hand): listed one a line. */
+function isCardList(v) {
+  const cards = i18n.cards;
+  return Boolean(cards) && Array.isArray(v) && v.length > 0 && v.every((c) => typeof c === "string" && cards[c]);
+}
+
 function secretValue(field, v) {
+  if (isCardList(v)) return h("ul", { class: "cards" }, v.map((c) => h("li", { dataset: { card: c } }, i18n.value(field, c))));
   if (PER_SEAT.has(field) && Array.isArray(v)) {
     const items = v.map((x, s) => (x === null ? null : h("li", {}, `${i18n.seat(s)}: ${i18n.value(field, x)}`))).filter(Boolean);
     return items.length ? h("ul", {}, items) : "—";
@@ -50,8 +58,10 @@ function drawSecret() {
   const view = s.view;
   const facts = s.info || view;
   replace(byId("secret-body"),
-    h("div", { class: "kv", id: "private" }, privateFields(s).flatMap((k) => [
-      h("span", { class: "muted" }, i18n.field(k)), h("span", { dataset: { field: k } }, secretValue(k, facts[k]))])),
+    h("div", { class: "kv", id: "private" }, privateFields(s).flatMap((k) => {
+      const wide = isCardList(facts[k]) ? " wide" : "";  // a list of cards takes the panel's width
+      return [h("span", { class: `muted${wide}` }, i18n.field(k)), h("span", { class: wide.trim(), dataset: { field: k } }, secretValue(k, facts[k]))];
+    })),
     h("h3", {}, i18n.t("ui.your_log")), (() => { const ol = h("ol", { class: "log" }); renderLog(ol, i18n, view.log); return ol; })());
 }
 
@@ -153,6 +163,7 @@ byId("secret-toggle").addEventListener("click", () => setSecret(byId("secret-bod
 document.addEventListener("visibilitychange", () => { if (document.hidden) setSecret(false); });
 wireLangSwitch((next) => {
   i18n = next;
+  i18n.fullCards = true;
   if (document.body.dataset.gone) { appliedLang = null; i18n.apply(); wipe(); } else draw();
 });
 /** The public stream says something changed; this seat's own view comes from its token's endpoint. */
