@@ -13,8 +13,8 @@ class Phase(Described):
     """Every `phase` value of the game."""
 
     SETUP = "setup", "Chance deals the coins (the lowest coin starts) and 5 play cards per seat."
-    TURNS = ("turns", "Seats take turns clockwise from the start seat: draw, put, buy_id or flip (specials "
-             "first).")
+    TURNS = ("turns", "Seats take turns clockwise from the start seat: draw (with known hands chance then names "
+             "the card), put, buy_id or flip (specials first).")
     ROUND_END_SPECIALS = ("round_end_specials", "After the 6th flip, seats clockwise from the start seat may play "
                           "round-end specials, then pass.")
     SCAN = "scan", "Chance (the table's scan) reveals every hand, in any order; hands stay hidden."
