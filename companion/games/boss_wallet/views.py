@@ -167,8 +167,14 @@ def private_cards(state: State, seat: int) -> list[str]:
         return []
     out: list[str] = []
     for e in state.log.tail(len(state.log) - state.round_log):
-        if e.to is not None and seat in e.to:
-            out += card_ids(dict(e.params))
+        to = e.to
+        if to is not None and seat in to:
+            for v in e.params.values():  # private params are flat: a card id, or a tuple of ids (or of chips)
+                kind = type(v)
+                if kind is str:
+                    out.append(v)
+                elif kind is tuple:
+                    out += v
     return out
 
 
