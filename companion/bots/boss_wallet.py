@@ -1,9 +1,10 @@
-"""The Boss's Wallet bot. Nobody knows a hand's cards before its scan (a digital table deals them at the scan),
-so what a seat controls is its identity and its hand's size: the bot buys an extra ID at once — the secret
-agent first, whose ID makes every other ID in the hand harmless — and then keeps a small hand, since each
-card is one more chance of a third currency, a second ID or a badge it may not hold; then it turns the
-hourglass to end the round. At the round's end it uses a credit card, investigates the seat with the largest
-hand and returns its lowest chip."""
+"""The Boss's Wallet bot. What a seat controls is its identity and its hand's size: the bot buys an extra ID at
+once — the secret agent first, whose ID makes every other ID in the hand harmless — and then keeps a small
+hand, since each card is one more chance of a third currency, a second ID or a badge it may not hold; then it
+turns the hourglass to end the round. Where the table knows the hands (a digital table: the seat's view lists
+its cards and each `put` names one) it puts back the card most likely to make it guilty first, then its
+smallest bill. At the round's end it uses a credit card, investigates the seat with the largest hand and
+returns its lowest chip."""
 
 from __future__ import annotations
 
@@ -40,6 +41,16 @@ def _person(card_id: str, view: View) -> str | None:
     return info.get("person")
 
 
+def _risk(card_id: Any, view: View, extra: str | None) -> tuple[int, int]:
+    """How badly a known card suits the hand (worst first when sorted descending): a badge, credit card or
+    play ID the bought identity does not cover, then everything else by its smallness."""
+    info = (view.get("card_info") or {}).get(card_id) or {}
+    kind = info.get("type")
+    harmful = ((kind == "badge" and extra != "police") or (kind == "credit" and extra != "john_smith")
+               or (kind == "id" and extra != "secret_agent"))
+    return (1 if harmful else 0, -int(info.get("value") or 0))
+
+
 class BossWalletBot(Player[None]):
     """Identity first, a small hand, then the hourglass; no memory."""
 
@@ -66,18 +77,23 @@ class BossWalletBot(Player[None]):
 
 def _turn(view: View, legal: Legal, kinds: Mapping[str, Action]) -> Decision:
     seat = legal[0]["seat"]
-    bought = [_person(c, view) for c in view.get("hand") or ()]
+    info = view.get("card_info") or {}
+    bought = [_person(c, view) for c in view.get("hand") or () if (info.get(c) or {}).get("extra")]
     extra = next((p for p in EXTRA_PREFERENCE if p in bought), None)
     if extra is None:
-        offers = {_person(a["id_card"], view) or a["id_card"].removeprefix("extra_"): a
-                  for a in legal if a["type"] == "buy_id"}
+        offers: dict[str, Action] = {}
+        for a in legal:  # the first payment listed for each extra ID (a known hand's least paid)
+            if a["type"] == "buy_id":
+                offers.setdefault(_person(a["id_card"], view) or a["id_card"].removeprefix("extra_"), a)
         for person in EXTRA_PREFERENCE:
             if person in offers:
                 return Decision(offers[person], "buy_extra_id", {"id_card": offers[person]["id_card"]})
     target = TARGET_CARDS[extra]
     cards = view["players"][seat]["hand_size"] - len(bought)
     if cards > target and "put" in kinds:
-        return Decision(kinds["put"], "put_to_size", {"cards": target})
+        puts = [a for a in legal if a["type"] == "put"]
+        worst = max(puts, key=lambda a: _risk(a.get("card"), view, extra))  # the first listed when none names a card
+        return Decision(worst, "put_to_size", {"cards": target})
     if cards < target and "draw" in kinds:
         return Decision(kinds["draw"], "draw_to_size", {"cards": target})
     return Decision(kinds["flip"], "flip_hand_ready")

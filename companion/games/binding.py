@@ -226,6 +226,9 @@ class Binding:
     they are equal; None: not declared (the scene is drawn anew every time)."""
     info_fields: tuple[str, ...] | None = None
     """The public view fields `public_info` reads (as `scene_fields`; None: not declared)."""
+    mode_options: frozenset[str] = frozenset()
+    """Engine options `table_options` sets from the components (digital or physical), never the host: the host's
+    new-game form leaves them out."""
 
     def deck_list(self, seats: int) -> tuple[DeckItem, ...]:
         """Every component the table reads at this seat count, in the order a builder enrolls them."""

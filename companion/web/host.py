@@ -9,6 +9,7 @@ from typing import Any
 import segno
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
+from companion.games.binding import get_binding
 from companion.games.option_spec import option_specs
 from companion.games.registry import game_names, get_rules
 from companion.web.auth import host_csrf, require_host
@@ -23,14 +24,15 @@ bp = Blueprint("host", __name__, template_folder=str(templates_dir()))
 
 def games_catalogue() -> list[dict[str, Any]]:
     """Every registered game with its seat range and house-rule options (defaults and declarations: type,
-    range, ids), for the new-game form."""
+    range, ids), for the new-game form; not the options the table sets from the components."""
     out = []
     for name in game_names():
         rules = get_rules(name)
+        tables = get_binding(name).mode_options
         out.append({
             "name": name, "title": rules.title, "min_seats": rules.min_seats, "max_seats": rules.max_seats,
-            "options": {k: v for k, v in rules.option_defaults.items()},
-            "option_specs": {k: spec.to_json() for k, spec in option_specs(rules).items()},
+            "options": {k: v for k, v in rules.option_defaults.items() if k not in tables},
+            "option_specs": {k: spec.to_json() for k, spec in option_specs(rules).items() if k not in tables},
         })
     return out
 

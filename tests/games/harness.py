@@ -8,8 +8,18 @@ import random
 from typing import Any, Mapping
 
 from companion.games import CHANCE, IllegalAction, Rules
+from companion.games.binding import get_binding
+from companion.games.contract import Components
 from companion.games.playout import choose_action
 from companion.games.replay import replay_actions
+
+
+def mode_options(game: str) -> list[dict[str, Any] | None]:
+    """The engine options `game` is played with in each mode its engine tells apart: the defaults (None: what a
+    physical table plays, its enrolled cards aside) and, where the binding adds options for digital components
+    (Boss's Wallet's known hands), a digital table's."""
+    digital = get_binding(game).table_options({}, (), Components.DIGITAL)
+    return [None, digital] if digital else [None]
 
 
 def check_step_contract(rules: Rules, state: Any) -> None:

@@ -81,7 +81,8 @@ def test_unchanged_fields_keep_their_pieces_and_a_finished_game_is_built_once(se
             if state.log is was.log and state.round_log == was.round_log:
                 assert public["log"] is was_public["log"]
             if state.chips is was.chips and state.hands is was.hands and state.extras is was.extras \
-                    and state.credit_drawn is was.credit_drawn and public["card_info"] is was_public["card_info"]:
+                    and state.held is was.held and state.credit_drawn is was.credit_drawn \
+                    and state.round_log == was.round_log and public["card_info"] is was_public["card_info"]:
                 assert parts is was_parts, "no seat's inputs changed: the same parts"
         last = (state, public, parts)
 

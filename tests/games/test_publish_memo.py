@@ -16,6 +16,7 @@ from companion.games.log import Log
 from companion.games.memo import Memo
 from companion.games.playout import choose_action
 from companion.games.rules import Rules
+from tests.games.harness import mode_options
 
 STEPS = 500
 """Steps walked per game and seed (undos and new games included)."""
@@ -27,18 +28,19 @@ COLOURS = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (10, 11, 12), (13, 14, 15), (16, 17,
 def walk(game: str, seed: int, steps: int = STEPS) -> Iterator[Any]:
     """Engine states in the order a table meets them: random play, an undo now and then (back to an earlier
     state, then on along another branch), a new game when one ends and now and then in the middle, at a
-    seat count drawn anew."""
+    seat count drawn anew, with the options of a components mode the engine tells apart drawn anew too."""
     rules = get_rules(game)
     rng = random.Random(seed)
+    modes = mode_options(game)
     seats = rng.randint(rules.min_seats, rules.max_seats)
-    history = [rules.initial_state(seats)]
+    history = [rules.initial_state(seats, modes[seed % len(modes)])]
     for _ in range(steps):
         state = history[-1]
         yield state
         roll = rng.random()
         if not rules.to_act(state) or roll < 0.01:
             seats = rng.randint(rules.min_seats, rules.max_seats)
-            history = [rules.initial_state(seats)]
+            history = [rules.initial_state(seats, modes[0] if len(modes) == 1 else rng.choice(modes))]
         elif roll < 0.08 and len(history) > 2:
             del history[rng.randint(1, len(history) - 1):]  # an undo: back to an earlier state
         else:

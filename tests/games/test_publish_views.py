@@ -1,5 +1,6 @@
 """The once-per-publish views (`Rules.views`, `Rules.seat_part`) equal the contract's `view(state, seat)`:
-the public view and, for every seat, what its view adds, over random playouts of every game and seat count."""
+the public view and, for every seat, what its view adds, over random playouts of every game and seat count, with
+the options of each components mode the engine tells apart."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from companion.games import game_names, get_rules
 from companion.games.playout import choose_action
 from companion.games.rules import private_part
+from tests.games.harness import mode_options
 from tests.games.test_playouts import CASES
 
 SEEDS = range(3)
@@ -22,9 +24,9 @@ MAX_STEPS = 400
 def test_views_equal_the_contract_views(game: str, seats: int) -> None:
     rules = get_rules(game)
     checked = 0
-    for seed in SEEDS:
+    for options, seed in [(options, seed) for options in mode_options(game) for seed in SEEDS]:
         rng = random.Random(seed)
-        state = rules.initial_state(seats)
+        state = rules.initial_state(seats, options)
         for _ in range(MAX_STEPS):
             public, parts = rules.views(state)
             assert public == rules.view(state, None)
@@ -38,7 +40,7 @@ def test_views_equal_the_contract_views(game: str, seats: int) -> None:
             if not rules.to_act(state):
                 break
             state = rules.apply(state, choose_action(rules, state, rng))
-    assert checked >= seats * len(SEEDS)
+    assert checked >= seats * len(SEEDS) * len(mode_options(game))
 
 
 @pytest.mark.parametrize("game", game_names())

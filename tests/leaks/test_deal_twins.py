@@ -95,3 +95,37 @@ def test_a_field_that_depends_on_a_hidden_fact_is_caught(tmp_path: Path, started
         **honest(self), "debug": self.loop.session.rules.view(self.loop.session.state, 3)})
     with pytest.raises(AssertionError, match="the twins' state differ"):
         twins.compare("a leaky /api/state")
+
+
+def test_a_digital_boss_wallet_deal_and_draws_differ_unseen(tmp_path: Path, started: list[Table], log_text: list[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A digital table knows every hand it deals: twins dealt other hands (and drawing other cards) show the same
+    public bytes, while each seat's own page lists its own hand from the deal."""
+    game, seats = "boss_wallet", seats_for("boss_wallet")
+    twins = Twins(table(started, tmp_path, game, 21), table(started, tmp_path, game, 22), private_seats=False,
+                  public_terminals=(SPARE,))
+    plan = ChancePlan(twins.a, twins.b)
+    plan.install(monkeypatch)
+    twins.both("a new game", lambda t: t.host("new_game", game=game, seats=seats, replace=True))
+    plug_terminals(twins, seats)
+    hands = [[t.session.rules.view(t.session.state, s)["hand"] for s in range(seats)] for t in twins.tables]
+    assert all(len(h) == 5 for h in hands[0]) and hands[0] != hands[1], "the twins were dealt other hands"
+    for t, dealt in zip(twins.tables, hands):
+        assert t.session.options["known_hands"] is True
+        for s in range(seats):
+            page = t.rec.request("GET", f"/api/seat/{t.session.tokens[s]}")[2]
+            assert page["view"]["hand"] == dealt[s] and page["view"]["hand_complete"] is True
+    check_seat_channels(twins.a, "\n".join(log_text))
+    check_seat_channels(twins.b, "\n".join(log_text))
+    drew = 0
+    for _ in range(8):  # each seat to act draws (the table then draws its card at each twin) or puts a card back
+        seat = twins.a.session.state.turn
+        kind = "draw" if drew < 4 else "put"
+        x = next(a for a in twins.a.session.rules.legal_actions(twins.a.session.state, seat) if a["type"] == kind)
+        y = next(a for a in twins.b.session.rules.legal_actions(twins.b.session.state, seat) if a["type"] == kind)
+        twins.both(f"seat {seat} {kind}", lambda t: t.act(seat, x if t is twins.a else y))
+        drew += 1
+    after = [[t.session.rules.view(t.session.state, s)["hand"] for s in range(seats)] for t in twins.tables]
+    assert after[0] != after[1] and all(len(h) >= 4 for h in after[0])
+    check_seat_channels(twins.a, "\n".join(log_text))
+    check_seat_channels(twins.b, "\n".join(log_text))

@@ -8,9 +8,11 @@ from typing import Mapping
 from companion.games.schema import ActionSpec, integer, list_of, opt, seat, text
 
 ACTIONS: Mapping[str, ActionSpec] = MappingProxyType({
-    "setup": ActionSpec({"coins": list_of(integer(), per_seat=True)}, chance=True),
+    "setup": ActionSpec({"coins": list_of(integer(), per_seat=True),
+                         "hands": opt(list_of(list_of(text(), max_len=200), per_seat=True))}, chance=True),
     "draw": ActionSpec({}),
-    "put": ActionSpec({}),
+    "draw_card": ActionSpec({"target": seat(), "card": text()}, chance=True),
+    "put": ActionSpec({"card": opt(text())}),
     "buy_id": ActionSpec({"paid": list_of(text(), min_len=1, max_len=100), "id_card": text()}),
     "flip": ActionSpec({}),
     "special": ActionSpec({"card": text()}),

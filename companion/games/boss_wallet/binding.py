@@ -162,6 +162,7 @@ class BossWalletBinding(Binding):
     seat_fields = ("start_seat", "confiscated_by")
     per_seat_fields = ("chip_values", "coins")
     card_kinds = CARD_KINDS
+    mode_options = frozenset({"known_hands"})
     kind_words = {"coin": ("coins", "동전"), "bill": ("bills", "지폐"), "jewel": ("jewellery", "귀금속"),
                   "id": ("ID cards", "신분증"), "credit": ("credit cards", "신용카드"),
                   "badge": ("police badges", "경찰관 배지"),
@@ -186,9 +187,15 @@ class BossWalletBinding(Binding):
         return super().zones(seats) + ("center", "hourglass", "round")
 
     def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: Components) -> dict[str, Any]:
-        """Physical games read the enrolled cards: play cards become `cards`, special cards `specials`."""
+        """Digital games know every hand (`known_hands`); physical games read the enrolled cards: play cards
+        become `cards`, special cards `specials`."""
         out = dict(options)
-        if mode != Components.PHYSICAL:
+        known = mode != Components.PHYSICAL  # digital components: the table deals, so it knows every hand
+        if out.get("known_hands", known) is not known:
+            raise ValueError(f"option 'known_hands' follows the components: {str(mode)} components play with "
+                             f"known_hands {str(known).lower()}")
+        if known:
+            out["known_hands"] = True
             return out
         mine = list(cards)
         if "cards" not in out:

@@ -45,6 +45,8 @@ class Card:
     extra: bool = False
     min_seats: int = MIN_SEATS
     _entry: Mapping[str, Any] = field(init=False, repr=False, compare=False)
+    facts: tuple[str, int, str, str, bool] = field(init=False, repr=False, compare=False)
+    """What the card is in play (cards alike in these are one choice): kind, value, currency, person, extra."""
 
     @property
     def payable(self) -> bool:
@@ -64,6 +66,8 @@ class Card:
         if self.min_seats != MIN_SEATS:
             out.append(("min_seats", self.min_seats))
         object.__setattr__(self, "_entry", dict(out))
+        object.__setattr__(self, "facts", (self.kind.value, self.value, self.currency or "", self.person or "",
+                                           self.extra))
 
     def entry(self) -> dict[str, Any]:
         """The JSON catalogue entry (as the `cards` option spells it); one shared dict, read-only by convention."""

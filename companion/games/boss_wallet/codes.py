@@ -13,8 +13,8 @@ class Phase(Described):
     """Every `phase` value of the game."""
 
     SETUP = "setup", "Chance deals the coins (the lowest coin starts) and 5 play cards per seat."
-    TURNS = ("turns", "Seats take turns clockwise from the start seat: draw, put, buy_id or flip (specials "
-             "first).")
+    TURNS = ("turns", "Seats take turns clockwise from the start seat: draw (with known hands chance then names "
+             "the card), put, buy_id or flip (specials first).")
     ROUND_END_SPECIALS = ("round_end_specials", "After the 6th flip, seats clockwise from the start seat may play "
                           "round-end specials, then pass.")
     SCAN = "scan", "Chance (the table's scan) reveals every hand, in any order; hands stay hidden."
@@ -60,6 +60,11 @@ CODES: Mapping[str, str] = MappingProxyType({
     "no_such_chip": "This seat holds no chip of that value.",
     "wrong_chip_count": "The award draws a different number of chips.",
     "chip_not_in_pool": "The pool does not hold those chips.",
+    "bad_deal": "A deal gives every seat five different play cards in use, and only when the table knows the hands.",
+    "card_required": "Name the card put into the wallet.",
+    "card_not_in_hand": "That card is not in this hand.",
+    "extra_id_kept": "A bought extra ID stays in the hand.",
+    "hand_mismatch": "The scan is not the hand the table knows.",
 })
 """The game's own IllegalAction codes with English text."""
 
@@ -67,6 +72,9 @@ LOG_CODES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "round_start": ("round", "coins", "start_seat"),
     "draw": ("seat",),
     "put": ("seat",),
+    "hand_dealt": ("seat", "cards"),
+    "card_drawn": ("seat", "card"),
+    "card_put": ("seat", "card"),
     "buy_id": ("seat", "paid_count"),
     "buy_id_cards": ("seat", "paid", "id_card"),
     "flip": ("seat", "hourglasses"),
@@ -92,7 +100,8 @@ LOG_CODES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "game_over": ("winners", "chip_values"),
 })
 """Every log entry code the engine writes, with its params (`buy_id_cards`, `hand_cards`, `credit_cards`,
-`return_chip_value` and `award_chips` are private to one seat)."""
+`return_chip_value`, `award_chips` and, with known hands, `hand_dealt`, `card_drawn` and `card_put` are private
+to one seat)."""
 
 BINDING_CODES: Mapping[str, str] = MappingProxyType({
     "not_payable": "Only bills and jewellery pay for an extra ID.",

@@ -48,8 +48,10 @@ OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType({
     "rank_guilty": False,
     "credit_card_limit": None,
     "balanced_deck": False,
+    "known_hands": False,
 })
-"""Every option with its default (None = the sample cards / no specials / chips 20x1, 10x2, 7x3)."""
+"""Every option with its default (None = the sample cards / no specials / chips 20x1, 10x2, 7x3). `known_hands`
+is the table's to set, from its components (digital: true), never the host's (RULINGS.md, "Known hands")."""
 
 DEFAULT_CHIPS = ((1, 20), (2, 10), (3, 7))
 
@@ -78,6 +80,8 @@ class Config:
     rank_guilty: bool
     credit_card_limit: int | None
     sample_deck: bool
+    known_hands: bool = False
+    """The engine knows every hand from the deal (digital components): chance deals, draws and reveals cards."""
     catalogue: Mapping[str, Mapping[str, Any]] = field(init=False, repr=False, compare=False)
     """Every card's catalogue entry by id (the cards' own shared entries), read without a call per card."""
     choice_entries: Mapping[str, Mapping[str, Any]] = field(init=False, repr=False, compare=False)
@@ -157,7 +161,7 @@ def _payment(cards: list[Card]) -> tuple[str, ...] | None:
 
 def build_config(options: Mapping[str, Any], seats: int) -> Config:
     """Validate option values; ValueError names the option."""
-    for flag in ("rank_guilty", "balanced_deck"):
+    for flag in ("rank_guilty", "balanced_deck", "known_hands"):
         if not isinstance(options[flag], bool):
             raise ValueError(f"option {flag!r} must be true or false")
     limit = options["credit_card_limit"]
@@ -173,6 +177,9 @@ def build_config(options: Mapping[str, Any], seats: int) -> Config:
     clash = set(specials) & set(by_id)
     if clash:
         raise ValueError(f"option 'specials': ids {sorted(clash)} are also play cards")
+    if specials and options["known_hands"]:
+        raise ValueError("option 'specials': special cards are physical cards; a game whose hands the table "
+                         "knows (known_hands, digital components) plays without them")
     return Config(
         seats=seats,
         cards=MappingProxyType(by_id),
@@ -185,4 +192,5 @@ def build_config(options: Mapping[str, Any], seats: int) -> Config:
         rank_guilty=options["rank_guilty"],
         credit_card_limit=limit,
         sample_deck=options["cards"] is None,
+        known_hands=options["known_hands"],
     )

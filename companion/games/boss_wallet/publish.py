@@ -8,7 +8,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 from companion.games.boss_wallet.flow import extras_taken
 from companion.games.boss_wallet.state import Phase, RoundResult, State
 from companion.games.boss_wallet.views import (
-    ASKING, card_ids, last_round_view, plain_players, player, round_players, view_fields,
+    ASKING, card_ids, last_round_view, own_hand, plain_players, player, private_cards, round_players, view_fields,
 )
 from companion.games.memo import Memo
 from companion.games.rules import LogEntry
@@ -27,7 +27,8 @@ class Built(NamedTuple):
     view: dict[str, Any]
     """The public view."""
     parts: tuple[dict[str, Any], ...]
-    """Every seat's part of its view. Read: the view's catalogue entries, hands, extras, credit_drawn, chips."""
+    """Every seat's part of its view. Read: the view's catalogue entries, hands, extras, held, credit_drawn, chips,
+    and the round's log lines private to the seat (written only where one of those changes for it)."""
     named: tuple[str, ...]
     """The cards the public players' shown hands and credit draws name. Read: hands, credit_drawn, verdicts."""
     named_last: tuple[str, ...]
@@ -166,8 +167,10 @@ def _rebuilt(state: State, was: State, old: Built) -> Built:
     if card_info is not old.view["card_info"]:
         parts = tuple([part(state, s, view, old.choice) for s in range(state.seats)])
     else:
-        seats = _rows(state.hands, was.hands) | _rows(state.extras, was.extras)
+        seats = _rows(state.hands, was.hands) | _rows(state.extras, was.extras) | _rows(state.held, was.held)
         seats |= _rows(state.credit_drawn, was.credit_drawn) | _rows(state.chips, was.chips)
+        if state.round_log != was.round_log:  # another round's log: other private lines
+            seats = set(range(state.seats))
         if seats:
             changed = list(parts)
             for s in seats:
@@ -279,15 +282,14 @@ def part(state: State, seat: int, public: Mapping[str, Any], choice: Mapping[str
     """`private_part(seat_own(state, seat, public), public)` (`choice`: `cfg.choice_entries` as a plain dict):
     of a seat's own fields the public view has only the catalogue entries, dropped where they are the same
     (every entry a seat adds is its card's catalogue entry, so the same keys are the same entries)."""
-    scanned = state.hands[seat] if state.hands else None
-    known = list(scanned) if scanned is not None else list(state.extras[seat] if state.extras else ())
+    known, complete = own_hand(state, seat)
     drawn = list(state.credit_drawn[seat]) if state.credit_drawn else []
     shown = public["card_info"]
-    card_info = {**shown, **state.cfg.entries(known + drawn), **choice}
+    card_info = {**shown, **state.cfg.entries(private_cards(state, seat) + known + drawn), **choice}
     own: dict[str, Any] = {} if len(card_info) == len(shown) else {"card_info": card_info}
     own["seat"] = seat
     own["chip_values"] = list(state.chips[seat])
     own["hand"] = known
-    own["hand_complete"] = scanned is not None
+    own["hand_complete"] = complete
     own["credit_drawn"] = drawn
     return own

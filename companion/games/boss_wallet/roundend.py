@@ -25,11 +25,14 @@ def apply_pass(state: State, a: Action) -> State:
 
 
 def check_hand(state: State, target: int, cards: tuple[str, ...]) -> None:
-    """A scanned hand: known cards in use, bought extra IDs only, in no other hand, the counted size."""
+    """A scanned hand: known cards in use, bought extra IDs only, in no other hand, the counted size; with known
+    hands exactly the hand the table knows."""
     if state.hands[target] is not None:
         raise IllegalAction("already_scanned", f"seat {target}'s hand was already scanned")
     if len(set(cards)) != len(cards):
         raise IllegalAction("duplicate_card", "a card is listed twice")
+    if state.cfg.known_hands and sorted(cards) != sorted(state.held[target]):
+        raise IllegalAction("hand_mismatch", f"seat {target}'s hand is not what was scanned")
     mine = state.extras[target]
     for card_id in cards:
         card = state.cfg.card(card_id)

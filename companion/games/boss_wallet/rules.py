@@ -71,7 +71,8 @@ class BossWallet(Rules[State]):
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         """The JSON actions that `apply` accepts from this seat now ([] for chance or a waiting seat)."""
         if state.phase is _TURNS:  # most publishes: the turn's seat, asked without the acting set
-            return legal.turn_actions(state, seat) if seat == state.turn and seat != CHANCE else []
+            return (legal.turn_actions(state, seat) if seat == state.turn and seat != CHANCE and state.drawing is None
+                    else [])
         if seat == CHANCE or not legal.acting(state, seat):
             return []
         return legal.legal(state, seat)
@@ -103,6 +104,7 @@ class BossWallet(Rules[State]):
 
     _apply_setup = staticmethod(turns.apply_setup)
     _apply_draw = staticmethod(turns.apply_draw)
+    _apply_draw_card = staticmethod(turns.apply_draw_card)
     _apply_put = staticmethod(turns.apply_put)
     _apply_buy_id = staticmethod(turns.apply_buy_id)
     _apply_flip = staticmethod(turns.apply_flip)

@@ -72,6 +72,11 @@ class State:
     """Cards each hand holds as far as the engine can count (extra IDs included)."""
     extras: tuple[tuple[str, ...], ...] = ()
     """Extra IDs each seat bought this round (they stay in that hand)."""
+    held: tuple[tuple[str, ...], ...] = ()
+    """With known hands (`cfg.known_hands`): every seat's hand from the deal, in the order its cards came (bought
+    extra IDs included); empty otherwise (the engine counts the hands only)."""
+    drawing: int | None = None
+    """With known hands: the seat whose `draw` waits for chance's `draw_card`."""
     wallet: int = 0
     """Play cards in the wallet."""
     specials_used: tuple[str, ...] = ()

@@ -149,20 +149,49 @@ def card_ids(params: Any) -> list[str]:
     return out
 
 
+def own_hand(state: State, seat: int) -> tuple[list[str], bool]:
+    """A seat's own hand as far as the table knows it, and whether that is the whole hand: with known hands the
+    hand from the deal on; else its bought extra IDs until its scan, then the scanned hand."""
+    if state.cfg.known_hands:
+        return (list(state.held[seat]), True) if state.held else ([], False)
+    scanned = state.hands[seat] if state.hands else None
+    if scanned is not None:
+        return list(scanned), True
+    return list(state.extras[seat] if state.extras else ()), False
+
+
+def private_cards(state: State, seat: int) -> list[str]:
+    """The cards this round's log lines private to `seat` name (a card put back, a payment): its view's
+    catalogue entries cover them (once the game is over the public log names them all)."""
+    if state.phase is Phase.GAME_OVER:
+        return []
+    out: list[str] = []
+    for e in state.log.tail(len(state.log) - state.round_log):
+        to = e.to
+        if to is not None and seat in to:
+            for v in e.params.values():  # private params are flat: a card id, or a tuple of ids (or of chips)
+                kind = type(v)
+                if kind is str:
+                    out.append(v)
+                elif kind is tuple:
+                    out += v
+    return out
+
+
 def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, Any]:
     """What this seat adds to the public view `public`: its chip values, its own hand as far as the table
     knows it, and those cards' catalogue entries."""
-    scanned = state.hands[seat] if state.hands else None
-    known = list(scanned) if scanned is not None else list(state.extras[seat] if state.extras else ())
+    known, complete = own_hand(state, seat)
     drawn = list(state.credit_drawn[seat]) if state.credit_drawn else []
+    entries = state.cfg.entries(private_cards(state, seat) + known + drawn)
     return {
         # and the cards its choices name: the extra IDs on offer and the representative payment for one
         # (the same keys in the same order as the entries of known + drawn + extra IDs + payment)
-        "card_info": {**public["card_info"], **state.cfg.entries(known + drawn), **state.cfg.choice_entries},
+        "card_info": {**public["card_info"], **entries, **state.cfg.choice_entries},
         "seat": seat,
         "chip_values": list(state.chips[seat]),
         "hand": known,
-        "hand_complete": scanned is not None,
+        "hand_complete": complete,
         "credit_drawn": drawn,
     }
 

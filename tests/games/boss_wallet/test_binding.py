@@ -74,7 +74,7 @@ def test_physical_options_come_from_the_enrolled_cards_digital_ones_do_not() -> 
     special = by_label("Special: pickpocket")
     assert options["specials"] == {special.uid: {"name": special.label, "timing": "round_end",
                                                  "replaces_action": False}}
-    assert BINDING.table_options({}, deck(), "digital") == {}
+    assert BINDING.table_options({}, deck(), "digital") == {"known_hands": True}  # the table knows the hands it deals
     with pytest.raises(ValueError, match="enroll"):
         BINDING.table_options({}, [], "physical")
     state = RULES.initial_state(2, options)

@@ -128,7 +128,7 @@ def play(runtime: Runtime, browser: Any, base_url: str, game: str, seed: int) ->
         reader.watch(page)
         seats.append([f"seat {seat + 1}", lang, page])
     for _, _, page in seats:
-        page.wait_for_selector("#prompt button.choice, #no-prompt")
+        page.wait_for_selector("#prompt button.choice, #prompt button[data-type], #no-prompt")  # choices, or their kinds
     rng = random.Random(seed)
     sim = MockSim(runtime.loop)
 

@@ -31,6 +31,9 @@ export class I18n {
     /** The seats a bot plays now (the snapshot's game.bots): named as bots wherever a seat is named. */
     this.bots = new Set();
     this.fields = {};
+    /** Name cards in full (what they are, their value and its unit: "green bill 200 CU"), as a seat's phone
+     * lists its own hand; else short ("200 green"), as the table's board fits them in its cells. */
+    this.fullCards = false;
   }
 
   /** The game being drawn and the card catalogue of its view (`card_info`: card id -> what it is). */
@@ -159,9 +162,14 @@ export class I18n {
   card(id, cards = this.cards) {
     const e = cards && cards[id];
     if (!e || typeof e !== "object") return this.word(id);
-    if (e.type === "bill") return this.t("ui.card_bill", { value: e.value, currency: this.word(String(e.currency)) });
-    if (e.type === "jewel") return this.t("ui.card_jewel", { name: this.word("jewel"), value: e.value });
-    if (e.type === "id" && e.person) return this.t("ui.card_id", { name: this.word("id"), person: this.word(String(e.person)) });
+    const full = this.fullCards;
+    if (e.type === "bill") {
+      return this.t(full ? "ui.card_bill_full" : "ui.card_bill", { value: e.value, currency: this.word(String(e.currency)), name: this.word("bill") });
+    }
+    if (e.type === "jewel") return this.t(full ? "ui.card_jewel_full" : "ui.card_jewel", { name: this.word("jewel"), value: e.value });
+    if (e.type === "id" && e.person) {
+      return this.t("ui.card_id", { name: this.word(full && e.extra ? "extra_id" : "id"), person: this.word(String(e.person)) });
+    }
     if (typeof e.name === "string" && e.name) return e.name;  // a card the host named (a special card)
     // a kind of card the game describes by what it does (a demand: its points and what it needs), never its id
     const described = this.game ? this.raw(`games.${this.game}.cards.${e.type}`) : undefined;

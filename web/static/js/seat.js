@@ -13,6 +13,7 @@ const HIDE_AFTER_MS = 20000;
 const REFUSAL_MS = 10000;
 
 let i18n = await loadI18n(initialLang());
+i18n.fullCards = true;  // the seat's own cards, named in full on its phone
 let current = null;
 let gameFacts = {};
 let seats = [];  // the table's configured seats (names, colours), from the public snapshot
@@ -35,7 +36,14 @@ let shownRefusal = null;
 const ui = {};
 const body = document.body.dataset;
 
+/** Whether a value is a list of cards the view's catalogue names (a Boss's Wallet hand): listed one a line. */
+function isCardList(v) {
+  const cards = i18n.cards;
+  return Boolean(cards) && Array.isArray(v) && v.length > 0 && v.every((c) => typeof c === "string" && cards[c]);
+}
+
 function secretValue(field, v) {
+  if (isCardList(v)) return h("ul", { class: "cards" }, v.map((c) => h("li", { dataset: { card: c } }, i18n.value(field, c))));
   const lines = secretLines(i18n, field, v);
   if (lines) return lines.length ? h("ul", {}, lines.map((line) => h("li", {}, line))) : "—";
   if (field === "role" || field === "party") return h("span", { class: `role-${v}`, dataset: { secret: field } }, i18n.value(field, v));
@@ -49,8 +57,10 @@ function drawSecret() {
   const view = s.view;
   const facts = s.info || view;
   replace(byId("secret-body"),
-    h("div", { class: "kv", id: "private" }, privateFields(s, gameFacts.catalogue_fields).flatMap((k) => [
-      h("span", { class: "muted" }, i18n.field(k)), h("span", { dataset: { field: k } }, secretValue(k, facts[k]))])),
+    h("div", { class: "kv", id: "private" }, privateFields(s, gameFacts.catalogue_fields).flatMap((k) => {
+      const wide = isCardList(facts[k]) ? " wide" : "";  // a list of cards takes the panel's width
+      return [h("span", { class: `muted${wide}` }, i18n.field(k)), h("span", { class: wide.trim(), dataset: { field: k } }, secretValue(k, facts[k]))];
+    })),
     h("h3", {}, i18n.t("ui.your_log")), (() => { const ol = h("ol", { class: "log" }); renderLog(ol, i18n, view.log); return ol; })());
 }
 
@@ -186,6 +196,7 @@ byId("secret-toggle").addEventListener("click", () => setSecret(byId("secret-bod
 document.addEventListener("visibilitychange", () => { if (document.hidden) setSecret(false); else reload(); });
 wireLangSwitch((next) => {
   i18n = next;
+  i18n.fullCards = true;
   if (document.body.dataset.gone) { appliedLang = null; i18n.apply(); wipe(); } else draw();
 });
 /** The public stream says something changed; this seat's own view comes from its token's endpoint. */
