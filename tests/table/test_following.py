@@ -18,6 +18,9 @@ from tests.table.helpers import enroll_deck, host_call, hw, zone_pixels
 
 Make = Callable[..., Runtime]
 
+CARD_GAMES = [g for g in game_names() if get_binding(g).deck_list(get_rules(g).min_seats)]
+"""The games that read cards (a game with no components is never played physical)."""
+
 
 def version(rt: Runtime, seat: int = 0) -> tuple[int, int]:
     game_id, _, revision = str(rt.handle.seat_state(seat)["version"]).partition(".")
@@ -90,7 +93,7 @@ def physical_table(make_table: Make, game: str) -> Runtime:
     return rt
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", CARD_GAMES)
 def test_each_physical_read_says_where_and_how_many(make_table: Make, game: str) -> None:
     """Played by legal digital choices until the table waits on cards (at most 200 moves): the read names a zone
     of the game, a kind it enrolls, and a count that moves with a tap (and fills the reader's LEDs)."""

@@ -1,6 +1,6 @@
-"""Phones that follow the table through an evening, for every registered game (never named here): an undo in the
-middle, a stale tap, a reload, enrollment holding a running game, game over on every phone, and enrollment then a
-physical game whose first read says where and how many with a count that moves (TV, phone and LEDs)."""
+"""Phones that follow the table through an evening, for every registered game (never named here): an undo and a
+redo in the middle, a stale tap, a reload, enrollment holding a running game, game over on every phone, and
+enrollment then a physical game whose first read says where and how many with a count that moves (TV, phone and LEDs)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from companion.bots import get_bot
 from companion.config import BotsConfig
 from companion.games import get_rules
+from companion.games.binding import get_binding
 from companion.games.registry import game_names
 from companion.table.refusal import Refusal
 from companion.table.runtime import Runtime
@@ -26,6 +27,9 @@ pytestmark = pytest.mark.browser
 WAIT_MS = 8000
 PHONES = 2
 BEFORE_UNDO = 5
+
+CARD_GAMES = [g for g in game_names() if get_binding(g).deck_list(get_rules(g).min_seats)]
+"""The games that read cards (a game with no components is never played physical)."""
 
 
 @pytest.fixture(scope="module")
@@ -128,11 +132,22 @@ def test_phones_follow_a_whole_game(browser: Any, table: Runtime, url: str, game
     before = rt.handle.health()["loop"]["rejected"]
 
     # the host's undo: every phone follows at once (the new actor gets its buttons, nobody keeps the undone ones)
+    played = rt.loop.session.state  # type: ignore[union-attr]
     assert "undone" in host_call(rt.loop, "undo")
     rt.loop.wait_idle()
     for seat, page in enumerate(phones):
         follows(page, rt, seat)
         assert page.query_selector("#refusal") is None
+    # the host's redo brings the undone move back as it was: every phone follows again, without a reload
+    undone_at = seat_version(rt, 0)
+    assert "redone" in host_call(rt.loop, "redo")
+    rt.loop.wait_idle()
+    assert rt.loop.session.state == played and seat_version(rt, 0) != undone_at  # type: ignore[union-attr]
+    for seat, page in enumerate(phones):
+        follows(page, rt, seat)
+        assert page.query_selector("#refusal") is None
+    assert "undone" in host_call(rt.loop, "undo")  # and undone again, for the stale phone below
+    rt.loop.wait_idle()
     if seat_version(rt, actor) != stale.evaluate("() => document.body.dataset.version"):
         stale.click("#choices button.choice")
         with stale.expect_response("**/api/action") as answer:
@@ -192,7 +207,7 @@ def test_phones_follow_a_whole_game(browser: Any, table: Runtime, url: str, game
         page.context.close()
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", CARD_GAMES)
 def test_enrollment_then_a_physical_game(browser: Any, table: Runtime, url: str, game: str) -> None:
     """Guided enrollment left open ends when the game starts; the first physical read says where and how many,
     and the count moves on the TV, the phone and the reader's LEDs as cards are tapped."""
