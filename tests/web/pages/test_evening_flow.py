@@ -28,6 +28,9 @@ WAIT_MS = 8000
 PHONES = 2
 BEFORE_UNDO = 5
 
+FOLLOWED = 2
+"""How many games (the first registered) `make test` follows through a whole evening (~8 s each here); `make soak`
+follows every game. Every game's undo and redo are followed by the leak tests, its pages by the other page tests."""
 CARD_GAMES = [g for g in game_names() if get_binding(g).deck_list(get_rules(g).min_seats)]
 """The games that read cards (a game with no components is never played physical)."""
 
@@ -97,7 +100,8 @@ def uid_of(rt: Runtime, game: str, kind: str, used: set[str]) -> str:
     raise AssertionError(f"no {kind} card enrolled")
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", [g if i < FOLLOWED else pytest.param(g, marks=pytest.mark.soak)
+                                  for i, g in enumerate(game_names())])
 def test_phones_follow_a_whole_game(browser: Any, table: Runtime, url: str, game: str) -> None:
     rt = table
     rules = get_rules(game)
