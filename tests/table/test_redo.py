@@ -1,7 +1,8 @@
 """The host's redo: it re-applies what the last undo took back (the player action and the chance after it, as
 journaled, never drawn again), several undos in a row are redone in order, any new action empties it
 (`nothing_to_redo`), a finished game refuses it (`game_revealed`, as undo), the revision grows with it, and
-what there is to redo survives a restart (it is the journal's: the rows an undo marked and no new action dropped)."""
+what there is to redo survives a restart (it is the journal's: the rows an undo marked and no new action dropped);
+a bot's memory holds a redone move again."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ from typing import Any, Callable
 
 import pytest
 
+from companion.bots import get_bot
+from companion.bots.seat import Seated
+from companion.config import MAX_BOT_PAUSE_MS, BotsConfig
+from companion.games import get_rules
 from companion.table.refusal import Refusal
 from companion.table.runtime import Runtime
 from tests.table.helpers import host_call, live_rows
@@ -166,3 +171,30 @@ def test_redo_refusals_have_words(lang: str) -> None:
         assert text and "{" not in text and "_" not in text, (lang, code, text)
     for key in ("redo", "redone"):
         assert words["host"][key] and "_" not in words["host"][key]
+
+
+def test_a_redo_rebuilds_the_bots_memory_as_a_replay_would(bot_table: Callable[..., Runtime]) -> None:
+    """A redone move of a bot's seat is in its memory again (the seat's view before it), as after a restart."""
+    rt = bot_table(bots=BotsConfig(MAX_BOT_PAUSE_MS, MAX_BOT_PAUSE_MS), seats=5)  # no bot acts meanwhile
+    assert host_call(rt.loop, "new_game", game="secret_hitler", seats=5, replace=True, bots=[1, 2, 3, 4])["game_id"]
+    rng = random.Random(4)
+    rules = get_rules("secret_hitler")
+    redone = 0
+    for _ in range(40):  # the host enters moves for every seat; each is undone and redone
+        session = rt.loop.session
+        assert session is not None
+        acting = sorted(s for s in rules.to_act(session.state) if s >= 0)
+        if not acting:
+            break
+        seat = rng.choice(acting)
+        action = rng.choice(rules.legal_actions(session.state, seat))
+        assert isinstance(host_call(rt.loop, "submit", seat=None, action=action, source="test"), dict)
+        assert "undone" in host_call(rt.loop, "undo")
+        assert "redone" in host_call(rt.loop, "redo")
+        redone += 1
+        session = rt.loop.session
+        bots = rt.loop.state.bots
+        for bot_seat, seated in bots.seats.items():
+            fresh = Seated.sit(get_bot("secret_hitler"), bot_seat).rebuild(rules, 5, {}, session.actions)
+            assert seated.memory == fresh.memory, f"seat {bot_seat} after {len(session.actions)} actions"
+    assert redone >= 10
