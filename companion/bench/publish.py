@@ -1,6 +1,7 @@
 """Publish-cycle cost per game: one whole publish as the table core does it after an accepted action (public
 view, table info, LED scene, snapshot, every seat's view part and prompt), at the game's largest seat count,
-in CPU microseconds."""
+in CPU microseconds; for a game whose digital components change its engine options (`Binding.mode_options`,
+e.g. every hand known to the table), the same with those options too."""
 
 from __future__ import annotations
 
@@ -50,25 +51,34 @@ class _NoJournal:
         return 1
 
 
-def sample_states(game: str, seats: int, rng: random.Random, count: int = STATES) -> list[Any]:
-    """`count` engine states met in random play of `game` at `seats` seats, in play order."""
+def digital_options(game: str) -> dict[str, Any]:
+    """The engine options a game's digital components set (its binding's `table_options` from no host option and
+    no enrolled card); empty for a game whose components change no option."""
+    return get_binding(game).table_options({}, [], Components.DIGITAL)
+
+
+def sample_states(game: str, seats: int, rng: random.Random, count: int = STATES,
+                  options: Mapping[str, Any] | None = None) -> list[Any]:
+    """`count` engine states met in random play of `game` at `seats` seats (with `options`), in play order."""
     rules = get_rules(game)
     states: list[Any] = []
-    state = rules.initial_state(seats)
+    state = rules.initial_state(seats, dict(options or {}))
     while len(states) < count:
         if not rules.to_act(state):
-            state = rules.initial_state(seats)
+            state = rules.initial_state(seats, dict(options or {}))
         state = rules.apply(state, choose_action(rules, state, rng))
         states.append(state)
     return states
 
 
-def table_states(game: str, seats: int, states: list[Any], ctx: Context) -> list[TableState]:
+def table_states(game: str, seats: int, states: list[Any], ctx: Context,
+                 options: Mapping[str, Any] | None = None) -> list[TableState]:
     """A running table at each engine state, holding the prompts the previous state's publish left (as the
     table does from tap to tap, so unchanged prompts are reused as they are there)."""
     cfg = ctx.config
     base = TableState(TerminalBook.start(cfg.terminal_seats(), {}, len(cfg.seats)), status=TableStatus.RUNNING)
-    session = Session(1, get_rules(game), get_binding(game), seats, {}, Components.DIGITAL, (), Log(), states[0])
+    session = Session(1, get_rules(game), get_binding(game), seats, dict(options or {}), Components.DIGITAL, (), Log(),
+                      states[0])
     out: list[TableState] = []
     prompts: Mapping[int, Mapping[str, Any]] = {}
     for state in states:
@@ -78,17 +88,17 @@ def table_states(game: str, seats: int, states: list[Any], ctx: Context) -> list
     return out
 
 
-def publish_us(game: str, seed: int = 1, repeats: int = 7) -> float:
+def publish_us(game: str, seed: int = 1, repeats: int = 7, options: Mapping[str, Any] | None = None) -> float:
     """CPU microseconds of one publish at the game's largest seat count: per sampled state the least of
     `repeats` runs (a shared machine only ever adds time), then the median over the states. Each run plays
     the states in order, every publish given the prompts the one before it left, as in a running table (an
     unchanged prompt's info is then the very object the memo hands out again, not an equal copy from an
-    earlier pass)."""
+    earlier pass). `options`: the engine's (its defaults when None)."""
     seats = get_rules(game).max_seats
     cfg = demo_config()
     ctx = Context(cfg, _NoCards(), _NoJournal(), dict, random.Random(seed), boot="bench",
                   reader_zones=cfg.reader_zones())
-    tables = table_states(game, seats, sample_states(game, seats, random.Random(seed)), ctx)
+    tables = table_states(game, seats, sample_states(game, seats, random.Random(seed), options=options), ctx, options)
     best = [float("inf")] * len(tables)
     # The sampled tables are the bench's, not a running table's heap: kept out of the collector's scans.
     gc.collect()
@@ -108,5 +118,11 @@ def publish_us(game: str, seed: int = 1, repeats: int = 7) -> float:
 
 
 def publish_figures(seed: int = 1) -> dict[str, dict[str, float]]:
-    """`publish_us`: {game: CPU microseconds of one whole publish at its largest seat count}."""
-    return {"publish_us": {name: publish_us(name, seed) for name in game_names()}}
+    """`publish_us`: {game: CPU microseconds of one whole publish at its largest seat count}, and
+    {"<game>.digital": the same} for each game whose digital components set engine options."""
+    figures = {name: publish_us(name, seed) for name in game_names()}
+    for name in game_names():
+        options = digital_options(name)
+        if options:
+            figures[f"{name}.digital"] = publish_us(name, seed, options=options)
+    return {"publish_us": figures}

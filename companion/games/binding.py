@@ -264,6 +264,16 @@ class Binding:
         card list is unpublished builds it from the enrolled cards here); ValueError when they do not fit."""
         return dict(options)
 
+    def card_words(self, entry: Mapping[str, Any], kind: str) -> str:
+        """A card of a view's catalogue (`card_info`, or a `catalogue_fields` field: `kind` is its entry's type or
+        the field's kind) in plain English for a terminal's label: the name the host gave it, else its kind's
+        word (one card of it)."""
+        name = entry.get("name")
+        if isinstance(name, str) and name:
+            return name
+        words = self.kind_words.get(kind, (kind.replace("_", " "),))[0]
+        return words[:-1] if words.endswith("s") and not words.endswith("ss") else words
+
     def choices(self, state: Any, seat: int, mode: Components) -> list[dict[str, Any]]:
         """Table-side choices offered to a seat besides its legal actions (e.g. "my hand is scanned")."""
         return []

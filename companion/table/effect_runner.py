@@ -11,7 +11,7 @@ from companion.hal import Hardware
 from companion.table.bus import EventBus
 from companion.table.cards import CardRegistry
 from companion.table.core.effects import (AppendActions, BindTerminals, DeleteCard, Effect, EndGameRow, Flash, Later,
-                                          Publish, PublishHost, PublishState, Row, SeatPlayersRow, SendTerminal,
+                                          Publish, PublishHost, PublishState, RedoActions, Row, SeatPlayersRow, SendTerminal,
                                           SetScene, ShareRow, StartGame, TimerRow, UndoActions, WriteCards)
 from companion.table.core.step import Step
 from companion.table.journal import Journal
@@ -45,6 +45,8 @@ def commit(row: Row, journal: Journal, cards: CardRegistry) -> None:
                          players=row.players)
     elif isinstance(row, UndoActions):
         journal.undo_from(row.game_id, row.keep)
+    elif isinstance(row, RedoActions):
+        journal.redo(row.game_id, row.count)
     elif isinstance(row, EndGameRow):
         journal.end_game(row.game_id, row.reason, None if row.outcome is None else dict(row.outcome))
     elif isinstance(row, BindTerminals):

@@ -69,6 +69,11 @@ CREATE TABLE IF NOT EXISTS shares (
     game_id INTEGER NOT NULL REFERENCES games(id),
     created REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS redos (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    idx INTEGER NOT NULL,
+    at REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS outbox (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     queued REAL NOT NULL
@@ -80,7 +85,10 @@ CREATE TABLE IF NOT EXISTS outbox (
 `outbox` holds the finished games whose result a venue has not yet acknowledged (a table with `[venue]` queues a
 row in the same transaction as the game's end; its venue publisher deletes it on the broker's PUBACK).
 `seat_players` records each time the host handed a seat to a bot or back ("bot" / "human", from which action
-on); `timer_settings` the host's advisory timers (seconds per game and phase)."""
+on); `timer_settings` the host's advisory timers (seconds per game and phase).
+An action's `undone` is 0 while it is live, 1 once an undo took it back and a redo may still re-apply it, 2 once a
+new action was taken after that undo (it is history only); `redos` records each action a redo made live again, so
+a restarted table counts every take-back and redo in its revision."""
 
 
 PAGE_BYTES = 1024
@@ -135,6 +143,9 @@ class Journal:
         self._next_idx: dict[int, int] = {}
         """Each game's next action index as this journal last wrote it, so an append need not ask (only
         this journal's loop thread writes actions; a failed write forgets it and the next one asks)."""
+        self._redoable: dict[int, bool] = {}
+        """Whether a game has actions a redo may re-apply, as this journal last left it (asked when unknown): an
+        append then drops them first, in its own transaction."""
 
     def verify(self) -> None:
         """Before a commit and after it, before anything is acknowledged: the database, its log and the lock must
@@ -170,6 +181,7 @@ class Journal:
             self._insert(game_id, 0, rows)
             self._players(game_id, players, 0)
         self._next_idx[game_id] = len(rows)
+        self._redoable[game_id] = False
         return game_id
 
     def append(self, game_id: int, actions: Iterable[tuple[dict[str, Any], str]],
@@ -189,6 +201,9 @@ class Journal:
         try:
             with self.conn:
                 for game_id, rows, end in batch:
+                    if rows and self._has_redo(game_id):  # a new action after an undo: nothing to redo any more
+                        self.conn.execute("UPDATE actions SET undone = 2 WHERE game_id = ? AND undone = 1", (game_id,))
+                        self._redoable[game_id] = False
                     if rows:
                         first = written.get(game_id, self._next_idx.get(game_id))
                         if first is None:
@@ -202,6 +217,7 @@ class Journal:
         except BaseException:
             for game_id, _, _ in batch:  # rolled back: the next append asks the database
                 self._next_idx.pop(game_id, None)
+                self._redoable.pop(game_id, None)
             raise
         self._next_idx.update(written)
         return sum(len(rows) for _, rows, _ in batch)
@@ -222,7 +238,39 @@ class Journal:
         with self.conn:
             self.conn.executemany("UPDATE actions SET undone = 1 WHERE game_id = ? AND idx = ?",
                                   [(game_id, i) for i in drop])
+        if drop:
+            self._redoable[game_id] = True
         return len(drop)
+
+    def redo(self, game_id: int, count: int) -> int:
+        """Make live again the first `count` actions an undo took back and no new action dropped (the ones the
+        last undo took), recording each redo; returns how many. A game that has ended, or fewer such actions
+        than `count`: ValueError, nothing written."""
+        row = self.conn.execute("SELECT ended FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None or row[0] is not None:
+            raise ValueError(f"game {game_id} has ended or does not exist: nothing in it is redone")
+        idx = [i for (i,) in self.conn.execute(
+            "SELECT idx FROM actions WHERE game_id = ? AND undone = 1 ORDER BY idx LIMIT ?", (game_id, count))]
+        if count < 1 or len(idx) != count:
+            raise ValueError(f"game {game_id} has {len(idx)} actions to redo, not {count}")
+        now = time.time()
+        try:
+            with self.conn:
+                self.conn.executemany("UPDATE actions SET undone = 0 WHERE game_id = ? AND idx = ?",
+                                      [(game_id, i) for i in idx])
+                self.conn.executemany("INSERT INTO redos (game_id, idx, at) VALUES (?, ?, ?)",
+                                      [(game_id, i, now) for i in idx])
+        finally:
+            self._redoable.pop(game_id, None)
+        return count
+
+    def _has_redo(self, game_id: int) -> bool:
+        known = self._redoable.get(game_id)
+        if known is None:
+            known = self.conn.execute("SELECT EXISTS (SELECT 1 FROM actions WHERE game_id = ? AND undone = 1)",
+                                      (game_id,)).fetchone()[0] == 1
+            self._redoable[game_id] = known
+        return known
 
     def end_game(self, game_id: int, reason: str, outcome: dict[str, Any] | None) -> None:
         """Close a game: finished by the rules or ended by the host."""
@@ -256,10 +304,13 @@ class Journal:
             return None
         actions = tuple(json.loads(a) for (a,) in self.conn.execute(
             "SELECT action FROM actions WHERE game_id = ? AND undone = 0 ORDER BY idx", (game_id,)))
-        (undone,) = self.conn.execute("SELECT COUNT(*) FROM actions WHERE game_id = ? AND undone = 1",
+        redo = tuple(json.loads(a) for (a,) in self.conn.execute(
+            "SELECT action FROM actions WHERE game_id = ? AND undone = 1 ORDER BY idx", (game_id,)))
+        (undone,) = self.conn.execute("SELECT COUNT(*) FROM actions WHERE game_id = ? AND undone > 0",
                                       (game_id,)).fetchone()
+        (redone,) = self.conn.execute("SELECT COUNT(*) FROM redos WHERE game_id = ?", (game_id,)).fetchone()
         return GameRecord(row[0], row[1], row[2], json.loads(row[3]), row[4], tuple(json.loads(row[5])),
-                          row[6], row[7], row[8], actions, undone)
+                          row[6], row[7], row[8], actions, undone + redone, redone, redo)
 
     def rows(self, game_id: int) -> list[dict[str, Any]]:
         """Every action row of a game, undone ones included (history)."""

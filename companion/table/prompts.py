@@ -3,12 +3,42 @@ also says its kind (the first level on a small terminal) and short ASCII labels 
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from companion.games.rules import private_part  # noqa: F401 (the table's name for it)
 
 SKIP_FIELDS = ("type", "seat")
 NOT_INFO = frozenset({"log", "card_info"})
+
+
+class CardNames:
+    """A seat's card ids in plain English words, from the card catalogues its view carries (the game's binding
+    names each entry, `Binding.card_words`), looked up by id and named once each; with the ASCII form a
+    terminal shows (the card's kind where a host-given name is not ASCII)."""
+
+    __slots__ = ("catalogues", "words", "named")
+
+    def __init__(self, catalogues: Sequence[tuple[Mapping[str, Any], str | None]],
+                 words: Callable[[Mapping[str, Any], str], str]) -> None:
+        self.catalogues = catalogues
+        """(card id -> entry, the kind of every entry there or None: each entry's `type`)."""
+        self.words = words
+        self.named: dict[str, tuple[str, str] | None] = {}
+
+    def get(self, card_id: str) -> tuple[str, str] | None:
+        """(words, ASCII words) of a card id any catalogue holds, else None (not a card: a plain value)."""
+        if card_id in self.named:
+            return self.named[card_id]
+        found = None
+        for catalogue, kind in self.catalogues:
+            entry = catalogue.get(card_id)
+            if isinstance(entry, Mapping):
+                of = kind if kind is not None else str(entry.get("type", "card"))
+                words = self.words(entry, of)
+                found = (words, words if words.isascii() else self.words({}, of))
+                break
+        self.named[card_id] = found
+        return found
 
 
 def seat_name(seat: int, seat_names: Sequence[str]) -> str:
@@ -22,15 +52,19 @@ def kind(action: Mapping[str, Any]) -> str:
     return str(action.get("type", "?")).replace("_", " ")
 
 
-def label(action: Mapping[str, Any], seat_names: Sequence[str], ascii_only: bool = False) -> str:
-    """A short English label: the type, then its fields (seat targets by their configured names)."""
-    words, ascii_words = _details(action, seat_names)
+def label(action: Mapping[str, Any], seat_names: Sequence[str], ascii_only: bool = False,
+          cards: CardNames | None = None) -> str:
+    """A short English label: the type, then its fields (seat targets by their configured names, cards in
+    words)."""
+    words, ascii_words = _details(action, seat_names, cards)
     return " ".join([kind(action), *(ascii_words if ascii_only else words)])
 
 
-def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list[str], list[str]]:
-    """An action's fields as words (a seat by its name), and as a terminal shows them (a seat whose name is
-    not ASCII as "Seat N"); one pass for both (the same list while no name differs)."""
+def _details(action: Mapping[str, Any], seat_names: Sequence[str],
+             cards: CardNames | None = None) -> tuple[list[str], list[str]]:
+    """An action's fields as words (a seat by its name, a card of the seat's catalogues in words), and as a
+    terminal shows them (a seat whose name is not ASCII as "Seat N"); one pass for both (the same list while no
+    name differs)."""
     parts: list[str] = []
     ascii_parts: list[str] | None = None  # a copy of `parts` only once a seat's name is not ASCII
     for key, value in action.items():
@@ -39,14 +73,24 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list
         kind_of = type(value)
         # the common cases first, by exact type: most fields are names, lists of names and flags
         if kind_of is str:
-            word = value
+            named = None if cards is None else cards.get(value)
+            if named is not None and named[0] != named[1]:
+                if ascii_parts is None:
+                    ascii_parts = list(parts)
+                parts.append(named[0])
+                ascii_parts.append(named[1])
+                continue
+            # a key is said in words, as an action's type is ("buy art", not "buy_art")
+            word = (value.replace("_", " ") if "_" in value else value) if named is None else named[0]
+        elif kind_of is list and cards is not None and any(type(v) is str and cards.get(v) for v in value):
+            word = ", ".join([n[1] if (n := cards.get(v)) is not None else str(v) for v in value])
         elif kind_of is list:
             try:  # most lists are of names (cards, seats by name)
                 word = " ".join(value)
             except TypeError:
                 word = " ".join([str(v) for v in value])
         elif kind_of is bool:
-            word = f"{key} {'yes' if value else 'no'}"
+            word = f"{key.replace('_', ' ')} {'yes' if value else 'no'}"
         elif key == "target" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             name = seat_name(value, seat_names)
             if not name.isascii() and ascii_parts is None:
@@ -58,7 +102,7 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list
         elif isinstance(value, list):
             word = " ".join(str(v) for v in value)
         elif isinstance(value, bool):
-            word = f"{key} {'yes' if value else 'no'}"
+            word = f"{key.replace('_', ' ')} {'yes' if value else 'no'}"
         else:
             word = str(value)
         parts.append(word)
@@ -67,11 +111,12 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list
     return parts, parts if ascii_parts is None else ascii_parts
 
 
-def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
+def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str],
+           cards: CardNames | None = None) -> dict[str, Any]:
     """One prompt option: the label the page shows, and for a terminal its kind and short ASCII labels."""
     kind_of = action.get("type", "?")
     group = (kind_of if type(kind_of) is str else str(kind_of)).replace("_", " ")  # `kind`, inlined: per option
-    words, ascii_words = _details(action, seat_names)
+    words, ascii_words = _details(action, seat_names, cards)
     label = f"{group} {' '.join(words)}" if words else group
     return {"value": value, "label": label, "action": action, "group": group,
             "short": label if ascii_words is words else " ".join([group, *ascii_words]),
@@ -79,32 +124,34 @@ def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> 
 
 
 def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str], start: int = 0,
-               stop: int | None = None) -> list[dict[str, Any]]:
+               stop: int | None = None, cards: CardNames | None = None) -> list[dict[str, Any]]:
     """A prompt's numbered options for these legal actions (`option_at` each; only `legal[start:stop]`,
     numbered by their place in `legal`, when given)."""
     end = len(legal) if stop is None else stop
-    return [option_at(value, legal[value], seat_names) for value in range(start, end)]
+    return [option_at(value, legal[value], seat_names, cards) for value in range(start, end)]
 
 
-def option_at(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
+def option_at(value: int, action: Mapping[str, Any], seat_names: Sequence[str],
+              cards: CardNames | None = None) -> dict[str, Any]:
     """`option(value, action, seat_names)`. An action that is not a plain dict may carry its option's words,
     found once by its game (`option_words`: group, label, short label, item, as `option` gives them for an
     action naming no seat); they are then only read."""
     words = None if type(action) is dict else getattr(action, "option_words", None)
     if words is None:
-        return option(value, action, seat_names)
+        return option(value, action, seat_names, cards)
     group, label, short, item = words
     return {"value": value, "label": label, "action": action, "group": group, "short": short, "item": item}
 
 
 def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence[str],
-           private: Mapping[str, Any], options: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+           private: Mapping[str, Any], options: list[dict[str, Any]] | None = None,
+           cards: CardNames | None = None) -> dict[str, Any]:
     """The protocol message asking a seat to choose (or `idle` when it has nothing to do); `options`: the
     options of `legal` when already built (`options_of`)."""
     if not legal:
         return {"v": 1, "type": "idle", "ballot": None, "info": info_of(private)}
     return {"v": 1, "type": "prompt", "ballot": ballot,
-            "options": options_of(legal, seat_names) if options is None else options,
+            "options": options_of(legal, seat_names, cards=cards) if options is None else options,
             "info": info_of(private)}
 
 

@@ -27,7 +27,13 @@ class GameRecord:
     end_reason: str | None
     actions: tuple[dict[str, Any], ...]
     undone: int = 0
-    """How many of its actions were undone (kept for history), so a restarted table counts its revision on."""
+    """How many times an undo took one of its actions back (a redone action counted too), so a restarted table
+    counts its revision on."""
+    redone: int = 0
+    """How many times a redo made one of its actions live again."""
+    redo: tuple[dict[str, Any], ...] = ()
+    """The actions undos took back that a redo may re-apply, in order (the last undo's first); empty once a new
+    action was taken after the undo."""
 
 
 MAX_ACTION_BYTES = 4096

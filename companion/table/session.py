@@ -39,6 +39,10 @@ class Session:
     """Digital chance outcomes taken back by an undo, reused first so an undo never reshuffles the deck."""
     undone: int = 0
     """How many actions undos took back in this game (the journal keeps them, marked undone)."""
+    redo: tuple[dict[str, Any], ...] = ()
+    """The actions undos took back that a redo re-applies, the last undo's first; emptied by any new action."""
+    redone: int = 0
+    """How many actions redos re-applied in this game."""
     memo: Memo = field(default_factory=Memo, compare=False, repr=False)
     """This game's publish cache (a cache of pure functions by exact key: carried by `replace`, no state)."""
 
@@ -49,14 +53,22 @@ class Session:
 
     @property
     def revision(self) -> int:
-        """A number that grows with every change of the game, an undo included (live actions plus twice the
-        undone ones: an undo takes at least one action back and writes none), so a page can tell a newer state
-        from an older one even when an undo made the game shorter."""
-        return len(self.actions) + 2 * self.undone
+        """A number that grows with every change of the game, an undo and a redo included (live actions plus
+        twice the undone and the redone ones: an undo takes at least one action back and writes none), so a page
+        can tell a newer state from an older one even when an undo made the game shorter."""
+        return len(self.actions) + 2 * self.undone + 2 * self.redone
 
     def with_actions(self, state: Any, actions: list[dict[str, Any]], pending: Any) -> "Session":
         """The session after accepted actions."""
         return evolve(self, state=state, actions=self.actions.extend(actions), pending=pending)
+
+    def next_redo(self) -> tuple[dict[str, Any], ...]:
+        """What a redo re-applies now: the player action the last undo took back and the chance actions after
+        it, as journaled (empty when there is nothing to redo)."""
+        if not self.redo:
+            return ()
+        rest = next((i for i, a in enumerate(self.redo[1:], 1) if a.get("seat", -1) != CHANCE), len(self.redo))
+        return self.redo[:rest]
 
 
 def token(source: random.Random, nbytes: int) -> str:
@@ -102,8 +114,11 @@ def from_record(record: GameRecord) -> Session:
     state = rules.initial_state(record.seats, record.options)
     for action in record.actions:
         state = rules.apply(state, action)
+    # the chance an undo took back is drawn again first after a restart too (a redo re-applies it anyway)
+    reserved = tuple(a for a in record.redo if a.get("seat", -1) == CHANCE)
     return Session(record.id, rules, get_binding(record.game), record.seats, record.options,
-                   Components(record.components), record.tokens, Log(record.actions), state, undone=record.undone)
+                   Components(record.components), record.tokens, Log(record.actions), state,
+                   reserved_chance=reserved, undone=record.undone, redo=record.redo, redone=record.redone)
 
 
 def rebuild(session: Session, keep: int) -> Session:

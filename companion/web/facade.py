@@ -107,7 +107,7 @@ class TableFacade(Protocol):
         """Everything the host console shows: seat tokens, health, history, expected vs seen, enrollment."""
 
     def host_command(self, command: str, args: Mapping[str, Any]) -> dict[str, Any] | CompanionError:
-        """new_game, undo, end_game, resume, enroll_mode, enroll, forget_card, export_cards, import_cards; and
+        """new_game, undo, redo, end_game, resume, enroll_mode, enroll, forget_card, export_cards, import_cards; and
         for finished games: list_games, export_record ({game}: any finished one), share_game ({game, revoke})
         and shared_game ({token}: the game a replay link opens)."""
 

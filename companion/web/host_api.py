@@ -1,4 +1,4 @@
-"""Host console API (PIN session + CSRF): login, state, new game, undo, end, resume, enrollment, deck files,
+"""Host console API (PIN session + CSRF): login, state, new game, undo, redo, end, resume, enrollment, deck files,
 terminal binding."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from companion.web.lan import join_check, seat_base_url, seat_url
 
 bp = Blueprint("host_api", __name__)
 
-COMMANDS = ("new_game", "undo", "end_game", "resume", "enroll_mode", "enroll", "forget_card", "import_cards",
+COMMANDS = ("new_game", "undo", "redo", "end_game", "resume", "enroll_mode", "enroll", "forget_card", "import_cards",
             "guide_start", "guide_mode", "guide_skip", "guide_undo", "guide_stop", "dismiss_announcement", "seat_player",
             "set_timer", "pause_timers", "timer_choice")
 

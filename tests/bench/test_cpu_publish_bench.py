@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
-from companion.bench.publish import publish_us
-from companion.games import game_names
+from companion.bench.publish import digital_options, publish_us, sample_states
+from companion.games import game_names, get_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,3 +50,15 @@ def test_cpu_per_tap_json(tmp_path: Path) -> None:
 def test_publish_us_for_every_game() -> None:
     figures = {game: publish_us(game, repeats=1) for game in game_names()}
     assert all(0 < us < 100_000 for us in figures.values()), figures
+
+
+def test_publish_us_for_every_digital_mode_that_sets_options() -> None:
+    """A game whose digital components set engine options (every hand known) has its own figure, measured
+    with those options: the digital states differ from the default ones."""
+    modes = {game: digital_options(game) for game in game_names() if digital_options(game)}
+    assert modes, "no game's digital mode sets options: the figure has nothing to measure"
+    for game, options in modes.items():
+        digital = sample_states(game, get_rules(game).max_seats, random.Random(1), 40, options)
+        default = sample_states(game, get_rules(game).max_seats, random.Random(1), 40)
+        assert digital != default, f"{game}: the digital options changed no state"
+        assert 0 < publish_us(game, repeats=1, options=options) < 100_000

@@ -3,8 +3,9 @@
 Two tables whose hidden facts differ (other hands, roles, secret choices: table B draws, at each chance, what
 table A drew changed where the change stays hidden; tests/leaks/twins.py `ChancePlan`) are moved by the same
 public moves (at each step, a move for each whose public views stay equal), with refused moves (each refused
-by both engines: a code the game calls public must then be the same at both), undo, the refused undo after the
-reveal and new games between. The live stream, /api/state, the LED commands and the screen of a terminal bound
+by both engines: a code the game calls public must then be the same at both), undo and the redo after it (each
+table re-applying its own chance), a refused redo, the refused undo and redo after the reveal and new games
+between. The live stream, /api/state, the LED commands and the screen of a terminal bound
 to no seat must be the same bytes; each seat's own page and terminal carry no other seat's secret, the log
 lines none at all. The last tests show the checks catching a private refusal code and a field that depends on a
 hidden fact."""
@@ -33,7 +34,7 @@ def test_tables_whose_deals_differ_show_the_same_bytes(game: str, tmp_path: Path
     new_game = lambda t: t.host("new_game", game=game, seats=seats, replace=True)  # noqa: E731
     twins.both("a new game", new_game)
     plug_terminals(twins, seats)
-    paired = games = probes = hidden = 0
+    paired = games = probes = hidden = redone = 0
     for step in range(60):
         a = twins.a
         hidden += a.session.state != twins.b.session.state
@@ -41,6 +42,7 @@ def test_tables_whose_deals_differ_show_the_same_bytes(game: str, tmp_path: Path
             check_seat_channels(a, "\n".join(log_text))
         if not a.session.rules.to_act(a.session.state):
             twins.both("undo after the reveal", lambda t: t.host("undo"))
+            twins.both("redo after the reveal", lambda t: t.host("redo"))
             twins.both("a new game", new_game)
             games += 1
             continue
@@ -55,6 +57,13 @@ def test_tables_whose_deals_differ_show_the_same_bytes(game: str, tmp_path: Path
         if step % 17 == 16:
             twins.both("host undo", lambda t: t.host("undo"))
             continue
+        if step % 17 == 0 and step:  # what the undo just before took back, its chance as each table drew it
+            answers = twins.both("host redo", lambda t: t.host("redo"))
+            redone += all("redone" in answer for answer in answers)
+            continue
+        if step % 17 == 8:  # nothing undone since the last move: refused, nothing shown
+            twins.both("host redo with nothing to redo", lambda t: t.host("redo"))
+            continue
         found = pair(twins, plan, rng)
         if found is None:  # nothing both can do that shows alike: both tables deal a new game
             twins.both("a new game", new_game)
@@ -65,8 +74,8 @@ def test_tables_whose_deals_differ_show_the_same_bytes(game: str, tmp_path: Path
         paired += 1
     twins.both("the host ends the game", lambda t: t.host("end_game"))
     print(f"\n{game}: {twins.steps} steps, {twins.bytes_checked} bytes, paired {paired}, probes {probes}, "
-          f"games {games}, hidden facts differed at {hidden} steps")
-    assert paired >= 25 and probes >= 5 and hidden >= 5, (paired, probes, games, hidden)
+          f"games {games}, hidden facts differed at {hidden} steps, redone {redone}")
+    assert paired >= 25 and probes >= 5 and hidden >= 5 and redone >= 1, (paired, probes, games, hidden, redone)
 
 
 def test_a_private_code_on_the_public_stream_is_caught(tmp_path: Path, started: list[Table],

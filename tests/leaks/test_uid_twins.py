@@ -4,8 +4,8 @@ Two tables play the same deal, but every card's tag has another UID at each. Eve
 guided enrollment with an undo, a check and a verify pass; manual enrollment, the UID read off the host's
 stream as the host page reads it; forgetting a card; a physical game with taps of every card at every reader
 (seat readers, shared ones, terminals' own), unknown tags, buttons, terminal and phone choices, draws the host
-enters, undo, the refused undo after the reveal, new games and the end. Everything but the host's stream (the
-live stream, /api/state, the LED commands, every terminal's messages, the seat pages) must be the same bytes
+enters, undo and redo, the refused undo and redo after the reveal, new games and the end. Everything but the
+host's stream (the live stream, /api/state, the LED commands, every terminal's messages, the seat pages) must be the same bytes
 once the card ids (each table's own secret) are named by the card's printed label, and no UID may appear in
 any of it. The last test shows the check catching a UID on the public stream, as the table published it."""
 
@@ -77,6 +77,7 @@ def random_input(twins: Twins, labels: list[str], rng: random.Random, step: int)
     acting = rules.to_act(state)
     if not acting:
         twins.both("undo after the reveal", lambda t: t.host("undo"))
+        twins.both("redo after the reveal", lambda t: t.host("redo"))
         twins.both("a new physical game", lambda t: t.host("new_game", game=session.game, seats=session.seats,
                                                           components="physical", replace=True), seat_pages=True)
         return
@@ -112,6 +113,8 @@ def random_input(twins: Twins, labels: list[str], rng: random.Random, step: int)
                    lambda t: (hw(t.rt).press(button.seat, button.key), t.rt.loop.wait_idle()))
     else:
         twins.both("host undo", lambda t: t.host("undo"))
+        if roll < 0.975:  # half the undos are redone at once, the other half dropped by the next move
+            twins.both("host redo", lambda t: t.host("redo"))
 
 
 @pytest.mark.parametrize("game", card_games())

@@ -18,6 +18,7 @@ from tests.table.helpers import card_games, enroll_deck, host_call, hw, zone_pix
 Make = Callable[..., Runtime]
 
 
+
 def version(rt: Runtime, seat: int = 0) -> tuple[int, int]:
     game_id, _, revision = str(rt.handle.seat_state(seat)["version"]).partition(".")
     return int(game_id), int(revision)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from companion.table.journal import SCHEMA, Journal, open_db
 
 
@@ -51,8 +53,8 @@ def test_action_indices_run_on_through_undo_failed_writes_and_a_reopened_databas
     journal.append(game, [({"type": "a", "seat": 0}, "test"), ({"type": "b", "seat": 1}, "test")])
     journal.append(other, [({"type": "a", "seat": 0}, "test")])
     assert journal.undo_from(game, 2) == 1  # the last one undone, its row kept
-    journal.append(game, [({"type": "c", "seat": 2}, "test")])
-    assert _indices(path, game) == [(0, 0), (1, 0), (2, 1), (3, 0)] and _indices(path, other) == [(0, 0)]
+    journal.append(game, [({"type": "c", "seat": 2}, "test")])  # a new action: the undone one is history (2)
+    assert _indices(path, game) == [(0, 0), (1, 0), (2, 2), (3, 0)] and _indices(path, other) == [(0, 0)]
 
     journal.conn.execute("CREATE TRIGGER refuse BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'no'); END")
     try:
@@ -93,3 +95,29 @@ def test_a_new_database_has_small_pages_so_a_tap_writes_little_and_an_older_one_
     game = older.new_game("tiny", 3, {}, "digital", ("t",) * 3)
     assert older.append(game, [({"type": "vote", "seat": 1, "vote": "ja"}, "reader:r1")]) == 1
     assert older.game(game) is not None and len(older.game(game).actions) == 1  # type: ignore[union-attr]
+
+
+def test_redo_makes_the_last_undone_rows_live_and_a_new_action_drops_them(tmp_path: Path) -> None:
+    path = tmp_path / "table.db"
+    journal = Journal(open_db(path))
+    game = journal.new_game("tiny", 3, {}, "digital", ("t",) * 3, [({"type": "deal", "seat": -1}, "chance")])
+    journal.append(game, [({"type": "a", "seat": 0}, "test"), ({"type": "draw", "seat": -1}, "chance"),
+                          ({"type": "b", "seat": 1}, "test")])
+    assert journal.undo_from(game, 3) == 1 and journal.undo_from(game, 1) == 2
+    record = journal.game(game)
+    assert record is not None and [a["type"] for a in record.redo] == ["a", "draw", "b"] and record.undone == 3
+    with pytest.raises(ValueError):  # more than there is to redo: nothing written
+        journal.redo(game, 4)
+    assert journal.redo(game, 2) == 2
+    record = journal.game(game)
+    assert record is not None and [a["type"] for a in record.actions] == ["deal", "a", "draw"]
+    assert [a["type"] for a in record.redo] == ["b"] and (record.undone, record.redone) == (3, 2)  # 3 taken back, 2 redone
+    journal.conn.close()
+
+    reopened = Journal(open_db(path))  # a restarted journal asks the database whether an append drops a redo
+    reopened.append(game, [({"type": "c", "seat": 2}, "test")])
+    assert _indices(path, game) == [(0, 0), (1, 0), (2, 0), (3, 2), (4, 0)]
+    record = reopened.game(game)
+    assert record is not None and record.redo == () and [a["type"] for a in record.actions][-1] == "c"
+    with pytest.raises(ValueError):
+        reopened.redo(game, 1)

@@ -14,7 +14,7 @@ from companion.bench.publish import sample_states, table_states
 from companion.config import demo_config
 from companion.games.registry import game_names, get_rules
 from companion.table.core.effects import SendTerminal
-from companion.table.core.outputs import publish
+from companion.table.core.outputs import card_names, catalogues, publish
 from companion.table.core.state import Context
 from companion.table.prompts import prompt, prompt_info
 from companion.table.terminals import IDLE
@@ -59,13 +59,15 @@ def test_each_publish_sends_exactly_the_prompts_that_changed_and_they_match_a_fr
         session = table.session
         after, effects = publish(table, ctx)
         sent = {e.terminal: e.message for e in effects if isinstance(e, SendTerminal)}
-        parts = rules.views(session.state)[1]
+        view, parts = rules.views(session.state)
+        shared = catalogues(session.binding, view)
         for seat in range(len(cfg.seats)):
             old, new = table.prompts.get(seat), after.prompts[seat]
             if seat < seats:
                 legal = rules.legal_actions(session.state, seat)
                 legal += session.binding.choices(session.state, seat, session.components)
-                fresh = prompt("reference", legal, names, prompt_info(parts[seat]))
+                fresh = prompt("reference", legal, names, prompt_info(parts[seat]),
+                               cards=card_names(session.binding, shared, parts[seat]))
             else:
                 fresh = dict(IDLE)
             assert _content(new) == _content(fresh), f"seat {seat}'s prompt is not what a fresh build says"

@@ -93,6 +93,12 @@ def test_host_login_csrf_and_commands(client: FlaskClient, runtime: Runtime) -> 
     assert r.status_code == 200 and live_rows(runtime)[-1]["source"] == "host"
     r = client.post("/api/host/undo", json={}, headers=headers)
     assert r.status_code == 200 and r.json["undone"] == 1
+    assert client.get("/api/host/state").json["game"]["can_redo"] is True
+    r = client.post("/api/host/redo", json={}, headers=headers)
+    assert r.status_code == 200 and r.json["redone"] == 1 and live_rows(runtime)[-1]["source"] == "host"
+    r = client.post("/api/host/redo", json={}, headers=headers)
+    assert (r.status_code, r.json["code"]) == (409, "nothing_to_redo")
+    assert client.post("/api/host/undo", json={}, headers=headers).json["undone"] == 1
     state = client.get("/api/host/state").json
     assert [t["seat"] for t in state["game"]["seat_tokens"]] == [0, 1]
     assert state["health"]["backend"] == "mock" and len(state["health"]["readers"]) == 12
@@ -205,7 +211,8 @@ def test_sse_has_ids_resumes_after_last_event_id_and_sends_heartbeats(app: Flask
     assert stale[1]["event"] == "state" and stale[1]["data"]["game"]["actions"] == 3  # a fresh snapshot
 
 
-ENDPOINTS = ["/api/action", "/api/host/login", "/api/host/new_game", "/api/host/undo", "/api/host/end_game",
+ENDPOINTS = ["/api/action", "/api/host/login", "/api/host/new_game", "/api/host/undo", "/api/host/redo",
+             "/api/host/end_game",
              "/api/host/resume", "/api/host/enroll_mode", "/api/host/enroll", "/api/host/forget_card",
              "/api/host/import_cards", "/api/sim/place", "/api/sim/remove", "/api/sim/press", "/api/sim/terminal",
              "/api/sim/fail"]

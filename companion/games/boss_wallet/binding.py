@@ -181,6 +181,20 @@ class BossWalletBinding(Binding):
         items += [DeckItem(kind, value, n, en, ko, sample=True) for (kind, value, en, ko), n in counts.items()]
         return tuple(items)
 
+    def card_words(self, entry: Mapping[str, Any], kind: str) -> str:
+        """A card named in full, as a seat's phone lists its hand ("green bill 200 CU", "extra ID card: John
+        Smith"); a special card by the name the host gave it."""
+        value = entry.get("value")
+        if kind == "bill":
+            currency = str(entry.get("currency", ""))
+            return f"{WORDS.get(currency, (currency,))[0].lower()} bill {value} CU"
+        if kind == "jewel":
+            return f"jewellery {value} CU"
+        if kind == "id":
+            person = str(entry.get("person", ""))
+            return f"{'extra ID card' if entry.get('extra') else 'ID card'}: {WORDS.get(person, (person,))[0]}"
+        return {"credit": "credit card", "badge": "police badge"}.get(kind) or super().card_words(entry, kind)
+
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, `center` (a shared reader reads nothing in this game: it stays itself, so a card put
         there is refused there) and the LED-only hourglass and round tracks."""

@@ -118,6 +118,15 @@ class GangstersDilemmaBinding(Binding):
                                   f"보스의 요구 {demand.vp}점: {', '.join(w[1] for w in needs)}", sample=True))
         return tuple(items)
 
+    def card_words(self, entry: Mapping[str, Any], kind: str) -> str:
+        """A boss demand by its points and what it needs, as its label names it ("boss demand 4 VP: jewel,
+        gin"); any other card as the base names it."""
+        needs = entry.get("needs")
+        if kind != "demand" or not isinstance(needs, Mapping):
+            return super().card_words(entry, kind)
+        words = [w[0] for k, w in zip(LOOT, LOOT_WORDS) for _ in range(int(needs.get(k, 0)))]
+        return f"boss demand {entry.get('vp')} VP: {', '.join(words)}"
+
     def zones(self, seats: int) -> tuple[str, ...]:
         """Seat zones, the centre reader and one LED segment per location."""
         locations = 5 if seats <= 5 else 6

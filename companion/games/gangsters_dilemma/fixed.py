@@ -20,7 +20,7 @@ MAX_LOCATIONS: Final = 6
 
 def fixed(action: dict[str, Any]) -> Fixed:
     """`action` as a fixed one with the words a prompt option gives it: the type in words, then each field
-    but the seat (a string as it is, a list of numbers joined, a number as digits); no words when it names a
+    but the seat (a string in words, a list of numbers joined, a number as digits); no words when it names a
     target seat (the table names it)."""
     made = Fixed({k: FixedList(v) if type(v) is list else v for k, v in action.items()})
     if "target" in action:
@@ -34,9 +34,9 @@ def fixed(action: dict[str, Any]) -> Fixed:
 
 
 def _word(key: str, value: Any) -> str:
-    """One field of a fixed action as its option's label says it."""
+    """One field of a fixed action as its option's label says it (a key in words: "buy art", not "buy_art")."""
     if type(value) is str:
-        return value
+        return value.replace("_", " ")
     if type(value) is list:
         return " ".join(map(str, value))
     if type(value) is int:

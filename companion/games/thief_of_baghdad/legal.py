@@ -45,8 +45,8 @@ def worded(action: dict[str, Any]) -> Fixed:
             words.append(value)
         elif type(value) is list:
             words.append(" ".join(value))
-        elif type(value) is bool:
-            words.append(f"{key} {'yes' if value else 'no'}")
+        elif type(value) is bool:  # the key in words, as the table's own labels say it ("with thief yes")
+            words.append(f"{key.replace('_', ' ')} {'yes' if value else 'no'}")
         else:
             raise ValueError(f"no fixed words for {key}={value!r}")
     label = f"{group} {' '.join(words)}" if words else group

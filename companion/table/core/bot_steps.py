@@ -138,15 +138,16 @@ def bot_turn(state: TableState, item: BotTurn, ctx: Context, play: Any) -> Step:
 
 
 def follow(before: TableState, done: Step, ctx: Context) -> Step:
-    """After any step: keep the bots with their game (rebuilt after an undo), schedule a decision for each bot
+    """After any step: keep the bots with their game (rebuilt after an undo or a redo), schedule a decision for each bot
     seat that is now to act, and keep a bot seat's terminal idle (its prompt is the bot's)."""
     state = done.state
     session = state.session
     bots = current(state)
     if session is not None and bots.seats:
         was = before.session
-        if was is not None and was.game_id == session.game_id and len(session.actions) < len(was.actions):
-            bots = replace(bots, deciding=MappingProxyType({}), seats=MappingProxyType({  # an undo: rebuilt
+        if was is not None and was.game_id == session.game_id and (len(session.actions) < len(was.actions)
+                                                                    or session.redone != was.redone):
+            bots = replace(bots, deciding=MappingProxyType({}), seats=MappingProxyType({  # an undo or a redo: rebuilt
                 s: Seated.sit(b.player, s).rebuild(session.rules, session.seats, session.options, session.actions)
                 for s, b in bots.seats.items()}))
     if session is None or not bots.seats:

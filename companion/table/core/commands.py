@@ -55,6 +55,11 @@ class Undo:
 
 
 @dataclass(frozen=True)
+class Redo:
+    """Re-apply what the last undo took back, as journaled (before any new action)."""
+
+
+@dataclass(frozen=True)
 class EndGame:
     """The host ends the game."""
 
@@ -220,7 +225,7 @@ class DismissAnnouncement:
     """The host has read the venue's announcement: the TV stops showing it."""
 
 
-Command = (Ping | Submit | NewGame | Undo | EndGame | Resume | EnrollMode | Enroll | ForgetCard | ExportCards
+Command = (Ping | Submit | NewGame | Undo | Redo | EndGame | Resume | EnrollMode | Enroll | ForgetCard | ExportCards
            | ImportCards | ExportRecord | HostState | BindTerminal | GuideStart | GuideSetMode | GuideSkip | GuideUndo
            | GuideStop | ListGames | ShareGame | SharedGame | Announce | DismissAnnouncement | SeatPlayer | SetTimer
            | PauseTimers | TimerChoice)
@@ -374,6 +379,7 @@ PARSERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
     "submit": _submit,
     "new_game": _new_game,
     "undo": lambda args: Undo(),
+    "redo": lambda args: Redo(),
     "end_game": lambda args: EndGame(),
     "resume": lambda args: Resume(),
     "enroll_mode": _enroll_mode,

@@ -44,6 +44,14 @@ class UndoActions:
 
 
 @dataclass(frozen=True)
+class RedoActions:
+    """Make live again the first `count` actions undos took back (a game still open, before any new action)."""
+
+    game_id: int
+    count: int
+
+
+@dataclass(frozen=True)
 class EndGameRow:
     """Close a game (ended by the host, or no longer replayable)."""
 
@@ -99,7 +107,7 @@ class TimerRow:
     seconds: int | None
 
 
-Row = (AppendActions | StartGame | UndoActions | EndGameRow | BindTerminals | WriteCards | DeleteCard | ShareRow
+Row = (AppendActions | StartGame | UndoActions | RedoActions | EndGameRow | BindTerminals | WriteCards | DeleteCard | ShareRow
        | SeatPlayersRow | TimerRow)
 
 # --- effects: run in order once every row is committed ---------------------------------------------------------

@@ -16,7 +16,7 @@ from companion.table.core.timers import timer_json
 from companion.table.core.archive import HANDLERS as ARCHIVE_HANDLERS
 from companion.table.core.guide import guide_json, start_check
 from companion.table.core.effects import (BindTerminals, DeleteCard, EndGameRow, PublishHost, SendTerminal,
-                                          StartGame, UndoActions, WriteCards)
+                                          RedoActions, StartGame, UndoActions, WriteCards)
 from companion.table.core.outputs import game_json, publish, seat_screen
 from companion.table.core.play import apply_actions, paused, play
 from companion.table.core.result import Step
@@ -126,15 +126,43 @@ def _undo(state: TableState, cmd: c.Undo, ctx: Context) -> Step:
         return Step(state, reply=Refusal("no_game", "No game to undo in."))
     if session.ended is not None:
         return Step(state, reply=Refusal("game_revealed", "The game is over and its secrets were shown to everyone: "
-                                                          "it cannot be undone. Start a new game."))
+                                                          "nothing in it can be undone or redone. Start a new game."))
     keep = max((i for i, a in enumerate(session.actions) if a.get("seat", -1) != -1), default=None)
     if keep is None:
         return Step(state, reply=Refusal("nothing_to_undo", "No player action to undo."))
     row = UndoActions(session.game_id, keep)
     taken_back = tuple(a for a in session.actions[keep:] if a.get("seat", -1) == -1)
-    undone = replace(rebuild(session, keep), reserved_chance=taken_back + session.reserved_chance)
+    undone = replace(rebuild(session, keep), reserved_chance=taken_back + session.reserved_chance,
+                     redo=tuple(session.actions[keep:]) + session.redo)
     state, effects = publish(replace(state, session=undone, status=TableStatus.RUNNING), ctx)
     return Step(state, (row,), tuple(effects), {"undone": len(session.actions) - keep, "actions": keep})
+
+
+def _redo(state: TableState, cmd: c.Redo, ctx: Context) -> Step:
+    """Re-apply what the last undo took back: its player action and the chance actions after it, exactly as
+    journaled (nothing is drawn again). Any new action empties what there is to redo, so a game can only end by
+    a new action and a finished game has nothing to redo: refused `game_revealed`, as its undo is."""
+    session = state.session
+    if session is None or session.ended not in (None, "finished"):
+        return Step(state, reply=Refusal("no_game", "No game to redo in."))
+    if session.ended is not None:
+        return Step(state, reply=Refusal("game_revealed", "The game is over and its secrets were shown to everyone: "
+                                                          "nothing in it can be undone or redone. Start a new game."))
+    again = session.next_redo()
+    if not again:
+        return Step(state, reply=Refusal("nothing_to_redo", "Nothing to redo: no undo since the last action."))
+    game_state = session.state
+    for action in again:  # the state these were applied to before the undo: they apply again, the same way
+        game_state = session.rules.apply(game_state, action)
+    chance = tuple(a for a in again if a.get("seat", -1) == -1)
+    reserve = session.reserved_chance
+    if reserve[:len(chance)] == chance:  # re-applied here, so no longer held for a fresh draw
+        reserve = reserve[len(chance):]
+    redone = replace(session.with_actions(game_state, list(again), None), redo=session.redo[len(again):],
+                     redone=session.redone + len(again), reserved_chance=reserve)
+    state, effects = publish(replace(state, session=redone, status=TableStatus.RUNNING), ctx)
+    return Step(state, (RedoActions(session.game_id, len(again)),), tuple(effects),
+                {"redone": len(again), "actions": len(redone.actions)})
 
 
 def _end_game(state: TableState, cmd: c.EndGame, ctx: Context) -> Step:
@@ -206,6 +234,7 @@ def _host_state(state: TableState, cmd: c.HostState, ctx: Context) -> Step:
         "guide": None if state.guide is None else guide_json(state.guide),
         "game": None if session is None else {
             **game_json(session), "options": session.options, "ended": session.ended,
+            "can_redo": bool(session.redo) and session.ended is None,
             "seat_tokens": [{"seat": i, "token": t, "path": f"/seat/{t}"} for i, t in enumerate(session.tokens)],
             "pending_inputs": len(session.pending or ()),
         },
@@ -223,7 +252,7 @@ def _host_state(state: TableState, cmd: c.HostState, ctx: Context) -> Step:
 
 
 HANDLERS: dict[type, Any] = {
-    c.Undo: _undo, c.EndGame: _end_game, c.BindTerminal: _bind_terminal, c.Resume: _resume,
+    c.Undo: _undo, c.Redo: _redo, c.EndGame: _end_game, c.BindTerminal: _bind_terminal, c.Resume: _resume,
     c.EnrollMode: _enroll_mode, c.Enroll: _enroll, c.ForgetCard: _forget_card, c.ExportCards: _export_cards,
     c.ImportCards: _import_cards, c.HostState: _host_state, **enroll.HANDLERS, **ARCHIVE_HANDLERS,
     **notice.HANDLERS,

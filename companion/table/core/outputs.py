@@ -16,7 +16,7 @@ from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
 from companion.games.memo import Memo
 from companion.games.rules import Rules
-from companion.table.prompts import info_of, options_of, prompt, prompt_info
+from companion.table.prompts import CardNames, info_of, options_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
 
@@ -120,21 +120,23 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
         effects.append(SetScene(scene))
     seats = [] if facts is None else facts[1]
     effects.append(PublishState({"table": table, "game": game, "seats": seats}))
-    state, sends = send_prompts(state, ctx, parts, None if facts is None else facts[2], acting)
+    state, sends = send_prompts(state, ctx, parts, None if facts is None else facts[2], acting,
+                                None if game is None else game["view"])
     return state, effects + sends
 
 
 def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, Any]] | None = None,
-                 names: list[str] | None = None, acting: frozenset[int] | None = None) -> tuple[TableState, list[Effect]]:
-    """Every seat's prompt (`parts`: each seat's part of the view, `Rules.views`, `names`: the seat names,
-    `seat_facts`, and `acting`: the game's `to_act`, each built when not given); a terminal is sent its seat's
-    only when it changed."""
+                 names: list[str] | None = None, acting: frozenset[int] | None = None,
+                 view: Mapping[str, Any] | None = None) -> tuple[TableState, list[Effect]]:
+    """Every seat's prompt (`parts` and `view`: each seat's part of the view and the public view,
+    `Rules.views`, `names`: the seat names, `seat_facts`, and `acting`: the game's `to_act`, each built when not
+    given); a terminal is sent its seat's only when it changed."""
     session = state.session
     if session is None:
         return state, []
     running = state.status in (TableStatus.RUNNING, TableStatus.OVER) and not state.enrolling
-    if parts is None:
-        parts = session.rules.views(session.state, session.memo)[1]
+    if parts is None or view is None:
+        view, parts = session.rules.views(session.state, session.memo)
     if names is None:
         names = seat_facts(ctx, session)[2]
     rules, binding, game_state, components = session.rules, session.binding, session.state, session.components
@@ -147,6 +149,7 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
     choices = binding.choices if running and type(binding).choices is not Binding.choices else None
     count, memo = session.seats, session.memo
     infos = part_infos(memo, parts)
+    shared = catalogues(binding, view)
     was = state.prompts
     # a game giving choice keys: a seat whose key equals its stored prompt's keeps it without being asked
     keys = choice_keys(rules, binding, choices is not None)
@@ -194,7 +197,7 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
                                                                                      or old["info"] == info):
                     continue  # still idle, the same to show: nothing to send, nothing to store
                 message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots, memo, seat,
-                                                  ctx.ballot_key)
+                                              ctx.ballot_key, card_names(binding, shared, parts[seat]))
         else:
             message = old if old == IDLE else dict(IDLE)
         if message is old:  # unchanged: nothing to send, nothing to store
@@ -265,13 +268,34 @@ def _same(info: Mapping[str, Any], done: Sequence[Mapping[str, Any]], seat: int)
     return info
 
 
+def catalogues(binding: Binding, view: Mapping[str, Any]) -> tuple[tuple[Mapping[str, Any], str | None], ...]:
+    """The card catalogues of a public view: its `card_info` (each entry's type its kind) and the game's
+    `catalogue_fields` (field -> the kind of its cards)."""
+    found = [(view["card_info"], None)] if isinstance(view.get("card_info"), Mapping) else []
+    for field, kind in binding.catalogue_fields.items():
+        if isinstance(view.get(field), Mapping):
+            found.append((view[field], kind))
+    return tuple(found)
+
+
+def card_names(binding: Binding, shared: tuple[tuple[Mapping[str, Any], str | None], ...],
+               part: Mapping[str, Any]) -> CardNames | None:
+    """A seat's card ids in words (its part's catalogues first: its own cards, then the public ones); None when
+    its view carries no catalogue."""
+    own = catalogues(binding, part) if "card_info" in part or not binding.catalogue_fields.keys().isdisjoint(part) \
+        else ()
+    found = own + shared if own else shared
+    return CardNames(found, binding.card_words) if found else None
+
+
 def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
                old: Mapping[str, Any] | None, ballots: int, memo: Memo | None = None,
-               seat: int = 0, key: bytes = b"") -> tuple[Mapping[str, Any], int]:
+               seat: int = 0, key: bytes = b"", cards: CardNames | None = None) -> tuple[Mapping[str, Any], int]:
     """A seat's prompt offering `legal` (`private`: what its view adds to the public one) and the ballot
     counter after it; the ballot id stays the same while its choices do, and an unchanged prompt is `old`
     itself. With the game's `memo`, a seat offered the same choices as at its last prompt starting with the
-    same kind of action (e.g. a vote, round after round) gets the option list built then."""
+    same kind of action (e.g. a vote, round after round) gets the option list built then; `cards` names the
+    seat's card ids in words."""
     if old is not None and same_choices(old, legal):
         if old["info"] is private or old["info"] == private:  # the same message, labels not rebuilt
             return old, ballots
@@ -281,8 +305,8 @@ def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, 
     ballots += 1
     ballot = ballot_id(key, game_id, ballots)
     if memo is None:
-        return prompt(ballot, legal, names, private), ballots
-    return prompt(ballot, legal, names, private, reused_options(memo, seat, legal, names)), ballots
+        return prompt(ballot, legal, names, private, cards=cards), ballots
+    return prompt(ballot, legal, names, private, reused_options(memo, seat, legal, names, cards)), ballots
 
 
 def ballot_id(key: bytes, game_id: int, number: int) -> str:
@@ -293,16 +317,18 @@ def ballot_id(key: bytes, game_id: int, number: int) -> str:
     return f"{game_id}.{tag}"
 
 
-def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: list[str],
+                   cards: CardNames | None = None) -> list[dict[str, Any]]:
     """`options_of(legal, names)`, reusing the seat's last option list of the same kind of first action (one
     slot per seat and kind: a seat's vote or location choice comes back round after round with other prompts
     between): the whole list for the same actions, else its options for the equal actions before and after
     the ones that changed (renumbered when they moved: a turn's choices gain or lose one in the middle); for
-    actions carrying their option words only the equal ones before the first change."""
+    actions carrying their option words only the equal ones before the first change. A card's words are the
+    same for its id all game long, so options naming cards are reused as any other."""
     slot = (OPTIONS_SLOT, seat, legal[0].get("type"))
     last = memo.last(slot)
     if last is None or (last[0] is not names and last[0] != names):
-        options = options_of(legal, names)
+        options = options_of(legal, names, cards=cards)
     else:
         old = last[1]
         n, m = len(legal), len(old)
@@ -315,14 +341,14 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
         first = legal[0]
         if type(first) is not dict and getattr(first, "option_words", None) is not None:
             # actions carrying their words: options built anew cost less than finding and renumbering old ones
-            options = old[:same] + options_of(legal, names, same)
+            options = old[:same] + options_of(legal, names, same, cards=cards)
             memo.put(slot, names, options)
             return options
         end = 0  # equal actions at the end of both lists
         while end < n - same and end < m - same and ((was := old[m - 1 - end]["action"]) is legal[n - 1 - end]
                                                       or was == legal[n - 1 - end]):
             end += 1
-        options = old[:same] + options_of(legal, names, same, n - end)
+        options = old[:same] + options_of(legal, names, same, n - end, cards)
         options += old[m - end:] if n == m else [{**o, "value": i} for i, o in enumerate(old[m - end:], n - end)]
     memo.put(slot, names, options)
     return options

@@ -75,7 +75,8 @@ def apply_actions(state: TableState, actions: list[dict[str, Any]], pending: Any
     # the game's end goes in the same transaction as the actions that end it: both or neither
     end = ("finished", {"winners": sorted(outcome.winners), "reason": outcome.reason}) if finished else None
     journal: tuple[Row, ...] = (AppendActions(session.game_id, tuple(rows), end),) if rows or end else ()
-    new = evolve(session.with_actions(game_state, [a for a, _ in rows], pending), reserved_chance=reserve)
+    new = evolve(session.with_actions(game_state, [a for a, _ in rows], pending), reserved_chance=reserve,
+                 redo=() if rows else session.redo)  # the journal drops what was to redo with the same append
     state = evolve(state, session=new, counters=state.counters.add(accepted=len(rows)))
     if finished:
         state = evolve(state, session=evolve(new, ended="finished"), status=TableStatus.OVER)

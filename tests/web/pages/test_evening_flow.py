@@ -1,6 +1,6 @@
-"""Phones that follow the table through an evening, for every registered game (never named here): an undo in the
-middle, a stale tap, a reload, enrollment holding a running game, game over on every phone, and enrollment then a
-physical game whose first read says where and how many with a count that moves (TV, phone and LEDs)."""
+"""Phones that follow the table through an evening, for every registered game (never named here): an undo and a
+redo in the middle, a stale tap, a reload, enrollment holding a running game, game over on every phone, and
+enrollment then a physical game whose first read says where and how many with a count that moves (TV, phone and LEDs)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,10 @@ pytestmark = pytest.mark.browser
 WAIT_MS = 8000
 PHONES = 2
 BEFORE_UNDO = 5
+
+FOLLOWED = 2
+"""How many games (the first registered) `make test` follows through a whole evening (~8 s each here); `make soak`
+follows every game. Every game's undo and redo are followed by the leak tests, its pages by the other page tests."""
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +97,8 @@ def uid_of(rt: Runtime, game: str, kind: str, used: set[str]) -> str:
     raise AssertionError(f"no {kind} card enrolled")
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", [g if i < FOLLOWED else pytest.param(g, marks=pytest.mark.soak)
+                                  for i, g in enumerate(game_names())])
 def test_phones_follow_a_whole_game(browser: Any, table: Runtime, url: str, game: str) -> None:
     rt = table
     rules = get_rules(game)
@@ -128,11 +133,22 @@ def test_phones_follow_a_whole_game(browser: Any, table: Runtime, url: str, game
     before = rt.handle.health()["loop"]["rejected"]
 
     # the host's undo: every phone follows at once (the new actor gets its buttons, nobody keeps the undone ones)
+    played = rt.loop.session.state  # type: ignore[union-attr]
     assert "undone" in host_call(rt.loop, "undo")
     rt.loop.wait_idle()
     for seat, page in enumerate(phones):
         follows(page, rt, seat)
         assert page.query_selector("#refusal") is None
+    # the host's redo brings the undone move back as it was: every phone follows again, without a reload
+    undone_at = seat_version(rt, 0)
+    assert "redone" in host_call(rt.loop, "redo")
+    rt.loop.wait_idle()
+    assert rt.loop.session.state == played and seat_version(rt, 0) != undone_at  # type: ignore[union-attr]
+    for seat, page in enumerate(phones):
+        follows(page, rt, seat)
+        assert page.query_selector("#refusal") is None
+    assert "undone" in host_call(rt.loop, "undo")  # and undone again, for the stale phone below
+    rt.loop.wait_idle()
     if seat_version(rt, actor) != stale.evaluate("() => document.body.dataset.version"):
         stale.click("#choices button.choice")
         with stale.expect_response("**/api/action") as answer:

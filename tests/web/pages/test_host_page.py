@@ -213,3 +213,41 @@ def test_each_change_at_the_table_costs_the_host_page_one_request_at_most(browse
     summary = page.inner_text("#game-summary")
     assert "Secret Hitler" in summary and "5" in summary
     page.context.close()
+
+
+def test_redo_is_offered_right_after_an_undo_and_brings_the_move_back(browser: Any, base_url: str,
+                                                                      runtime: Runtime) -> None:
+    """The Redo button beside Undo: off until an undo, on after it (in both languages), and a redo brings the
+    undone move back and turns it off again; screenshots of the console at 1920x1080 with Redo on."""
+    host_call(runtime.loop, "end_game")
+    assert host_call(runtime.loop, "new_game", game="tiny", seats=3, components="digital").get("game_id")
+    for seat in range(3):
+        assert isinstance(host_call(runtime.loop, "submit", seat=seat, action={"type": "vote", "seat": seat,
+                                                                                "vote": "ja"}, source="test"), dict)
+    runtime.loop.wait_idle()
+    played = runtime.loop.session.state  # type: ignore[union-attr]
+    page = browser.new_context(locale="en-US", viewport={"width": 1920, "height": 1080}).new_page()
+    errors = csp_errors(page)
+    page.goto(f"{base_url}/host")
+    page.fill("#pin", PIN)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector("#console:not([hidden])")
+    page.wait_for_selector("#undo:not([disabled])")
+    assert page.is_disabled("#redo"), "nothing was undone: nothing to redo"
+    page.click("#undo")
+    page.wait_for_selector("#confirm-box:not([hidden])")
+    page.click("#confirm-ok")
+    page.wait_for_selector("#redo:not([disabled])")
+    assert runtime.loop.session.state != played  # type: ignore[union-attr]
+    for lang, words in (("en", "Redo the undone action"), ("ko", "되돌린 행동 다시 하기")):
+        page.click(f"button[data-lang={lang}]")
+        page.wait_for_function("(w) => document.getElementById('redo').textContent === w", arg=words)
+        shot(page, f"host-redo-{lang}")
+    page.click("button[data-lang=en]")
+    page.click("#redo")
+    page.wait_for_function("() => document.getElementById('flash').textContent === 'Redone.'")
+    page.wait_for_selector("#redo[disabled]")
+    runtime.loop.wait_idle()
+    assert runtime.loop.session.state == played, "the redo brought the undone move back as it was"  # type: ignore[union-attr]
+    assert not errors, errors
+    page.context.close()

@@ -23,6 +23,10 @@ from tests.web.pages.conftest import PIN
 pytestmark = pytest.mark.browser
 
 GAMES = game_names()
+LONG = frozenset({"thief_of_baghdad"})
+"""Games followed through a whole game on the TV only by `make soak` (~20-30 s here: a long game); `make test`
+checks their TV at the middle of a game in both languages (test_fit, test_tv_1080p_fits_one_screen_in_both_languages)
+and every other game's to the reveal."""
 TV_PARTS = "#board [data-part]"
 """What must be on a TV screen, whole, in every game: each panel of its board (board_kit.js `panel`)."""
 SEAT_NAME = "#board .seat-name"
@@ -198,7 +202,7 @@ def test_tv_1080p_fits_one_screen_in_both_languages(browser: Any, base_url: str,
         page.context.close()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.soak) if g in LONG else g for g in GAMES])
 def test_tv_fits_through_a_whole_game(browser: Any, base_url: str, table: Runtime, game: str) -> None:
     """The same page followed live from the deal to the reveal: every few actions it still fits one screen."""
     n = start(table, game)

@@ -1,4 +1,4 @@
-// The host console: PIN login, new game, seats (QR) and terminals, enrollment, deck files, undo, resume,
+// The host console: PIN login, new game, seats (QR) and terminals, enrollment, deck files, undo, redo, resume,
 // hardware health, end and export. Every POST carries the session's CSRF token (see dom.postJSON).
 import { byId, fetchJSON, h, postJSON, replace } from "./dom.js";
 import { initialLang, loadI18n, wireLangSwitch } from "./i18n.js";
@@ -291,6 +291,7 @@ function drawState() {
     : h("p", { class: "muted" }, i18n.t("host.check_ok")));
   byId("resume").disabled = st.status !== "resume_check";
   byId("undo").disabled = !game.name;
+  byId("redo").disabled = !game.can_redo;  // only right after an undo, before any new action
   byId("end-game").disabled = !game.name;
 }
 
@@ -453,6 +454,7 @@ byId("undo").addEventListener("click", () => {
   const what = log.length ? i18n.log(log[log.length - 1]).replace(/[.。]\s*$/, "") : "—";
   askConfirm(i18n.t("host.undo_confirm", { what }), () => command("undo", {}, "host.undone"));
 });
+byId("redo").addEventListener("click", () => command("redo", {}, "host.redone"));
 byId("end-game").addEventListener("click", () => askConfirm(i18n.t("host.end_confirm"), () => command("end_game", {}, "host.ended")));
 byId("confirm-ok").addEventListener("click", async () => {
   byId("confirm-box").hidden = true;
