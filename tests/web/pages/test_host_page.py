@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from companion.table.runtime import Runtime
+from companion.web import texts
 from tests.table.helpers import host_call
 from tests.web.pages.browser import csp_errors, shot
 from tests.web.pages.conftest import PIN
@@ -242,6 +243,8 @@ def test_redo_is_offered_right_after_an_undo_and_brings_the_move_back(browser: A
     for lang, words in (("en", "Redo the undone action"), ("ko", "되돌린 행동 다시 하기")):
         page.click(f"button[data-lang={lang}]")
         page.wait_for_function("(w) => document.getElementById('redo').textContent === w", arg=words)
+        said = texts.load(lang)["host"]["undone"]  # the answer already on screen is said again in the new language
+        page.wait_for_function("(w) => document.getElementById('flash').textContent === w", arg=said)
         shot(page, f"host-redo-{lang}")
     page.click("button[data-lang=en]")
     page.click("#redo")

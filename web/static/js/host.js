@@ -12,8 +12,10 @@ let i18n = await loadI18n(initialLang());
 let games = [];
 let hostState = null;
 let pendingConfirm = null;
+let said = null;  // the last answer shown (a flash or a refusal), said again in the language switched to
 
 function flash(key, params) {
+  said = () => flash(key, params);
   const el = byId("flash");
   el.textContent = i18n.t(key, params);
   el.hidden = false;
@@ -21,6 +23,7 @@ function flash(key, params) {
 }
 
 function fail(err) {
+  said = () => fail(err);
   const el = byId("host-error");
   el.textContent = `${i18n.t("ui.refused")}: ${err.code ? i18n.code(err.code, err.message) : err.message}`;
   if (err.code && !i18n.has(`codes.${err.code}`) && err.message) el.textContent += ` (${err.message})`;
@@ -420,6 +423,7 @@ async function startGame(replacing) {
   const game = games.find((g) => g.name === byId("ng-game").value);
   byId("flash").hidden = true;
   byId("host-error").hidden = true;
+  said = null;
   for (const name of Object.keys(game.options)) optionError(name, null);
   const { options, errors } = readOptions(game);
   if (Object.keys(errors).length) {
@@ -499,7 +503,7 @@ byId("export-record").addEventListener("click", async (ev) => {
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   } catch (err) { fail(err); }
 });
-wireLangSwitch((next) => { i18n = next; draw(); });
+wireLangSwitch((next) => { i18n = next; draw(); if (said) said(); });
 // the running timer's time left (once it ran out, the choice in the timers panel says so instead)
 showTimer(byId("host-timer"), () => {
   const running = hostState && hostState.timers ? hostState.timers.running : null;
