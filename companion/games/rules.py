@@ -1,4 +1,5 @@
-"""The base every engine builds on: seat and option checks, the fixed order of refusals, log redaction."""
+"""The base every engine builds on: seat and option checks, the dispatch of actions to their handlers in the
+fixed order of refusals, the publish views (cached for the table), log redaction."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Hashable, Iterable, Mapping, Sequence, TypeVar
 
-from companion.games.contract import BINDING_CODES, CHANCE, COMMON_CODES, Described, IllegalAction, Outcome, described
+from companion.games.contract import BINDING_CODES, CHANCE, COMMON_CODES, Described, Outcome, Refusal, described
 from companion.games.memo import Memo
 from companion.games.reveal import RevealLine
 from companion.games.schema import ActionSpec, check_options, is_int, parse_action
@@ -54,7 +55,13 @@ class Rules(ABC, Generic[S]):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     actions: ClassVar[Mapping[str, ActionSpec]]
-    """The action vocabulary: type -> fields (docs/RULES.md is the contract)."""
+    """The action vocabulary: type -> fields and handler (docs/RULES.md is the contract)."""
+    phase_actions: ClassVar[Mapping[Any, frozenset[str]]]
+    """Phase -> the action types it takes (anything else is refused `wrong_phase`)."""
+    _by_phase: ClassVar[Mapping[str, frozenset[str]]]
+    """`phase_actions` by phase id, derived when a subclass is made."""
+    _has_precheck: ClassVar[bool] = False
+    """Whether the game gives `_prechecked` (derived)."""
     phase_type: ClassVar[type[Described]]
     """The game's Phase enum: every `phase` value, each with a one-line English description."""
     phases: ClassVar[Mapping[str, str]]
@@ -62,7 +69,7 @@ class Rules(ABC, Generic[S]):
     reason_type: ClassVar[type[StrEnum]]
     """The game's outcome Reason enum: every `Outcome.reason` it can give."""
     own_codes: ClassVar[Mapping[str, str]]
-    """The game's own IllegalAction codes with English text."""
+    """The game's own Refusal codes with English text."""
     log_codes: ClassVar[Mapping[str, tuple[str, ...]]]
     """Every log entry code the engine can write, with the names of its params."""
     own_binding_codes: ClassVar[Mapping[str, str]] = {}
@@ -81,10 +88,17 @@ class Rules(ABC, Generic[S]):
         super().__init_subclass__(**kwargs)
         if "phase_type" in cls.__dict__:
             cls.phases = described(cls.phase_type)
+        if "phase_actions" in cls.__dict__:
+            cls._by_phase = {getattr(phase, "value", phase): kinds for phase, kinds in cls.phase_actions.items()}
+        if "actions" in cls.__dict__:
+            missing = sorted(kind for kind, spec in cls.actions.items() if spec.handler is None)
+            if missing:
+                raise TypeError(f"{cls.__name__}: no handler for action type(s) {', '.join(missing)}")
+        cls._has_precheck = cls._prechecked is not Rules._prechecked
 
     @property
     def codes(self) -> dict[str, str]:
-        """Every IllegalAction code this engine can raise, with its English text."""
+        """Every Refusal code this engine can raise, with its English text."""
         return {**COMMON_CODES, **self.own_codes}
 
     @property
@@ -131,20 +145,28 @@ class Rules(ABC, Generic[S]):
     def sample_chance(self, state: S, rng: random.Random) -> dict[str, Any]:
         """A chance action drawn with the right odds."""
         if self.to_act(state) != frozenset({CHANCE}):
-            raise IllegalAction("not_your_turn", "chance is not to act now")
+            raise Refusal("not_your_turn", "chance is not to act now", public=True)
         return self._sample_chance(state, rng)
 
     def apply(self, state: S, action: Any) -> S:
-        """The state after `action`; refusals in the contract's order; never mutates `state`."""
-        parsed = parse_action(action, self.actions, self.seat_count(state))
-        acting = self.to_act(state)
-        if not acting:
-            raise IllegalAction("game_over")
-        if parsed["seat"] not in acting:
-            raise IllegalAction("not_your_turn")
-        if parsed["type"] not in self.allowed(state, parsed["seat"]):
-            raise IllegalAction("wrong_phase", f"{parsed['type']} is not possible in phase {self.phase(state)}")
-        return getattr(self, "_apply_" + parsed["type"])(state, parsed)
+        """The state after `action`: the kit's checks in the contract's order (`malformed`, `game_over`,
+        `not_your_turn`, `wrong_phase`), then the action type's handler; never mutates `state`. A refusal
+        says whether its code is public (`public_codes`)."""
+        try:
+            if self._has_precheck and self._prechecked(state, action):
+                return self.actions[action["type"]].handler(state, action)  # type: ignore[misc]
+            parsed = parse_action(action, self.actions, self.seat_count(state))
+            acting = self.to_act(state)
+            if not acting:
+                raise Refusal("game_over", COMMON_CODES["game_over"])
+            if parsed["seat"] not in acting:
+                raise Refusal("not_your_turn", COMMON_CODES["not_your_turn"])
+            if parsed["type"] not in self.allowed(state, parsed["seat"]):
+                raise Refusal("wrong_phase", f"{parsed['type']} is not possible in phase {self.phase(state)}")
+            return self.actions[parsed["type"]].handler(state, parsed)  # type: ignore[misc]
+        except Refusal as refusal:
+            refusal.public = refusal.code in self.public_codes
+            raise
 
     def view(self, state: S, seat: int | None = None) -> dict[str, Any]:
         """JSON-able view; None = public; a seat's view adds only what it may know."""
@@ -203,9 +225,17 @@ class Rules(ABC, Generic[S]):
         phase = state.phase  # type: ignore[attr-defined]
         return getattr(phase, "value", phase)
 
-    @abstractmethod
     def allowed(self, state: S, seat: int) -> frozenset[str]:
-        """Action types this (acting) seat may use in the current phase; others are `wrong_phase`."""
+        """Action types this (acting) seat may use in the current phase (`phase_actions`); others are
+        `wrong_phase`."""
+        return self._by_phase[self.phase(state)]
+
+    def _prechecked(self, state: S, action: Any) -> bool:
+        """Optional, for speed only: True when `action` is a plain dict that certainly passes every check of
+        `apply` up to the handler's (well-formed, from a seat to act, in the right phase), so `apply` hands
+        it to its type's handler as it is; False sends it through the checks. Never True for an action the
+        checks would refuse or parse otherwise (tested against the checks over random walks)."""
+        return False
 
     def _check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         """Validate option values (keys are already known); raise ValueError naming the option."""

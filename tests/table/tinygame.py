@@ -12,7 +12,7 @@ from types import MappingProxyType
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games import CHANCE, IllegalAction, Outcome, Rules
+from companion.games import CHANCE, Refusal, Outcome, Rules
 from companion.games.declaration import Game
 from companion.games.binding import DIM, GREEN, RED, WHITE, Binding, Light, Placed, Scene, TableInput
 from companion.games.schema import ActionSpec, list_of, one_of
@@ -90,7 +90,7 @@ class Tiny(Rules[TinyState]):
 
     def _apply_pick(self, s: TinyState, a: dict[str, Any]) -> TinyState:
         if a["tile"] not in s.hand:
-            raise IllegalAction("not_in_hand", self.own_codes["not_in_hand"])
+            raise Refusal("not_in_hand", self.own_codes["not_in_hand"])
         picks = s.picks + (a["tile"],)
         if s.round + 1 >= 3:
             return replace(s, phase="over", picks=picks, hand=(), round=s.round + 1)

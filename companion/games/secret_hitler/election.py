@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.contract import IllegalAction
+from companion.games.contract import Refusal
 from companion.games.secret_hitler.flow import game_over, hitler_chancellor, move_tracker, term_limited
 from companion.games.secret_hitler.codes import Reason
 from companion.games.secret_hitler.state import HITLER_ZONE, JA, NEIN, Phase, State, evolve, note, with_vote
@@ -11,11 +11,11 @@ from companion.games.secret_hitler.state import HITLER_ZONE, JA, NEIN, Phase, St
 def check_nominee(s: State, target: int) -> None:
     """Any other living seat that is not term-limited."""
     if target == s.president:
-        raise IllegalAction("nominate_self", "the president cannot nominate themself")
+        raise Refusal("nominate_self", "the president cannot nominate themself")
     if not s.alive[target]:
-        raise IllegalAction("target_dead", f"seat {target} is dead")
+        raise Refusal("target_dead", f"seat {target} is dead")
     if target in term_limited(s):
-        raise IllegalAction("term_limited", f"seat {target} is term-limited")
+        raise Refusal("term_limited", f"seat {target} is term-limited")
 
 
 def nominees(s: State) -> list[int]:

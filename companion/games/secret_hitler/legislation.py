@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from companion.games.contract import IllegalAction
+from companion.games.contract import Refusal
 from companion.games.secret_hitler.flow import enact, move_tracker, reshuffle_check
 from companion.games.secret_hitler.state import VETO_AT, L, Phase, State, evolve, note, secret
 
 
 def without(hand: tuple[str, ...], policy: str) -> tuple[str, ...]:
-    """The hand minus one tile of `policy`; IllegalAction if the hand holds none."""
+    """The hand minus one tile of `policy`; Refusal if the hand holds none."""
     if policy not in hand:
-        raise IllegalAction("policy_not_in_hand", "that tile is not in the hand")
+        raise Refusal("policy_not_in_hand", "that tile is not in the hand")
     i = hand.index(policy)
     return hand[:i] + hand[i + 1:]
 
@@ -43,9 +43,9 @@ def veto_possible(s: State) -> bool:
 def apply_veto(s: State) -> State:
     """The chancellor proposes to discard both tiles."""
     if s.fascist < VETO_AT:
-        raise IllegalAction("veto_locked", "the veto unlocks with the fifth fascist policy")
+        raise Refusal("veto_locked", "the veto unlocks with the fifth fascist policy")
     if s.veto_refused:
-        raise IllegalAction("veto_already_refused", "the president refused the veto: the chancellor must enact")
+        raise Refusal("veto_already_refused", "the president refused the veto: the chancellor must enact")
     entry = note("veto_proposed", chancellor=s.chancellor)
     return evolve(s, phase=Phase.VETO_REPLY, log=s.log.append(entry))
 

@@ -10,7 +10,7 @@ from types import MappingProxyType
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction, LogEntry, Outcome, Rules, get_rules
+from companion.games import CHANCE, Refusal, LogEntry, Outcome, Rules, get_rules
 from companion.games.log import Log
 from companion.games.playout import random_playout
 from companion.games.secret_hitler.state import POWERS, ROLE_MIX, Phase, Power, State, evolve
@@ -128,11 +128,11 @@ def test_shortcuts_match_the_general_path() -> None:
         for action in variants(state):
             try:
                 fast = RULES.apply(state, action)
-            except IllegalAction as exc:
+            except Refusal as exc:
                 fast = exc.code
             try:
                 slow = Rules.apply(RULES, state, action)
-            except IllegalAction as exc:
+            except Refusal as exc:
                 slow = exc.code
             assert fast == slow, action
             compared += 1
