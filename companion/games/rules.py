@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Generic, Hashable, Iterable, Mapping, Sequence
 from companion.games.contract import BINDING_CODES, CHANCE, COMMON_CODES, Described, Outcome, Refusal, described
 from companion.games.memo import Memo
 from companion.games.reveal import RevealLine
-from companion.games.schema import ActionSpec, check_options, is_int, parse_action
+from companion.games.schema import ActionSpec, Handler, check_options, is_int, parse_action
 
 S = TypeVar("S")
 
@@ -41,6 +41,17 @@ def log_view(log: Sequence[LogEntry], seat: int | None, reveal_all: bool = False
 
 _ABSENT = object()
 
+Views = tuple[dict[str, Any], tuple[dict[str, Any], ...]]
+"""One publish's views: the public view and every seat's part of it."""
+
+
+@dataclass(frozen=True)
+class Published(Generic[S]):
+    """The last publish, as the kit hands it to a game's hooks: its state and what the hook carried from it."""
+
+    state: S
+    carried: Any
+
 
 def private_part(seat_view: Mapping[str, Any], public_view: Mapping[str, Any]) -> dict[str, Any]:
     """What a seat's view adds to the public one (its role, hand, ...), without the log."""
@@ -62,6 +73,8 @@ class Rules(ABC, Generic[S]):
     """`phase_actions` by phase id, derived when a subclass is made."""
     _has_precheck: ClassVar[bool] = False
     """Whether the game gives `_prechecked` (derived)."""
+    _handlers: ClassVar[dict[str, Handler]]
+    """Action type -> handler, from `actions` (derived: a plain dict is the fastest lookup)."""
     phase_type: ClassVar[type[Described]]
     """The game's Phase enum: every `phase` value, each with a one-line English description."""
     phases: ClassVar[Mapping[str, str]]
@@ -94,6 +107,7 @@ class Rules(ABC, Generic[S]):
             missing = sorted(kind for kind, spec in cls.actions.items() if spec.handler is None)
             if missing:
                 raise TypeError(f"{cls.__name__}: no handler for action type(s) {', '.join(missing)}")
+            cls._handlers = {kind: spec.handler for kind, spec in cls.actions.items()}  # type: ignore[misc]
         cls._has_precheck = cls._prechecked is not Rules._prechecked
 
     @property
@@ -154,7 +168,7 @@ class Rules(ABC, Generic[S]):
         says whether its code is public (`public_codes`)."""
         try:
             if self._has_precheck and self._prechecked(state, action):
-                return self.actions[action["type"]].handler(state, action)  # type: ignore[misc]
+                return self._handlers[action["type"]](state, action)  # type: ignore[no-any-return]
             parsed = parse_action(action, self.actions, self.seat_count(state))
             acting = self.to_act(state)
             if not acting:
@@ -163,7 +177,7 @@ class Rules(ABC, Generic[S]):
                 raise Refusal("not_your_turn", COMMON_CODES["not_your_turn"])
             if parsed["type"] not in self.allowed(state, parsed["seat"]):
                 raise Refusal("wrong_phase", f"{parsed['type']} is not possible in phase {self.phase(state)}")
-            return self.actions[parsed["type"]].handler(state, parsed)  # type: ignore[misc]
+            return self._handlers[parsed["type"]](state, parsed)  # type: ignore[no-any-return]
         except Refusal as refusal:
             refusal.public = refusal.code in self.public_codes
             raise
@@ -181,15 +195,21 @@ class Rules(ABC, Generic[S]):
             raise ValueError(f"no seat {seat!r} in a {self.seat_count(state)}-seat game")
         return private_part(self._seat_own(state, seat, public), public)
 
-    def views(self, state: S, memo: Memo | None = None) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        """One publish's views: the public view, built once, and every seat's `seat_part` of it; with the
-        table's `memo` a game may reuse what an earlier publish built from the same inputs (the same result;
-        the values are then shared and must not be mutated)."""
-        if memo is not None:
-            return self._views(state, memo)
-        public = self._view(state, None)
-        return public, tuple(private_part(self._seat_own(state, seat, public), public)
-                             for seat in range(self.seat_count(state)))
+    def views(self, state: S, memo: Memo | None = None) -> Views:
+        """One publish's views: the public view, built once, and every seat's `seat_part` of it. With the
+        table's `memo` (the Session's: per game) the kit hands the last publish to the game's hooks, which
+        reuse what it built from the same inputs: the same result, its values shared from one publish to the
+        next (never mutated)."""
+        if memo is None:
+            public = self._view(state, None)
+            return public, self._parts(state, public)
+        slot = (self.name, "views")
+        last = memo.last(slot)
+        if last is not None and last[0] is state:
+            return last[1][0]  # type: ignore[no-any-return]
+        built, carried = self._views_since(state, None if last is None else Published(last[0], last[1][1]))
+        memo.put(slot, state, (built, carried))
+        return built
 
     def outcome(self, state: S) -> Outcome | None:
         """None while the game runs, else who won and why."""
@@ -223,7 +243,7 @@ class Rules(ABC, Generic[S]):
     def phase(self, state: S) -> str:
         """The current phase id (by convention the state's `phase`, a str or a str-valued enum)."""
         phase = state.phase  # type: ignore[attr-defined]
-        return getattr(phase, "value", phase)
+        return getattr(phase, "_value_", phase)  # an enum member's value without the `value` property
 
     def allowed(self, state: S, seat: int) -> frozenset[str]:
         """Action types this (acting) seat may use in the current phase (`phase_actions`); others are
@@ -259,9 +279,43 @@ class Rules(ABC, Generic[S]):
     @abstractmethod
     def _outcome(self, state: S) -> Outcome | None: ...
 
-    def _views(self, state: S, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        """`views` through the table's memo: by default the memo is not used."""
-        return self.views(state)
+    # --- optional, for speed only: what a publish may reuse from the last one ------------------
+
+    def parts_key(self, state: S) -> Hashable | None:
+        """A cheap value equal (`==`) between two states only when every seat's `_seat_own` is the same in
+        both, so a publish reuses the last one's seat parts; None (the default): built every publish."""
+        return None
+
+    def _public_since(self, state: S, last: Published[S] | None) -> tuple[dict[str, Any], Any]:
+        """The public view, and what to carry to the next publish, given `last` (the last publish's state and
+        what this hook carried then; None at the first): by default built whole, nothing carried."""
+        return self._view(state, None), None
+
+    def _views_since(self, state: S, last: Published[S] | None) -> tuple[Views, Any]:
+        """This publish's views and what to carry to the next, given `last` (the last publish's state and what
+        this hook carried then; None at the first). By default the public view from `_public_since`, and the
+        seat parts reused whole while `parts_key` and the public fields they share names with are the same;
+        a game that rebuilds only the pieces whose state fields changed overrides it."""
+        public, public_carried = self._public_since(state, None if last is None else Published(
+            last.state, last.carried[0]))
+        key = self.parts_key(state)
+        if key is None:
+            return (public, self._parts(state, public)), (public_carried, None)
+        if last is not None and last.carried[1] is not None:
+            was_key, shared, parts = last.carried[1]
+            if was_key == key and all(public.get(name, _ABSENT) == value for name, value in shared):
+                return (public, parts), (public_carried, last.carried[1])
+        owns = [self._seat_own(state, seat, public) for seat in range(self.seat_count(state))]
+        parts = tuple(private_part(own, public) for own in owns)
+        # a part drops what equals the public view, so it depends on the public fields it shares names with
+        shared = tuple((name, public[name]) for name in {name for own in owns for name in own}
+                       if name != "log" and name in public)
+        return (public, parts), (public_carried, (key, shared, parts))
+
+    def _parts(self, state: S, public: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+        """Every seat's part of `public`, built whole."""
+        return tuple(private_part(self._seat_own(state, seat, public), public)
+                     for seat in range(self.seat_count(state)))
 
     def _seat_own(self, state: S, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         """The fields where `seat`'s view differs from `public` (others and `log` may be present; they are

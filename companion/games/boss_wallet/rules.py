@@ -6,7 +6,6 @@ import random
 from typing import Any, ClassVar, Iterable, Mapping
 
 from companion.games.boss_wallet import chance, legal, publish, views
-from companion.games.memo import Memo
 from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS
 from companion.games.boss_wallet.config import OPTION_DEFAULTS, build_config
 from companion.games.boss_wallet.judge import REASONS
@@ -16,7 +15,7 @@ from companion.games.boss_wallet.state import State
 from companion.games.contract import CHANCE, Outcome
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.reveal import RevealLine
-from companion.games.rules import Rules
+from companion.games.rules import Published, Rules, Views
 from companion.games.boss_wallet.reveal import reveal_lines
 
 _GAME_OVER, _TURNS = Phase.GAME_OVER, Phase.TURNS
@@ -86,8 +85,8 @@ class BossWallet(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return views.seat_own(state, seat, public)
 
-    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        return publish.views(state, memo)
+    def _views_since(self, state: State, last: Published[State] | None) -> tuple[Views, Any]:
+        return publish.views(state, last)
 
     def _outcome(self, state: State) -> Outcome | None:
         if state.phase is not _GAME_OVER:

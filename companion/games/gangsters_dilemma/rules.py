@@ -16,8 +16,7 @@ from companion.games.gangsters_dilemma.legal import (
 )
 from companion.games.gangsters_dilemma.options import OPTION_DEFAULTS, build_config
 from companion.games.gangsters_dilemma.state import Player, State
-from companion.games.gangsters_dilemma.views import public_view, seat_own, seat_parts, view
-from companion.games.memo import Memo
+from companion.games.gangsters_dilemma.views import seat_own, view, views
 from companion.games.gangsters_dilemma.codes import Phase
 from companion.games.gangsters_dilemma.board import (
     CHARACTERS,
@@ -26,7 +25,7 @@ from companion.games.gangsters_dilemma.board import (
 from companion.games.gangsters_dilemma.codes import BINDING_CODES, CODES, LOG_CODES, Phase, Reason
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.reveal import RevealLine
-from companion.games.rules import Rules
+from companion.games.rules import Published, Rules, Views
 from companion.games.gangsters_dilemma.reveal import reveal_lines, winning_characters
 from companion.games.schema import ActionSpec
 
@@ -139,15 +138,8 @@ class GangstersDilemma(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return seat_own(state, seat, public)
 
-    def views(self, state: State, memo: Memo | None = None) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        """`Rules.views`, through the memo at once (asked on every publish)."""
-        if memo is None:
-            return super().views(state)
-        public = public_view(state, memo)
-        return public, seat_parts(state, public, memo)
-
-    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        return self.views(state, memo)
+    def _views_since(self, state: State, last: Published[State] | None) -> tuple[Views, Any]:
+        return views(state, last)
 
     def outcome(self, state: State) -> Outcome | None:
         """None while the game runs, else who won and why (asked on every publish, so read at once)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Mapping
 
 from companion.games.contract import CHANCE, Refusal
 from companion.games.secret_hitler.flow import enact
@@ -71,8 +71,9 @@ def take(s: State, policies: tuple[str, ...]) -> State:
     )
 
 
-def apply_draw(s: State, policies: tuple[str, ...]) -> State:
+def apply_draw(s: State, a: Mapping[str, Any]) -> State:
     """A session's 3 tiles go to the president's hand; chaos enacts the top tile."""
+    policies = tuple(a["policies"])
     if s.phase is Phase.CHAOS:
         check_draw(s, policies, 1)
         return enact(take(s, policies), policies[0], s.log, chaos=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from companion.games.contract import Refusal
 from companion.games.secret_hitler.flow import enact, move_tracker, reshuffle_check
 from companion.games.secret_hitler.state import VETO_AT, L, Phase, State, evolve, note, secret
@@ -21,15 +23,17 @@ def discard_to(s: State, policies: tuple[str, ...]) -> State:
     return evolve(s, disc_l=s.disc_l + n_l, disc_f=s.disc_f + len(policies) - n_l)
 
 
-def apply_discard(s: State, policy: str) -> State:
+def apply_discard(s: State, a: Mapping[str, Any]) -> State:
     """The president discards one tile (hidden) and passes two to the chancellor."""
+    policy = a["policy"]
     hand = without(s.hand, policy)
     entry = secret(s.president, "president_discard", drew=s.hand, policy=policy)
     return evolve(discard_to(s, (policy,)), phase=Phase.ENACT, hand=hand, log=s.log.append(entry))
 
 
-def apply_enact(s: State, policy: str) -> State:
+def apply_enact(s: State, a: Mapping[str, Any]) -> State:
     """The chancellor enacts one tile; the other is discarded (hidden)."""
+    policy = a["policy"]
     rest = without(s.hand, policy)
     entry = secret(s.chancellor, "chancellor_discard", received=s.hand, policy=rest[0])
     return enact(discard_to(s, rest), policy, s.log.append(entry), chaos=False)

@@ -6,10 +6,9 @@ import random
 from typing import Any, ClassVar, Iterable, Mapping
 
 from companion.games.contract import CHANCE, Outcome
-from companion.games.memo import Memo
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.reveal import RevealLine
-from companion.games.rules import Rules
+from companion.games.rules import Published, Rules, Views
 from companion.games.thief_of_baghdad.reveal import reveal_lines
 from companion.games.schema import ActionSpec, is_int
 from companion.games.thief_of_baghdad import chance, legal, turns, views
@@ -91,8 +90,8 @@ class ThiefOfBaghdad(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return views.seat_own(state, seat)
 
-    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        return views.views(state, memo)
+    def _views_since(self, state: State, last: Published[State] | None) -> tuple[Views, Any]:
+        return views.views(state, last)
 
     def _outcome(self, state: State) -> Outcome | None:
         return None if state.winner is None else Outcome(frozenset({state.winner}), Reason.CHESTS)
