@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Generic, Hashable, Iterable, Mapping, Sequence
 
 from companion.games.contract import BINDING_CODES, CHANCE, COMMON_CODES, Described, Outcome, Refusal, described
 from companion.games.memo import Memo
+from companion.games.publishing import Reuse, Views, fresh_views, private_part, reused_views
 from companion.games.reveal import RevealLine
 from companion.games.schema import ActionSpec, Handler, check_options, is_int, parse_action
 
@@ -37,25 +38,6 @@ def log_view(log: Sequence[LogEntry], seat: int | None, reveal_all: bool = False
         for e in log
         if reveal_all or e.visible_to(seat)
     ]
-
-
-_ABSENT = object()
-
-Views = tuple[dict[str, Any], tuple[dict[str, Any], ...]]
-"""One publish's views: the public view and every seat's part of it."""
-
-
-@dataclass(frozen=True)
-class Published(Generic[S]):
-    """The last publish, as the kit hands it to a game's hooks: its state and what the hook carried from it."""
-
-    state: S
-    carried: Any
-
-
-def private_part(seat_view: Mapping[str, Any], public_view: Mapping[str, Any]) -> dict[str, Any]:
-    """What a seat's view adds to the public one (its role, hand, ...), without the log."""
-    return {k: v for k, v in seat_view.items() if k != "log" and public_view.get(k, _ABSENT) != v}
 
 
 class Rules(ABC, Generic[S]):
@@ -96,6 +78,8 @@ class Rules(ABC, Generic[S]):
     unless the game says so, since a tapped card's kind and value are hidden facts until shown."""
     option_defaults: ClassVar[Mapping[str, Any]] = {}
     """Every option the game takes, with its default."""
+    reuse: ClassVar[Reuse[Any]] = Reuse()
+    """Optional, for speed only: how a publish's views are built from the last one's (`publishing.Reuse`)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -197,19 +181,10 @@ class Rules(ABC, Generic[S]):
 
     def views(self, state: S, memo: Memo | None = None) -> Views:
         """One publish's views: the public view, built once, and every seat's `seat_part` of it. With the
-        table's `memo` (the Session's: per game) the kit hands the last publish to the game's hooks, which
-        reuse what it built from the same inputs: the same result, its values shared from one publish to the
-        next (never mutated)."""
-        if memo is None:
-            public = self._view(state, None)
-            return public, self._parts(state, public)
-        slot = (self.name, "views")
-        last = memo.last(slot)
-        if last is not None and last[0] is state:
-            return last[1][0]  # type: ignore[no-any-return]
-        built, carried = self._views_since(state, None if last is None else Published(last[0], last[1][1]))
-        memo.put(slot, state, (built, carried))
-        return built
+        table's `memo` (the Session's: per game) the kit reuses the last publish for the same state and hands
+        it to the game's `reuse` (companion/games/publishing.py): the same result, its values shared from one
+        publish to the next (never mutated)."""
+        return fresh_views(self, state) if memo is None else reused_views(self, state, memo)
 
     def outcome(self, state: S) -> Outcome | None:
         """None while the game runs, else who won and why."""
@@ -278,44 +253,6 @@ class Rules(ABC, Generic[S]):
 
     @abstractmethod
     def _outcome(self, state: S) -> Outcome | None: ...
-
-    # --- optional, for speed only: what a publish may reuse from the last one ------------------
-
-    def parts_key(self, state: S) -> Hashable | None:
-        """A cheap value equal (`==`) between two states only when every seat's `_seat_own` is the same in
-        both, so a publish reuses the last one's seat parts; None (the default): built every publish."""
-        return None
-
-    def _public_since(self, state: S, last: Published[S] | None) -> tuple[dict[str, Any], Any]:
-        """The public view, and what to carry to the next publish, given `last` (the last publish's state and
-        what this hook carried then; None at the first): by default built whole, nothing carried."""
-        return self._view(state, None), None
-
-    def _views_since(self, state: S, last: Published[S] | None) -> tuple[Views, Any]:
-        """This publish's views and what to carry to the next, given `last` (the last publish's state and what
-        this hook carried then; None at the first). By default the public view from `_public_since`, and the
-        seat parts reused whole while `parts_key` and the public fields they share names with are the same;
-        a game that rebuilds only the pieces whose state fields changed overrides it."""
-        public, public_carried = self._public_since(state, None if last is None else Published(
-            last.state, last.carried[0]))
-        key = self.parts_key(state)
-        if key is None:
-            return (public, self._parts(state, public)), (public_carried, None)
-        if last is not None and last.carried[1] is not None:
-            was_key, shared, parts = last.carried[1]
-            if was_key == key and all(public.get(name, _ABSENT) == value for name, value in shared):
-                return (public, parts), (public_carried, last.carried[1])
-        owns = [self._seat_own(state, seat, public) for seat in range(self.seat_count(state))]
-        parts = tuple(private_part(own, public) for own in owns)
-        # a part drops what equals the public view, so it depends on the public fields it shares names with
-        shared = tuple((name, public[name]) for name in {name for own in owns for name in own}
-                       if name != "log" and name in public)
-        return (public, parts), (public_carried, (key, shared, parts))
-
-    def _parts(self, state: S, public: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
-        """Every seat's part of `public`, built whole."""
-        return tuple(private_part(self._seat_own(state, seat, public), public)
-                     for seat in range(self.seat_count(state)))
 
     def _seat_own(self, state: S, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         """The fields where `seat`'s view differs from `public` (others and `log` may be present; they are

@@ -10,7 +10,8 @@ from companion.games.boss_wallet.state import Phase, RoundResult, State
 from companion.games.boss_wallet.views import (
     ASKING, card_ids, last_round_view, own_hand, plain_players, player, private_cards, round_players, view_fields,
 )
-from companion.games.rules import LogEntry, Published, Views
+from companion.games.publishing import Published, Reuse, Views
+from companion.games.rules import LogEntry, Rules
 
 _GAME_OVER = Phase.GAME_OVER
 """Read once (an enum member read off its class is a metaclass lookup)."""
@@ -279,3 +280,15 @@ def part(state: State, seat: int, public: Mapping[str, Any], choice: Mapping[str
     own["hand_complete"] = complete
     own["credit_drawn"] = drawn
     return own
+
+
+class BossWalletReuse(Reuse[State]):
+    """Each publish's views rebuilt from the last one's pieces (`views`)."""
+
+    def views_since(self, rules: Rules[State], state: State, last: Published[State] | None) -> tuple[Views, Any]:
+        """`views(state, last)`."""
+        return views(state, last)
+
+
+REUSE = BossWalletReuse()
+"""How the table's publish reuses the last one's views."""

@@ -15,7 +15,7 @@ from companion.games.boss_wallet.state import State
 from companion.games.contract import CHANCE, Outcome
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.reveal import RevealLine
-from companion.games.rules import Published, Rules, Views
+from companion.games.rules import Rules
 from companion.games.boss_wallet.reveal import reveal_lines
 
 _GAME_OVER, _TURNS = Phase.GAME_OVER, Phase.TURNS
@@ -32,6 +32,7 @@ class BossWallet(Rules[State]):
     max_seats = MAX_SEATS
     actions = ACTIONS
     phase_actions = legal.ALLOWED
+    reuse = publish.REUSE
     phase_type = Phase
     reason_type = Reason
     own_codes = CODES
@@ -85,8 +86,6 @@ class BossWallet(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return views.seat_own(state, seat, public)
 
-    def _views_since(self, state: State, last: Published[State] | None) -> tuple[Views, Any]:
-        return publish.views(state, last)
 
     def _outcome(self, state: State) -> Outcome | None:
         if state.phase is not _GAME_OVER:

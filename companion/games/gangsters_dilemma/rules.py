@@ -16,7 +16,7 @@ from companion.games.gangsters_dilemma.legal import (
 )
 from companion.games.gangsters_dilemma.options import OPTION_DEFAULTS, build_config
 from companion.games.gangsters_dilemma.state import Player, State
-from companion.games.gangsters_dilemma.views import seat_own, view, views
+from companion.games.gangsters_dilemma.views import REUSE, seat_own, view
 from companion.games.gangsters_dilemma.codes import Phase
 from companion.games.gangsters_dilemma.board import (
     CHARACTERS,
@@ -25,7 +25,7 @@ from companion.games.gangsters_dilemma.board import (
 from companion.games.gangsters_dilemma.codes import BINDING_CODES, CODES, LOG_CODES, Phase, Reason
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.reveal import RevealLine
-from companion.games.rules import Published, Rules, Views
+from companion.games.rules import Rules
 from companion.games.gangsters_dilemma.reveal import reveal_lines, winning_characters
 from companion.games.schema import ActionSpec
 
@@ -41,6 +41,7 @@ class GangstersDilemma(Rules[State]):
     max_seats: ClassVar[int] = 7
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
     phase_actions = PHASE_ACTIONS
+    reuse = REUSE
     phase_type = Phase
     reason_type = Reason
     own_codes: ClassVar[Mapping[str, str]] = CODES
@@ -138,8 +139,6 @@ class GangstersDilemma(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return seat_own(state, seat, public)
 
-    def _views_since(self, state: State, last: Published[State] | None) -> tuple[Views, Any]:
-        return views(state, last)
 
     def outcome(self, state: State) -> Outcome | None:
         """None while the game runs, else who won and why (asked on every publish, so read at once)."""

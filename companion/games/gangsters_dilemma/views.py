@@ -9,7 +9,8 @@ from typing import Any, Iterable, Mapping, Sequence
 from companion.games.gangsters_dilemma.board import LOCATION_NAMES
 from companion.games.gangsters_dilemma.options import Config
 from companion.games.gangsters_dilemma.state import Entry, Player, State
-from companion.games.rules import Published, Views
+from companion.games.publishing import Published, Reuse, Views
+from companion.games.rules import Rules
 
 _FULFILLED = attrgetter("fulfilled")
 
@@ -240,3 +241,15 @@ def _stale(before: State, before_public: Mapping[str, Any], state: State, public
     if before.peek != state.peek:
         stale += [i for i, p in enumerate(players) if p.character == "lookout"]
     return stale
+
+
+class GangstersDilemmaReuse(Reuse[State]):
+    """Each publish's views rebuilt from the last one's pieces (`views`)."""
+
+    def views_since(self, rules: Rules[State], state: State, last: Published[State] | None) -> tuple[Views, Any]:
+        """`views(state, last)`."""
+        return views(state, last)
+
+
+REUSE = GangstersDilemmaReuse()
+"""How the table's publish reuses the last one's views."""

@@ -246,7 +246,7 @@ def reveal_lines(log: Iterable[LogEntry]) -> Iterator[RevealLine]:
             yield RevealLine("suspect", {"round": round_, "seat": p["seat"], "target": p["target"]})
 
 
-# --- the actions and the Rules subclass -----------------------------------------------------------------------------------
+# --- the actions and the Rules subclass ------------------------------------------------------------------
 
 _TARGET = Field(seat())
 

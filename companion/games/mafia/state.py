@@ -122,7 +122,7 @@ def secret(seats: frozenset[int], code: str, **params: Any) -> LogEntry:
     return LogEntry(code, MappingProxyType(params), seats)
 
 
-# --- the action types of each phase-------------------------------------------------------------------------------------
+# --- the action types of each phase ---------------------------------------------------------------------
 
 ALLOWED: Mapping[Phase, frozenset[str]] = MappingProxyType({
     Phase.DEAL: frozenset({"deal"}),

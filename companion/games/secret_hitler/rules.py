@@ -9,13 +9,13 @@ from typing import Any, Hashable, Iterable, Mapping
 
 from companion.games.contract import CHANCE, Outcome
 from companion.games.reveal import RevealLine
-from companion.games.rules import Published, Rules
+from companion.games.rules import Rules
 from companion.games.secret_hitler.reveal import reveal_lines, winning_team
 from companion.games.secret_hitler import chance, legal
 from companion.games.secret_hitler.actions import ACTIONS, ALLOWED
 from companion.games.secret_hitler.codes import CODES, LOG_CODES, PUBLIC_CODES, Phase, Reason
 from companion.games.secret_hitler.state import DECK_L, JA, NEIN, F, L, State, setup_for
-from companion.games.secret_hitler.views import parts_key, public_since, public_view, seat_own, seat_view
+from companion.games.secret_hitler.views import REUSE, public_view, seat_own, seat_view
 
 _ONLY_CHANCE = frozenset({CHANCE})
 _NOBODY: frozenset[int] = frozenset()
@@ -31,6 +31,7 @@ class SecretHitler(Rules[State]):
     max_seats = 10
     actions = ACTIONS
     phase_actions = ALLOWED
+    reuse = REUSE
     phase_type = Phase
     reason_type = Reason
     own_codes = CODES
@@ -126,12 +127,6 @@ class SecretHitler(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return seat_own(state, seat)
 
-    def parts_key(self, state: State) -> Hashable | None:
-        """What every seat's own fields are built from (`views.parts_key`)."""
-        return parts_key(state)
-
-    def _public_since(self, state: State, last: Published[State] | None) -> tuple[dict[str, Any], Any]:
-        return public_since(state, None if last is None else last.carried)
 
     def _outcome(self, state: State) -> Outcome | None:
         return state.result

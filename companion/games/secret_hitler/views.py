@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Hashable, Iterable
 
 from companion.games.log import Log
+from companion.games.publishing import Published, Reuse
+from companion.games.rules import Rules
 from companion.games.secret_hitler.flow import term_limited
 from companion.games.secret_hitler.powers import party
 from companion.games.secret_hitler.state import (
@@ -147,3 +149,20 @@ def parts_key(s: State) -> tuple[Any, ...]:
     holder = hand_holder(s)
     return (s.seats, s.roles, s.phase is Phase.GAME_OVER, s.investigated, holder,
             s.hand if holder is not None else None, s.peeker, s.peeked)
+
+
+class SecretHitlerReuse(Reuse[State]):
+    """A publish's seat parts reused while `parts_key` is the same; its public log window extended."""
+
+    def parts_key(self, state: State) -> Hashable | None:
+        """What every seat's own fields are built from."""
+        return parts_key(state)
+
+    def public_since(self, rules: Rules[State], state: State,
+                     last: Published[State] | None) -> tuple[dict[str, Any], Any]:
+        """The public view, its log window extended from the last publish's."""
+        return public_since(state, None if last is None else last.carried)
+
+
+REUSE = SecretHitlerReuse()
+"""How the table's publish reuses the last one's views."""

@@ -13,10 +13,12 @@ _palace = one_of(*COLORS)
 _cards = list_of(one_of(*CARD_NAMES), max_len=32)
 
 ACTIONS: Mapping[str, ActionSpec] = {  # docs/RULES.md, Thief of Baghdad, "Actions"; read-only
-    "deal": ActionSpec({"hands": list_of(list_of(one_of(*CARD_NAMES), max_len=32), per_seat=True)}, chance=True, handler=turns.deal),
+    "deal": ActionSpec({"hands": list_of(list_of(one_of(*CARD_NAMES), max_len=32), per_seat=True)}, chance=True,
+                       handler=turns.deal),
     "place_guard": ActionSpec({"palace": _palace}, handler=moves.place_guard),
     "infiltrate": ActionSpec({"palace": _palace, "cards": _cards}, handler=moves.infiltrate),
-    "move_guard": ActionSpec({"from": _palace, "to": _palace, "cards": _cards, "with_thief": opt(boolean(), False)}, handler=moves.move_guard),
+    "move_guard": ActionSpec({"from": _palace, "to": _palace, "cards": _cards, "with_thief": opt(boolean(), False)},
+                             handler=moves.move_guard),
     "move_neutral": ActionSpec({"from": _palace, "to": _palace, "cards": _cards}, handler=moves.move_neutral),
     "end_turn": ActionSpec({"take_dancer": opt(boolean(), False)}, handler=turns.end_turn),
     "draw": ActionSpec({"cards": _cards, "target": opt(seat())}, chance=True, handler=turns.draw),

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Iterable, Mapping
 from companion.games.contract import CHANCE, Outcome
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.reveal import RevealLine
-from companion.games.rules import Published, Rules, Views
+from companion.games.rules import Rules
 from companion.games.thief_of_baghdad.reveal import reveal_lines
 from companion.games.schema import ActionSpec, is_int
 from companion.games.thief_of_baghdad import chance, legal, turns, views
@@ -32,6 +32,7 @@ class ThiefOfBaghdad(Rules[State]):
     max_seats: ClassVar[int] = 4
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
     phase_actions = ALLOWED
+    reuse = views.REUSE
     phase_type = Phase
     reason_type = Reason
     own_codes: ClassVar[Mapping[str, str]] = CODES
@@ -90,8 +91,6 @@ class ThiefOfBaghdad(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return views.seat_own(state, seat)
 
-    def _views_since(self, state: State, last: Published[State] | None) -> tuple[Views, Any]:
-        return views.views(state, last)
 
     def _outcome(self, state: State) -> Outcome | None:
         return None if state.winner is None else Outcome(frozenset({state.winner}), Reason.CHESTS)

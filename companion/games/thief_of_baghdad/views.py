@@ -7,7 +7,8 @@ from itertools import product
 from typing import Any, Mapping, NamedTuple
 
 from companion.games.log import Log
-from companion.games.rules import Published, Views
+from companion.games.publishing import Published, Reuse, Views
+from companion.games.rules import Rules
 from companion.games.thief_of_baghdad.board import (
     CARD_NAMES, CHESTS, COLORS, GUARD_SPACES, GUARDS_PER_SEAT, NEUTRAL, PALACES, WIN_CHESTS,
 )
@@ -228,3 +229,15 @@ def _public_entries(log: Log[Event], start: int) -> tuple[list[dict[str, Any]], 
             entries.append(_entry(e))
             shown.append(i)
     return entries, tuple(shown)
+
+
+class ThiefOfBaghdadReuse(Reuse[State]):
+    """Each publish's views rebuilt from the last one's pieces (`views`)."""
+
+    def views_since(self, rules: Rules[State], state: State, last: Published[State] | None) -> tuple[Views, Any]:
+        """`views(state, last)`."""
+        return views(state, last)
+
+
+REUSE = ThiefOfBaghdadReuse()
+"""How the table's publish reuses the last one's views."""
