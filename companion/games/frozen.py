@@ -12,12 +12,13 @@ _set = object.__setattr__
 
 def evolve(value: T, **changes: Any) -> T:
     """`dataclasses.replace` for a frozen dataclass without `__post_init__`, minus its per-field overhead."""
-    known = type(value).__dataclass_fields__  # type: ignore[attr-defined]
-    if not changes.keys() <= known.keys():
-        raise TypeError(f"{type(value).__name__} has no field(s) {sorted(set(changes) - set(known))}")
+    kind = type(value)
     fields = value.__dict__.copy()
     fields.update(changes)
-    new = _new(type(value))
+    if len(fields) != len(kind.__dataclass_fields__):  # type: ignore[attr-defined]
+        # the value holds exactly its fields, so a name that is none of them added a key
+        raise TypeError(f"{kind.__name__} has no field(s) {sorted(set(changes) - set(value.__dict__))}")
+    new = _new(kind)
     _set(new, "__dict__", fields)
     return new  # type: ignore[no-any-return]
 
