@@ -114,7 +114,10 @@ class State:
 
 def with_vote(s: State, votes: tuple[str | None, ...], pending: frozenset[int]) -> State:
     """`evolve(s, votes=votes, pending=pending)` for the most frequent action, without keyword handling."""
-    return build(State, {**s.__dict__, "votes": votes, "pending": pending})
+    fields = s.__dict__.copy()  # a dict's copy is one block copy; `{**d, ...}` inserts key by key
+    fields["votes"] = votes
+    fields["pending"] = pending
+    return build(State, fields)
 
 
 @dataclass(frozen=True)
