@@ -1,11 +1,10 @@
-"""The kit's publish caching, behind `Rules.views`: each publish's views built from the last one's where a game
-says how (`Reuse`), kept in the table's memo by the kit alone. Optional and for speed only: a game that gives
-no `Reuse` has its views built whole, and a publish of the same state again reused."""
+"""The kit's publish caching, behind `Rules.views`: the last publish kept in the table's memo by the kit alone,
+reused whole for the same state, and handed to the game's `Reuse` (optional, for speed only) to build the next
+publish's views from its pieces. A game that gives no `Reuse` has each new state's views built whole."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Hashable, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Mapping, NamedTuple, TypeVar
 
 from companion.games.memo import Memo
 
@@ -25,9 +24,9 @@ def private_part(seat_view: Mapping[str, Any], public_view: Mapping[str, Any]) -
     return {k: v for k, v in seat_view.items() if k != "log" and public_view.get(k, _ABSENT) != v}
 
 
-@dataclass(frozen=True)
-class Published(Generic[S]):
-    """The last publish, as the kit hands it to a game's `Reuse`: its state and what the hook carried then."""
+class Published(NamedTuple, Generic[S]):
+    """The last publish, as the kit hands it to a game's `Reuse`: its state and what the hook carried then (a
+    named tuple: one is made every publish, and a frozen dataclass costs a microsecond to make)."""
 
     state: S
     carried: Any
@@ -46,44 +45,19 @@ def parts(rules: Rules[S], state: S, public: Mapping[str, Any]) -> tuple[dict[st
 
 
 class Reuse(Generic[S]):
-    """How a game builds a publish's views from the last one's (a game's `Rules.reuse`); every hook is
-    optional and must give what a fresh build gives (tests/games/test_publish_memo.py checks it)."""
-
-    def parts_key(self, state: S) -> Hashable | None:
-        """A cheap value equal (`==`) between two states only when every seat's `_seat_own` is the same in
-        both, so a publish reuses the last one's seat parts; None (the default): built every publish."""
-        return None
-
-    def public_since(self, rules: Rules[S], state: S, last: Published[S] | None) -> tuple[dict[str, Any], Any]:
-        """The public view, and what to hand the next publish, given `last` (the last publish's state and what
-        this hook handed on then; None at the first): by default built whole, nothing handed on."""
-        return rules._view(state, None), None
+    """How a game builds a publish's views from the last one's (a game's `Rules.reuse`), for speed only: it
+    must give what a fresh build gives (tests/games/test_publish_memo.py checks it over random walks)."""
 
     def views_since(self, rules: Rules[S], state: S, last: Published[S] | None) -> tuple[Views, Any]:
-        """This publish's views and what to hand the next, given `last`. By default the public view from
-        `public_since`, and the seat parts reused whole while `parts_key` and the public fields they share
-        names with are the same; a game that rebuilds only the pieces whose state fields changed overrides it."""
-        public, public_carried = self.public_since(rules, state, None if last is None else Published(
-            last.state, last.carried[0]))
-        key = self.parts_key(state)
-        if key is None:
-            return (public, parts(rules, state, public)), (public_carried, None)
-        if last is not None and last.carried[1] is not None:
-            was_key, shared, was_parts = last.carried[1]
-            if was_key == key and all(public.get(name, _ABSENT) == value for name, value in shared):
-                return (public, was_parts), (public_carried, last.carried[1])
-        owns = [rules._seat_own(state, seat, public) for seat in range(rules.seat_count(state))]
-        built = tuple(private_part(own, public) for own in owns)
-        # a part drops what equals the public view, so it depends on the public fields it shares names with
-        shared = tuple((name, public[name]) for name in {name for own in owns for name in own}
-                       if name != "log" and name in public)
-        return (public, built), (public_carried, (key, shared, built))
+        """This publish's views and what to hand the next, given `last` (the last publish's state and what this
+        hook handed on then; None at the first): by default built whole, nothing handed on."""
+        return fresh_views(rules, state), None
 
 
 def reused_views(rules: Rules[S], state: S, memo: Memo) -> Views:
     """`rules.views(state)` through the table's memo: the last publish's views for the same state, else the
     game's `Reuse` handed the last publish (the values are shared from one publish to the next: never mutated)."""
-    slot = (rules.name, "views")
+    slot = type(rules)  # one slot per game, named without building a key every publish
     last = memo.last(slot)
     if last is not None and last[0] is state:
         return last[1][0]  # type: ignore[no-any-return]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Iterable
+from typing import Any, Iterable
 
 from companion.games.log import Log
-from companion.games.publishing import Published, Reuse
+from companion.games.publishing import Published, Reuse, Views, private_part
 from companion.games.rules import Rules
 from companion.games.secret_hitler.flow import term_limited
 from companion.games.secret_hitler.powers import party
@@ -152,16 +152,19 @@ def parts_key(s: State) -> tuple[Any, ...]:
 
 
 class SecretHitlerReuse(Reuse[State]):
-    """A publish's seat parts reused while `parts_key` is the same; its public log window extended."""
+    """A publish's public log window extended from the last one's, and every seat's part the last one's while
+    what `seat_own` reads is the same (`parts_key`; no public field shares a name with a seat's own)."""
 
-    def parts_key(self, state: State) -> Hashable | None:
-        """What every seat's own fields are built from."""
-        return parts_key(state)
-
-    def public_since(self, rules: Rules[State], state: State,
-                     last: Published[State] | None) -> tuple[dict[str, Any], Any]:
-        """The public view, its log window extended from the last publish's."""
-        return public_since(state, None if last is None else last.carried)
+    def views_since(self, rules: Rules[State], state: State, last: Published[State] | None) -> tuple[Views, Any]:
+        """The views, and the log window, parts key and parts the next publish reuses."""
+        carried = None if last is None else last.carried
+        public, window = public_since(state, None if carried is None else carried[0])
+        key = parts_key(state)
+        if carried is not None and carried[1] == key:
+            parts = carried[2]
+        else:
+            parts = tuple([private_part(seat_own(state, seat), public) for seat in range(state.seats)])
+        return (public, parts), (window, key, parts)
 
 
 REUSE = SecretHitlerReuse()
