@@ -286,7 +286,7 @@ class Binding:
         `info_fields` are equal, or through the game's `_info_since` (the values are shared from one publish
         to the next: never mutated)."""
         if type(self)._info_since is not Binding._info_since:
-            return memo.since("binding.info_since", lambda last: self._info_since(public_view, seats, last))
+            return memo.since("binding.info_since", self._info_since, public_view, seats)
         facts = memo.get("binding.facts", seats, lambda: self.facts(seats))
         fields = self.info_fields
         if fields is None:
@@ -300,8 +300,7 @@ class Binding:
         """`scene`, reused while the view's `scene_fields`, the seat count and colours are equal, or through the
         game's `_scene_since` (shared from one publish to the next: copy it before changing it)."""
         if type(self)._scene_since is not Binding._scene_since:
-            return memo.since("binding.scene_since",
-                              lambda last: self._scene_since(public_view, seats, seat_colours, last))
+            return memo.since("binding.scene_since", self._scene_since, public_view, seats, seat_colours)
         fields = self.scene_fields
         if fields is None:
             return self.scene(public_view, seats, seat_colours)
