@@ -19,7 +19,8 @@ HELP = "print a one-time host login link for the table running here (works once,
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
     add_config_arguments(parser)
-    parser.add_argument("--port", type=int, default=None, help="the port the table serves (default: the config's)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="the port the table serves (default: the running table's, else the config's)")
 
 
 def base_urls(cfg: TableConfig) -> list[tuple[str, str]]:
@@ -65,6 +66,20 @@ def table_running(directory: Path) -> bool:
     return False
 
 
+def served_config(cfg: TableConfig, directory: Path) -> TableConfig:
+    """The config with the host and port the table running on `directory` announced (a `--port` or `--host`
+    given to `companion run` is not in the config), unchanged when none runs there."""
+    from dataclasses import replace
+
+    from companion.table.dbfile import served_address
+
+    served = served_address(directory)
+    if served is None:
+        return cfg
+    host, port = served
+    return replace(cfg, web=replace(cfg.web, host=host, port=port))
+
+
 def run(args: argparse.Namespace) -> int:
     """Write the link's record into the data directory and print the link (exit 0); exit 2 when it cannot."""
     from companion.table.hostlink import LIFETIME_S, issue
@@ -73,10 +88,11 @@ def run(args: argparse.Namespace) -> int:
     cfg = config_from_args(args)
     if cfg is None:
         return 2
+    directory = data_dir(cfg)
+    cfg = served_config(cfg, directory)
     if args.port is not None:
         from dataclasses import replace
         cfg = replace(cfg, web=replace(cfg.web, port=args.port))
-    directory = data_dir(cfg)
     try:
         token = issue(directory)
     except OSError as exc:

@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         lock.acquire()
         sock = listen(cfg.web.host, cfg.web.port)
+        lock.announce(cfg.web.host, sock.getsockname()[1])
     except CompanionError as exc:  # data_locked, data_dir, bad_host, port_in_use
         lock.release()
         print(f"error: {exc}", file=sys.stderr)

@@ -61,7 +61,7 @@ class DataLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            holder = os.read(fd, 32).decode(errors="replace").strip() or "another process"
+            holder = os.read(fd, 32).decode(errors="replace").split("\n")[0].strip() or "another process"
             os.close(fd)
             raise self._locked(holder) from None
         try:
@@ -79,6 +79,13 @@ class DataLock:
         return DatabaseFileError(
             "data_locked", f"{self.path.parent} is in use by a running table (pid {holder}); stop it first, or "
                            f"give this one another --data directory")
+
+    def announce(self, host: str, port: int) -> None:
+        """Write where the table serves under its pid in the lock file, for `companion host-link` to read."""
+        if self._fd is None:
+            return
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, f"{os.getpid()}\n{host} {port}\n".encode(), 0)
 
     def file_id(self) -> tuple[int, int] | None:
         """(device, inode) of the lock file this lock holds, or None when not held."""
@@ -262,3 +269,22 @@ def backup_database(source: Path, target: Path, overwrite: bool = False) -> Back
         partial.unlink(missing_ok=True)
         raise DatabaseFileError("backup_failed", f"{target}: {exc.strerror or exc}") from None
     return BackupResult(target, target.stat().st_size, int(games), int(actions), time.perf_counter() - started)
+
+
+def served_address(directory: Path) -> tuple[str, int] | None:
+    """(host, port) a table running on this data directory announced in its lock file, or None (no table
+    runs there, or it announced nothing readable)."""
+    try:
+        fd = os.open(directory / LOCK_NAME, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # held: a table runs there, so what it wrote is current
+            lines = os.read(fd, 512).decode(errors="replace").split("\n")
+            host, _, port = (lines[1] if len(lines) > 1 else "").rpartition(" ")
+            return (host, int(port)) if host and port.isdigit() and 0 < int(port) < 65536 else None
+        return None  # nobody holds it (closing drops the lock taken here at once)
+    finally:
+        os.close(fd)

@@ -19,12 +19,11 @@ import pytest
 
 from companion.games import CHANCE
 from companion.games.binding import get_binding
-from companion.games.registry import game_names
 from companion.hal.terminal_hub import READER_PREFIX
 from companion.table.core.guide import slots_of
 from tests.leaks.conftest import plug_terminals, seats_for, table
 from tests.leaks.twins import Table, Twins, translate, uids
-from tests.table.helpers import hw
+from tests.table.helpers import card_games, hw
 
 
 def enroll_by_guide(twins: Twins, game: str, seats: int, rng: random.Random) -> list[str]:
@@ -115,12 +114,7 @@ def random_input(twins: Twins, labels: list[str], rng: random.Random, step: int)
         twins.both("host undo", lambda t: t.host("undo"))
 
 
-CARD_GAMES = [game for game in game_names() if get_binding(game).deck_list(seats_for(game))]
-"""The games that read cards (their deck list is not empty): a game with no components has no tag whose UID
-could differ."""
-
-
-@pytest.mark.parametrize("game", CARD_GAMES)
+@pytest.mark.parametrize("game", card_games())
 def test_tables_whose_tags_differ_show_the_same_bytes(game: str, tmp_path: Path, started: list[Table]) -> None:
     seats = seats_for(game)
     twins = Twins(table(started, tmp_path, game, 7), table(started, tmp_path, game, 7), private_seats=True)

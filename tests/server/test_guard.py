@@ -218,3 +218,14 @@ def _vote(port: int, opener: object) -> tuple[int, dict[str, object]]:
     seat = call(port, "GET", "/api/state")[1]["game"]["to_act"][0]
     prompt = call(port, "GET", f"/api/seat/{tokens[seat]}")[1]["prompt"]
     return call(port, "POST", "/api/action", {"token": tokens[seat], "action": prompt["options"][0]["action"]})
+
+
+def test_host_link_names_the_port_the_running_table_serves(table: Started) -> None:
+    """A table started with `--port` (not in its config) announces it; `host-link` without `--port` uses it."""
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "host-link", "--config", str(table.config),
+                           "--data", str(table.data)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    links = [w for w in done.stdout.split() if "/host/link/" in w]
+    assert links and all(f":{table.port}/host/link/" in link for link in links), done.stdout
+    status, _, page = request(table.port, "GET", links[0].split(str(table.port), 1)[1])
+    assert status == 200 and b'id="use-link"' in page

@@ -6,13 +6,21 @@ import threading
 import time
 from typing import Any, Callable
 
+from companion.games import get_rules
 from companion.games.binding import get_binding
+from companion.games.registry import game_names
 from companion.hal.mock import MockHardware
 from companion.table.cards import card_id
 from companion.table.core.commands import Ping, parse_command
 from companion.table.loop import Call, TableLoop
 from companion.table.refusal import Refusal
 from companion.table.runtime import Runtime
+
+
+def card_games() -> list[str]:
+    """The registered games that read cards (a deck list at their fewest seats): a game with no components has
+    no physical play, no tag and no read to follow."""
+    return [game for game in game_names() if get_binding(game).deck_list(get_rules(game).min_seats)]
 
 
 def hw(rt: Runtime) -> MockHardware:

@@ -11,10 +11,9 @@ import pytest
 
 from companion.games import get_rules
 from companion.games.binding import get_binding
-from companion.games.registry import game_names
 from companion.table.refusal import Refusal
 from companion.table.runtime import Runtime
-from tests.table.helpers import enroll_deck, host_call, hw, zone_pixels
+from tests.table.helpers import card_games, enroll_deck, host_call, hw, zone_pixels
 
 Make = Callable[..., Runtime]
 
@@ -90,7 +89,7 @@ def physical_table(make_table: Make, game: str) -> Runtime:
     return rt
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", card_games())
 def test_each_physical_read_says_where_and_how_many(make_table: Make, game: str) -> None:
     """Played by legal digital choices until the table waits on cards (at most 200 moves): the read names a zone
     of the game, a kind it enrolls, and a count that moves with a tap (and fills the reader's LEDs)."""

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.table import hostlink
+from companion.table.dbfile import DataLock, served_address
 from companion.table.hostlink import LINK_FILE, HostLinkError, issue, redeem
 
 
@@ -97,3 +98,13 @@ def test_two_browsers_racing_with_one_link_get_in_once(tmp_path: Path) -> None:
 @pytest.mark.parametrize("token", ["", "short", "x" * 44, "a/b" + "c" * 40, "\udc80" * 43])
 def test_what_is_no_token_is_refused_before_any_file_is_read(tmp_path: Path, token: str) -> None:
     assert refusal(tmp_path, token) == "bad_link"
+
+
+def test_a_running_table_announces_where_it_serves_and_only_while_it_runs(tmp_path: Path) -> None:
+    lock = DataLock(tmp_path).acquire()
+    assert served_address(tmp_path) is None  # locked, nothing announced yet
+    lock.announce("0.0.0.0", 8011)
+    assert served_address(tmp_path) == ("0.0.0.0", 8011)
+    lock.release()
+    assert served_address(tmp_path) is None  # what a stopped table wrote is not believed
+    assert served_address(tmp_path / "missing") is None

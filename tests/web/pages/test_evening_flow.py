@@ -16,7 +16,7 @@ from companion.games import get_rules
 from companion.games.registry import game_names
 from companion.table.refusal import Refusal
 from companion.table.runtime import Runtime
-from tests.table.helpers import enroll_deck, host_call, settle, zone_pixels
+from tests.table.helpers import card_games, enroll_deck, host_call, settle, zone_pixels
 from tests.web.pages.browser import csp_errors, serve, shot
 from tests.web.pages.conftest import start_table
 from tests.web.pages.visible import PLACEHOLDER, SNAKE, ZONE
@@ -192,7 +192,7 @@ def test_phones_follow_a_whole_game(browser: Any, table: Runtime, url: str, game
         page.context.close()
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", card_games())
 def test_enrollment_then_a_physical_game(browser: Any, table: Runtime, url: str, game: str) -> None:
     """Guided enrollment left open ends when the game starts; the first physical read says where and how many,
     and the count moves on the TV, the phone and the reader's LEDs as cards are tapped."""

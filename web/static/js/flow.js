@@ -4,7 +4,7 @@
 /** One physical read in words: what to tap, where, and how many of how many (or so far, before a confirm). */
 export function readingText(i18n, r) {
   const what = r.what && r.what[i18n.lang] ? r.what[i18n.lang] : i18n.t("flow.cards");
-  const params = { what, zone: r.zone, got: Number(r.got) || 0 };
+  const params = { items: what, zone: r.zone, got: Number(r.got) || 0 };
   return r.need ? i18n.t("flow.reading_count", { ...params, need: r.need }) : i18n.t("flow.reading_open", params);
 }
 
