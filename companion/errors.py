@@ -1,8 +1,8 @@
 """The one error root: everything a user can be refused carries a stable snake_case `code` and English text.
 
 A leaf module (it imports nothing from the project), so every room may import it. Each kind of error also
-inherits the builtin it refines (gpiozero's exc.py is the model): an engine's IllegalAction is a ValueError,
-a journal fault an OSError, so callers that only know the builtin still catch it.
+inherits the builtin it refines (gpiozero's exc.py is the model): a `Refusal` (of a game, a binding or the
+table) is a ValueError, a journal fault an OSError, so callers that only know the builtin still catch it.
 """
 
 from __future__ import annotations
@@ -29,10 +29,30 @@ class RefusedError(CompanionError):
     code = "refused"
 
 
-class TableRefusal(RefusedError, ValueError):
-    """The running table refused a command or an input."""
+class Refusal(RefusedError, ValueError):
+    """The one refusal of an action, an input or a command (by a game's rules, its binding or the table):
+    stable snake_case `code`, English `message`, `params`, and `public`: whether everyone may read the code
+    (else only the acting seat and the host). Compared by value (code and message)."""
 
-    code = "table_refused"
+    code = "refused"
+
+    def __init__(self, code: str | None = None, message: str | None = None,
+                 params: Mapping[str, Any] | None = None, *, public: bool = False) -> None:
+        super().__init__(code, message, params)
+        self.public = public
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Refusal) and (self.code, self.message) == (other.code, other.message)
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.message))
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.code!r}, {self.message!r})"
+
+
+TableRefusal = Refusal
+"""The table's name for `Refusal` (one type: the same class)."""
 
 
 class JournalError(CompanionError, OSError):

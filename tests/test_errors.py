@@ -12,7 +12,6 @@ import pytest
 from companion import errors
 from companion.config import ConfigError
 from companion.errors import CompanionError
-from companion.games.contract import IllegalAction
 from companion.hal import BackendError, ReaderError
 from companion.hal.leds import LedError
 from companion.hal.terminal_protocol import ProtocolError, decode
@@ -23,7 +22,7 @@ from companion.web.errors import ApiError
 CODE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 INSTANCES = [
-    (IllegalAction("not_your_turn"), ValueError),
+    (Refusal("not_your_turn"), ValueError),
     (ConfigError("config_type", "game.seats", "expected an integer"), ValueError),
     (CardError("bad_uid", "not hex"), ValueError),
     (ProtocolError("bad_json", "not JSON"), ValueError),
@@ -63,7 +62,7 @@ def test_codes_and_messages_survive_raising() -> None:
     config = ConfigError("config_unknown_key", "web.prot", "unknown key (did you mean 'port'?)")
     assert (config.code, config.where, config.params) == ("config_unknown_key", "web.prot", {"where": "web.prot"})
     assert str(config) == "config_unknown_key: web.prot: unknown key (did you mean 'port'?)"
-    assert str(IllegalAction("malformed", "bad")) == "malformed: bad"
+    assert str(Refusal("malformed", "bad")) == "malformed: bad"
     reader = ReaderError("VersionReg 0x00: no chip", "reader_absent")
     assert (reader.code, str(reader)) == ("reader_absent", "VersionReg 0x00: no chip"), "hal logs str() as the message"
 

@@ -20,6 +20,8 @@ from companion.games.registry import get_game, get_rules
 from companion.games.rules import Rules
 
 RGB = tuple[int, int, int]
+Carried = tuple[Any, Any]
+"""What a publish hands the next (`_info_since`, `_scene_since`): a key and the value built for it."""
 
 OFF: RGB = (0, 0, 0)
 DIM: RGB = (24, 24, 24)
@@ -291,7 +293,10 @@ class Binding:
 
     def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
         """`info`, with the facts built once per seat count and the public info reused while the view's
-        `info_fields` are equal (the values are shared from one publish to the next: never mutated)."""
+        `info_fields` are equal, or through the game's `_info_since` (the values are shared from one publish
+        to the next: never mutated)."""
+        if type(self)._info_since is not Binding._info_since:
+            return memo.since("binding.info_since", self._info_since, public_view, seats)
         facts = memo.get("binding.facts", seats, lambda: self.facts(seats))
         fields = self.info_fields
         if fields is None:
@@ -302,13 +307,27 @@ class Binding:
 
     def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
                      memo: Memo) -> Scene:
-        """`scene`, reused while the view's `scene_fields`, the seat count and colours are equal (shared from
-        one publish to the next: copy it before changing it)."""
+        """`scene`, reused while the view's `scene_fields`, the seat count and colours are equal, or through the
+        game's `_scene_since` (shared from one publish to the next: copy it before changing it)."""
+        if type(self)._scene_since is not Binding._scene_since:
+            return memo.since("binding.scene_since", self._scene_since, public_view, seats, seat_colours)
         fields = self.scene_fields
         if fields is None:
             return self.scene(public_view, seats, seat_colours)
         key = (seats, seat_colours, *[public_view.get(f) for f in fields])
         return memo.get("binding.scene", key, lambda: self.scene(public_view, seats, seat_colours))
+
+    def _info_since(self, public_view: Mapping[str, Any], seats: int,
+                    last: Carried | None) -> tuple[dict[str, Any], Carried | None]:
+        """Optional, for speed only: `info` and the (key, value) to hand the next publish, given the last
+        publish's (None at the first): a game that extends the last info overrides it."""
+        return self.info(public_view, seats), None
+
+    def _scene_since(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
+                     last: Carried | None) -> tuple[Scene, Carried | None]:
+        """Optional, for speed only: `scene` and the (key, value) to hand the next publish, given the last
+        publish's (None at the first): a game that repaints only what changed overrides it."""
+        return self.scene(public_view, seats, seat_colours), None
 
     def facts(self, seats: int) -> dict[str, Any]:
         """Fixed facts of the game at this seat count that the page draws with (so the page keeps no copy):

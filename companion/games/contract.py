@@ -1,4 +1,4 @@
-"""The engine contract's vocabulary: the chance player, the shared codes, the error type and the outcome."""
+"""The engine contract's vocabulary: the chance player, the shared codes, the refusal type and the outcome."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from companion.errors import CompanionError
+from companion.errors import Refusal
 
 CHANCE = -1
 """The chance player: shuffles, deals and draws are its actions (OpenSpiel style)."""
@@ -29,16 +29,12 @@ BINDING_CODES: dict[str, str] = {
     "not_enrolled": "That card is not part of this game's enrolled set.",
     "nothing_tapped": "Tap the cards at your reader first.",
 }
-"""Refusal codes any game's table binding may raise (as IllegalAction) before the engine is asked."""
+"""Refusal codes any game's table binding may raise (as Refusal) before the engine is asked."""
 
 
-class IllegalAction(CompanionError, ValueError):
-    """An action the rules refuse; `code` is stable snake_case, the message is English."""
-
-    code = "illegal_action"
-
-    def __init__(self, code: str, message: str | None = None) -> None:
-        super().__init__(code, message or COMMON_CODES.get(code, code.replace("_", " ")))
+IllegalAction = Refusal
+"""The engine's older name for `Refusal` (one type: the same class), kept so code written against it still
+reads; new code raises `Refusal`."""
 
 
 class Described(StrEnum):
@@ -74,8 +70,8 @@ class Components(StrEnum):
 
     @classmethod
     def parse(cls, value: Any) -> "Components":
-        """The enum member named by a JSON string; IllegalAction bad_setup otherwise."""
+        """The enum member named by a JSON string; Refusal bad_setup otherwise."""
         try:
             return cls(value)
         except ValueError:
-            raise IllegalAction("bad_setup", f"components must be 'digital' or 'physical', not {value!r}") from None
+            raise Refusal("bad_setup", f"components must be 'digital' or 'physical', not {value!r}") from None

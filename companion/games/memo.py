@@ -39,6 +39,16 @@ class Memo:
         """The stored (key, value) of `slot`, or None (for a value extended from the last one, e.g. a log)."""
         return self._last.get(slot)
 
+    def since(self, slot: Hashable, build: Callable[..., tuple[R, tuple[Any, Any] | None]], *args: Any) -> R:
+        """What `build(*args, last)` makes from `slot`'s last (key, value) (None at first), storing the (key,
+        value) it hands on for the next call (None: nothing new to store); for a value built from the last
+        one's pieces."""
+        last = self._last.get(slot)
+        value, carried = build(*args, last)
+        if carried is not None and carried is not last:
+            self._last[slot] = carried
+        return value
+
     def put(self, slot: Hashable, key: Any, value: Any) -> None:
         """Store `value` as what `slot`'s function gives for `key`."""
         self._last[slot] = (key, value)

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from companion.games.contract import IllegalAction
+from companion.games.contract import Refusal
 from companion.games.registry import get_rules
 from companion.games.rules import Rules
 from companion.games.scenario import CheckFailed, is_directive, run_directive
@@ -80,7 +80,7 @@ def replay_lines(lines: Iterable[str]) -> Replayed:
             continue
         try:
             state = rules.apply(state, action)
-        except IllegalAction as exc:
+        except Refusal as exc:
             raise ReplayError(number, exc.code, exc.message) from None
         actions.append(action)
     return Replayed(rules, seats, options, tuple(actions), state)

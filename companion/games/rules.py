@@ -1,4 +1,5 @@
-"""The base every engine builds on: seat and option checks, the fixed order of refusals, log redaction."""
+"""The base every engine builds on: seat and option checks, the dispatch of actions to their handlers in the
+fixed order of refusals, the publish views (cached for the table), log redaction."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Hashable, Iterable, Mapping, Sequence, TypeVar
 
-from companion.games.contract import BINDING_CODES, CHANCE, COMMON_CODES, Described, IllegalAction, Outcome, described
+from companion.games.contract import BINDING_CODES, CHANCE, COMMON_CODES, Described, Outcome, Refusal, described
 from companion.games.memo import Memo
+from companion.games.publishing import Reuse, Views, fresh_views, private_part, reused_views
 from companion.games.reveal import RevealLine
-from companion.games.schema import ActionSpec, check_options, is_int, parse_action
+from companion.games.schema import ActionSpec, Handler, check_options, is_int, parse_action
 
 S = TypeVar("S")
 
@@ -38,14 +40,6 @@ def log_view(log: Sequence[LogEntry], seat: int | None, reveal_all: bool = False
     ]
 
 
-_ABSENT = object()
-
-
-def private_part(seat_view: Mapping[str, Any], public_view: Mapping[str, Any]) -> dict[str, Any]:
-    """What a seat's view adds to the public one (its role, hand, ...), without the log."""
-    return {k: v for k, v in seat_view.items() if k != "log" and public_view.get(k, _ABSENT) != v}
-
-
 class Rules(ABC, Generic[S]):
     """One game's rules; stateless: every method is a pure function of its arguments."""
 
@@ -54,7 +48,15 @@ class Rules(ABC, Generic[S]):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     actions: ClassVar[Mapping[str, ActionSpec]]
-    """The action vocabulary: type -> fields (docs/RULES.md is the contract)."""
+    """The action vocabulary: type -> fields and handler (docs/RULES.md is the contract)."""
+    phase_actions: ClassVar[Mapping[Any, frozenset[str]]]
+    """Phase -> the action types it takes (anything else is refused `wrong_phase`)."""
+    _by_phase: ClassVar[Mapping[str, frozenset[str]]]
+    """`phase_actions` by phase id, derived when a subclass is made."""
+    _has_precheck: ClassVar[bool] = False
+    """Whether the game gives `_prechecked` (derived)."""
+    _handlers: ClassVar[dict[str, Handler]]
+    """Action type -> handler, from `actions` (derived: a plain dict is the fastest lookup)."""
     phase_type: ClassVar[type[Described]]
     """The game's Phase enum: every `phase` value, each with a one-line English description."""
     phases: ClassVar[Mapping[str, str]]
@@ -62,7 +64,7 @@ class Rules(ABC, Generic[S]):
     reason_type: ClassVar[type[StrEnum]]
     """The game's outcome Reason enum: every `Outcome.reason` it can give."""
     own_codes: ClassVar[Mapping[str, str]]
-    """The game's own IllegalAction codes with English text."""
+    """The game's own Refusal codes with English text."""
     log_codes: ClassVar[Mapping[str, tuple[str, ...]]]
     """Every log entry code the engine can write, with the names of its params."""
     own_binding_codes: ClassVar[Mapping[str, str]] = {}
@@ -76,15 +78,25 @@ class Rules(ABC, Generic[S]):
     unless the game says so, since a tapped card's kind and value are hidden facts until shown."""
     option_defaults: ClassVar[Mapping[str, Any]] = {}
     """Every option the game takes, with its default."""
+    reuse: ClassVar[Reuse[Any]] = Reuse()
+    """Optional, for speed only: how a publish's views are built from the last one's (`publishing.Reuse`)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "phase_type" in cls.__dict__:
             cls.phases = described(cls.phase_type)
+        if "phase_actions" in cls.__dict__:
+            cls._by_phase = {getattr(phase, "value", phase): kinds for phase, kinds in cls.phase_actions.items()}
+        if "actions" in cls.__dict__:
+            missing = sorted(kind for kind, spec in cls.actions.items() if spec.handler is None)
+            if missing:
+                raise TypeError(f"{cls.__name__}: no handler for action type(s) {', '.join(missing)}")
+            cls._handlers = {kind: spec.handler for kind, spec in cls.actions.items()}  # type: ignore[misc]
+        cls._has_precheck = cls._prechecked is not Rules._prechecked
 
     @property
     def codes(self) -> dict[str, str]:
-        """Every IllegalAction code this engine can raise, with its English text."""
+        """Every Refusal code this engine can raise, with its English text."""
         return {**COMMON_CODES, **self.own_codes}
 
     @property
@@ -131,20 +143,28 @@ class Rules(ABC, Generic[S]):
     def sample_chance(self, state: S, rng: random.Random) -> dict[str, Any]:
         """A chance action drawn with the right odds."""
         if self.to_act(state) != frozenset({CHANCE}):
-            raise IllegalAction("not_your_turn", "chance is not to act now")
+            raise Refusal("not_your_turn", "chance is not to act now", public=True)
         return self._sample_chance(state, rng)
 
     def apply(self, state: S, action: Any) -> S:
-        """The state after `action`; refusals in the contract's order; never mutates `state`."""
-        parsed = parse_action(action, self.actions, self.seat_count(state))
-        acting = self.to_act(state)
-        if not acting:
-            raise IllegalAction("game_over")
-        if parsed["seat"] not in acting:
-            raise IllegalAction("not_your_turn")
-        if parsed["type"] not in self.allowed(state, parsed["seat"]):
-            raise IllegalAction("wrong_phase", f"{parsed['type']} is not possible in phase {self.phase(state)}")
-        return getattr(self, "_apply_" + parsed["type"])(state, parsed)
+        """The state after `action`: the kit's checks in the contract's order (`malformed`, `game_over`,
+        `not_your_turn`, `wrong_phase`), then the action type's handler; never mutates `state`. A refusal
+        says whether its code is public (`public_codes`)."""
+        try:
+            if self._has_precheck and self._prechecked(state, action):
+                return self._handlers[action["type"]](state, action)  # type: ignore[no-any-return]
+            parsed = parse_action(action, self.actions, self.seat_count(state))
+            acting = self.to_act(state)
+            if not acting:
+                raise Refusal("game_over", COMMON_CODES["game_over"])
+            if parsed["seat"] not in acting:
+                raise Refusal("not_your_turn", COMMON_CODES["not_your_turn"])
+            if parsed["type"] not in self.allowed(state, parsed["seat"]):
+                raise Refusal("wrong_phase", f"{parsed['type']} is not possible in phase {self.phase(state)}")
+            return self._handlers[parsed["type"]](state, parsed)  # type: ignore[no-any-return]
+        except Refusal as refusal:
+            refusal.public = refusal.code in self.public_codes
+            raise
 
     def view(self, state: S, seat: int | None = None) -> dict[str, Any]:
         """JSON-able view; None = public; a seat's view adds only what it may know."""
@@ -159,15 +179,12 @@ class Rules(ABC, Generic[S]):
             raise ValueError(f"no seat {seat!r} in a {self.seat_count(state)}-seat game")
         return private_part(self._seat_own(state, seat, public), public)
 
-    def views(self, state: S, memo: Memo | None = None) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        """One publish's views: the public view, built once, and every seat's `seat_part` of it; with the
-        table's `memo` a game may reuse what an earlier publish built from the same inputs (the same result;
-        the values are then shared and must not be mutated)."""
-        if memo is not None:
-            return self._views(state, memo)
-        public = self._view(state, None)
-        return public, tuple(private_part(self._seat_own(state, seat, public), public)
-                             for seat in range(self.seat_count(state)))
+    def views(self, state: S, memo: Memo | None = None) -> Views:
+        """One publish's views: the public view, built once, and every seat's `seat_part` of it. With the
+        table's `memo` (the Session's: per game) the kit reuses the last publish for the same state and hands
+        it to the game's `reuse` (companion/games/publishing.py): the same result, its values shared from one
+        publish to the next (never mutated)."""
+        return fresh_views(self, state) if memo is None else reused_views(self, state, memo)
 
     def outcome(self, state: S) -> Outcome | None:
         """None while the game runs, else who won and why."""
@@ -201,11 +218,19 @@ class Rules(ABC, Generic[S]):
     def phase(self, state: S) -> str:
         """The current phase id (by convention the state's `phase`, a str or a str-valued enum)."""
         phase = state.phase  # type: ignore[attr-defined]
-        return getattr(phase, "value", phase)
+        return getattr(phase, "_value_", phase)  # an enum member's value without the `value` property
 
-    @abstractmethod
     def allowed(self, state: S, seat: int) -> frozenset[str]:
-        """Action types this (acting) seat may use in the current phase; others are `wrong_phase`."""
+        """Action types this (acting) seat may use in the current phase (`phase_actions`); others are
+        `wrong_phase`."""
+        return self._by_phase[self.phase(state)]
+
+    def _prechecked(self, state: S, action: Any) -> bool:
+        """Optional, for speed only: True when `action` is a plain dict that certainly passes every check of
+        `apply` up to the handler's (well-formed, from a seat to act, in the right phase), so `apply` hands
+        it to its type's handler as it is; False sends it through the checks. Never True for an action the
+        checks would refuse or parse otherwise (tested against the checks over random walks)."""
+        return False
 
     def _check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         """Validate option values (keys are already known); raise ValueError naming the option."""
@@ -228,10 +253,6 @@ class Rules(ABC, Generic[S]):
 
     @abstractmethod
     def _outcome(self, state: S) -> Outcome | None: ...
-
-    def _views(self, state: S, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        """`views` through the table's memo: by default the memo is not used."""
-        return self.views(state)
 
     def _seat_own(self, state: S, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         """The fields where `seat`'s view differs from `public` (others and `log` may be present; they are

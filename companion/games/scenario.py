@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.contract import IllegalAction
+from companion.games.contract import Refusal
 from companion.games.rules import Rules
 
 DIRECTIVES = ("expect", "refuse", "#")
@@ -49,7 +49,7 @@ def run_directive(rules: Rules, state: Any, line: dict[str, Any]) -> None:
         wanted = line.get("code")
         try:
             rules.apply(state, line["refuse"])
-        except IllegalAction as exc:
+        except Refusal as exc:
             if wanted is not None and exc.code != wanted:
                 raise CheckFailed(f"refused with {exc.code} ({exc.message}), expected {wanted}") from None
             return

@@ -116,12 +116,18 @@ def opt(check: Check, default: Any = None) -> Field:
     return Field(check, optional=True, default=default)
 
 
+Handler = Callable[[Any, dict[str, Any]], Any]
+"""An action's rule: (state, the parsed action) -> the new state, raising Refusal with the game's own codes."""
+
+
 @dataclass(frozen=True)
 class ActionSpec:
-    """The fields of one action type and whether chance (seat -1) plays it."""
+    """The fields of one action type, whether chance (seat -1) plays it, and its `handler`, which
+    `Rules.apply` calls once the kit's checks have passed."""
 
     fields: Mapping[str, Field | Check]
     chance: bool = False
+    handler: Handler | None = None
 
 
 def parse_action(action: Any, specs: Mapping[str, ActionSpec], seats: int) -> dict[str, Any]:

@@ -50,7 +50,7 @@ class Record:
             state = marks[start] if start >= 0 else rules.initial_state(self.seats, dict(self.options))
             for action in self.actions[max(start, 0) * CHECKPOINT_EVERY:step]:
                 state = rules.apply(state, dict(action))
-        except ValueError as exc:  # IllegalAction is one: a record these rules no longer accept
+        except ValueError as exc:  # Refusal is one: a record these rules no longer accept
             raise StepError("unreplayable", f"the record no longer replays: {exc}"[:300]) from None
         return state
 

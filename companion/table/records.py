@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from companion.games import IllegalAction
+from companion.games import Refusal
 from companion.games.schema import ActionSpec
 
 
@@ -44,10 +44,10 @@ ACTION_JSON = json.JSONEncoder(separators=(",", ":"))
 
 def journal_form(specs: Mapping[str, ActionSpec], action: Mapping[str, Any]) -> dict[str, Any]:
     """An accepted action as it is journaled: only the fields its type declares (the engine ignored the rest),
-    at most MAX_ACTION_BYTES; raises IllegalAction too_large."""
+    at most MAX_ACTION_BYTES; raises Refusal too_large."""
     spec = specs.get(str(action.get("type")))
     known = spec.fields if spec is not None else {}
     kept = {k: v for k, v in action.items() if k in ("type", "seat") or k in known}
     if len(ACTION_JSON.encode(kept)) > MAX_ACTION_BYTES:
-        raise IllegalAction("too_large", f"an action may take at most {MAX_ACTION_BYTES} bytes of JSON")
+        raise Refusal("too_large", f"an action may take at most {MAX_ACTION_BYTES} bytes of JSON")
     return kept

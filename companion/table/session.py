@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.games.binding import Binding, Card, get_binding
-from companion.games.contract import CHANCE, Components, IllegalAction
+from companion.games.contract import CHANCE, Components, Refusal
 from companion.games.log import Log
 from companion.games.memo import Memo
 from companion.games.registry import GAMES, get_rules
@@ -83,29 +83,29 @@ def new_tokens(seats: int, source: random.Random) -> tuple[str, ...]:
 
 
 def check_setup(game: Any, seats: Any, options: Any, table_seats: int) -> tuple[Rules, Any]:
-    """Validate a new-game request; returns (rules, initial state) or raises IllegalAction('bad_setup')."""
+    """Validate a new-game request; returns (rules, initial state) or raises Refusal('bad_setup')."""
     try:
         rules = get_rules(game)
     except ValueError as exc:
-        raise IllegalAction("bad_setup", str(exc)) from None
+        raise Refusal("bad_setup", str(exc)) from None
     if options is not None and not isinstance(options, dict):
-        raise IllegalAction("bad_setup", "options must be a JSON object")
+        raise Refusal("bad_setup", "options must be a JSON object")
     if isinstance(seats, int) and not isinstance(seats, bool) and seats > table_seats:
-        raise IllegalAction("bad_setup", f"this table has {table_seats} seats, not {seats}")
+        raise Refusal("bad_setup", f"this table has {table_seats} seats, not {seats}")
     try:
         return rules, rules.initial_state(seats, options or {})
     except ValueError as exc:
-        raise IllegalAction("bad_setup", str(exc)) from None
+        raise Refusal("bad_setup", str(exc)) from None
 
 
 def table_options(game: Any, options: Any, cards: list[Card], components: Components) -> Any:
-    """The host's options completed by the game's binding from the enrolled cards (IllegalAction bad_setup)."""
+    """The host's options completed by the game's binding from the enrolled cards (Refusal bad_setup)."""
     if not isinstance(game, str) or game not in GAMES or (options is not None and not isinstance(options, dict)):
         return options  # check_setup names the problem
     try:
         return get_binding(game).table_options(options or {}, [c for c in cards if c.game == game], components)
     except ValueError as exc:
-        raise IllegalAction("bad_setup", str(exc)) from None
+        raise Refusal("bad_setup", str(exc)) from None
 
 
 def from_record(record: GameRecord) -> Session:
@@ -141,14 +141,14 @@ def auto_chance(session: Session, state: Any,
     physical = session.binding.chance_is_physical
     while rules.to_act(state) == frozenset({CHANCE}) and not physical(state, session.components):
         if len(sampled) >= MAX_AUTO_CHANCE:
-            raise IllegalAction("chance_loop", "the engine asked for chance too many times in a row")
+            raise Refusal("chance_loop", "the engine asked for chance too many times in a row")
         action = None
         while reserved and action is None:
             candidate = reserved.pop(0)
             try:
                 state = rules.apply(state, candidate)
                 action = candidate
-            except IllegalAction:  # no longer possible here: forget it
+            except Refusal:  # no longer possible here: forget it
                 continue
         if action is None:
             action = rules.sample_chance(state, rng)

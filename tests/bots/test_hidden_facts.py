@@ -21,7 +21,7 @@ from typing import Any, Iterator
 import pytest
 
 from companion.bots import Seated, get_bot
-from companion.games import CHANCE, IllegalAction, Rules
+from companion.games import CHANCE, Refusal, Rules
 from companion.games.registry import game_names
 from tests.bots.playing import bot_against, match, seat_counts
 
@@ -87,7 +87,7 @@ def holds(rules: Rules, actions: Any, states: list[Any], start: int, twin: Any, 
             return True
         try:
             twin = rules.apply(twin, actions[index])
-        except IllegalAction:
+        except Refusal:
             return False
         if not unseen(rules, states[index + 1], twin, seat):
             return False
@@ -125,7 +125,7 @@ def twin_checks(game: str, seats: int, seed: int) -> int:
                         continue
                     try:
                         after = rules.apply(state, other)
-                    except IllegalAction:
+                    except Refusal:
                         continue
                     if unseen(rules, states[index + 1], after, bot_seat) and holds(
                             rules, played.actions, states, index + 1, after, bot_seat, seeds):
@@ -134,7 +134,7 @@ def twin_checks(game: str, seats: int, seed: int) -> int:
             if changed is None:
                 try:
                     changed = rules.apply(state, action)
-                except IllegalAction:
+                except Refusal:
                     changed = states[index + 1]  # A's step cannot be taken in the twin
                 if not unseen(rules, states[index + 1], changed, bot_seat):
                     changed = states[index + 1]  # the difference would now show

@@ -1,5 +1,5 @@
 """Random JSON actions into every registered engine at states reached by random play: `apply` either accepts
-(a new state) or raises IllegalAction with a known code; never another exception; its input never changes."""
+(a new state) or raises Refusal with a known code; never another exception; its input never changes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games import IllegalAction
+from companion.games import Refusal
 from companion.games.playout import choose_action
 from companion.games.registry import game_names, get_rules
 from companion.games.rules import Rules
@@ -86,7 +86,7 @@ def test_random_actions_raise_only_illegal_action_and_never_change_the_state(gam
         sent = copy.deepcopy(action)
         try:
             rules.apply(state, action)
-        except IllegalAction as exc:
+        except Refusal as exc:
             assert exc.code in codes, f"unlisted code {exc.code!r} for {action!r}"
         assert state == before, f"apply changed its input state for {action!r}"
         assert action == sent or action != action, f"apply changed the action it was given: {action!r}"

@@ -7,7 +7,7 @@ import json
 import random
 from typing import Any, Mapping
 
-from companion.games import CHANCE, IllegalAction, Rules
+from companion.games import CHANCE, Refusal, Rules
 from companion.games.binding import get_binding
 from companion.games.contract import Components
 from companion.games.playout import choose_action
@@ -60,7 +60,7 @@ def check_playout(
                     json.dumps(legal)
                     try:
                         rules.apply(state, legal)
-                    except IllegalAction as exc:  # pragma: no cover - the assertion names it
+                    except Refusal as exc:  # pragma: no cover - the assertion names it
                         raise AssertionError(f"listed action {legal} refused: {exc}") from exc
         action = choose_action(rules, state, rng)
         snapshot = copy.deepcopy(state)
@@ -72,7 +72,7 @@ def check_playout(
     assert rules.legal_actions(state, 0) == []
     try:
         rules.apply(state, actions[-1])
-    except IllegalAction as exc:
+    except Refusal as exc:
         assert exc.code in ("game_over", "malformed")
     else:  # pragma: no cover
         raise AssertionError("an action was accepted after the game ended")

@@ -20,7 +20,7 @@ def test_every_code_a_binding_raises_is_documented(game: str) -> None:
     raised = set(re.findall(r'refuse\(\s*"([a-z_]+)"', source))
     binding = importlib.import_module(f"companion.games.{game}.binding").BINDING
     assert raised and raised <= set(binding.codes)
-    assert "IllegalAction(" not in source, "a binding refuses through refuse(code), the one way (its codes declared)"
+    assert "Refusal(" not in source, "a binding refuses through refuse(code), the one way (its codes declared)"
     assert all(isinstance(text, str) and text.endswith(".") for text in binding.codes.values())
 
 

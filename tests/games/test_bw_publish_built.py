@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from companion.games.boss_wallet import BINDING, RULES
-from companion.games.boss_wallet.publish import Built, _rebuilt, _built, part, render, views
+from companion.games.boss_wallet.publish import Built, _rebuilt, _built, part, render
 from companion.games.boss_wallet.state import Phase
 from companion.games.boss_wallet.views import card_ids, log_view, seat_own
 from companion.games.memo import Memo
@@ -73,8 +73,8 @@ def test_unchanged_fields_keep_their_pieces_and_a_finished_game_is_built_once(se
     memo = Memo()
     last = None
     for state in walk("boss_wallet", seed, 500):
-        public, parts = views(state, memo)
-        assert views(state, memo)[1] is parts, "the same state again: the very same parts"
+        public, parts = RULES.views(state, memo)
+        assert RULES.views(state, memo)[1] is parts, "the same state again: the very same parts"
         if last is not None and state.phase is not Phase.GAME_OVER and last[0].phase is not Phase.GAME_OVER \
                 and last[0].cfg is state.cfg:
             was, was_public, was_parts = last

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction, Outcome, game_names, get_rules
+from companion.games import CHANCE, Refusal, Outcome, game_names, get_rules
 from companion.games.contract import COMMON_CODES
 from tests.games.harness import check_playout
 
@@ -15,8 +15,8 @@ GAMES = game_names()
 
 def test_contract_names_import() -> None:
     assert CHANCE == -1
-    assert issubclass(IllegalAction, ValueError)
-    assert IllegalAction("malformed").code == "malformed"
+    assert issubclass(Refusal, ValueError)
+    assert Refusal("malformed").code == "malformed"
     assert Outcome(frozenset({1}), "x").winners == frozenset({1})
 
 
@@ -67,7 +67,7 @@ MALFORMED = [
 def test_malformed_actions(game: str, bad: object) -> None:
     rules = get_rules(game)
     state = rules.initial_state(rules.min_seats)
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         rules.apply(state, bad)
     assert err.value.code == "malformed"
 
@@ -79,7 +79,7 @@ def test_seat_fields_reject_booleans_and_out_of_range(game: str) -> None:
     state = rules.initial_state(rules.min_seats)
     for kind, spec in rules.actions.items():
         for seat in (True, -2, rules.min_seats, "0", None):
-            with pytest.raises(IllegalAction) as err:
+            with pytest.raises(Refusal) as err:
                 rules.apply(state, {"type": kind, "seat": seat})
             assert err.value.code == "malformed", (kind, seat)
 

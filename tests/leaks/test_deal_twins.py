@@ -84,7 +84,7 @@ def test_a_private_code_on_the_public_stream_is_caught(tmp_path: Path, started: 
     from companion.table.core import refusals
     twins = Twins(table(started, tmp_path, "secret_hitler", 7), table(started, tmp_path, "secret_hitler", 7),
                   private_seats=True)
-    monkeypatch.setattr(refusals, "is_public", lambda code, session, by_binding: True)
+    monkeypatch.setattr(refusals, "is_public", lambda refusal: True)
     with pytest.raises(AssertionError, match="private code unexpected_card in public"):
         twins.a.uids = twins.b.uids = {}
         twins.both("enroll a ballot", lambda t: t.host("enroll", uid="0A0B0C0D", game="secret_hitler",

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable
 
-from companion.games import CHANCE, IllegalAction
+from companion.games import CHANCE, Refusal
 from companion.games.rules import private_part
 from companion.hal.events import TagPlaced, TagRemoved
 from companion.table.cards import card_id
@@ -264,14 +264,14 @@ class ChancePlan:
                 break
             try:
                 same = rules.apply(state, action)  # what A's own draw would do here: a variant should differ
-            except IllegalAction:
+            except Refusal:
                 same = None
             chosen = None
             others = [rules.sample_chance(state, random.Random(k)) for k in range(SAMPLES)]  # other draws
             for candidate in reserved[:1] + variants(action) + others:
                 try:
                     after = rules.apply(state, candidate)
-                except IllegalAction:
+                except Refusal:
                     continue
                 if public(rules, after) == shown:
                     if chosen is None:
@@ -301,7 +301,7 @@ class ChancePlan:
                 drawn = self.record(session.rules, state, sampled)
             else:
                 after = self.follow(session, state, drawn or [], copy.deepcopy(t.rng))[0]
-        except IllegalAction:
+        except Refusal:
             return None
         return public(session.rules, after), drawn or []
 
@@ -350,7 +350,7 @@ def refused_by_both(twins: Twins, rng: random.Random) -> dict[str, Any] | None:
         for t in (a, b):
             try:
                 t.session.rules.apply(t.session.state, x)
-            except IllegalAction as exc:
+            except Refusal as exc:
                 codes.append(exc.code)
         if len(codes) == 2:
             if codes[0] in rules.public_codes or codes[1] in rules.public_codes:

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction, get_rules
+from companion.games import CHANCE, Refusal, get_rules
 from companion.games.binding import BLUE, GREEN, OFF, RED, WHITE, Card, Chosen, Light, Placed, Pressed, get_binding
 from companion.games.playout import choose_action
 from companion.table.runtime import Runtime
@@ -46,7 +46,7 @@ def test_binding_zones_and_votes() -> None:
                         (Placed("board", card("ballot", "ja")), "unexpected_card"),
                         (Placed("seat:0", card("policy", "L")), "unexpected_card"),
                         (Placed("seat:0", card("ballot", "ja", game="tiny")), "wrong_game")]:
-        with pytest.raises(IllegalAction) as err:
+        with pytest.raises(Refusal) as err:
             binding.on_input(state, None, event, "digital")
         assert err.value.code == code
 
@@ -64,7 +64,7 @@ def test_binding_collects_physical_draws_and_reads_the_enacted_tile() -> None:
     zone = f"seat:{president}"
     actions, pending = binding.on_input(state, None, Placed(zone, card("policy", "F", "71000001")), "physical")
     assert actions == [] and len(pending) == 1
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         binding.on_input(state, pending, Placed(zone, card("policy", "F", "71000001")), "physical")
     assert err.value.code == "already_tapped"
     actions, pending = binding.on_input(state, pending, Placed(zone, card("policy", "L", "71000002")), "physical")

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games import CHANCE, IllegalAction, Outcome, Rules
+from companion.games import CHANCE, Outcome, Refusal, Rules
 from companion.games.declaration import Game
 from companion.games.binding import DIM, GREEN, RED, WHITE, Binding, Light, Placed, Scene, TableInput
 from companion.games.schema import ActionSpec, list_of, one_of
@@ -30,16 +30,41 @@ class TinyState:
     round: int = 0
 
 
+def deal(s: TinyState, a: dict[str, Any]) -> TinyState:
+    return replace(s, phase="vote", secrets=a["secrets"], votes=(None,) * s.seats, revealed=False)
+
+
+def vote(s: TinyState, a: dict[str, Any]) -> TinyState:
+    votes = s.votes[:a["seat"]] + (a["vote"],) + s.votes[a["seat"] + 1:]
+    if None in votes:
+        return replace(s, votes=votes, revealed=False)
+    return replace(s, votes=votes, revealed=True, phase="draw")
+
+
+def draw(s: TinyState, a: dict[str, Any]) -> TinyState:
+    return replace(s, phase="pick", hand=a["tiles"])
+
+
+def pick(s: TinyState, a: dict[str, Any]) -> TinyState:
+    if a["tile"] not in s.hand:
+        raise Refusal("not_in_hand", "That tile was not drawn.")
+    picks = s.picks + (a["tile"],)
+    if s.round + 1 >= 3:
+        return replace(s, phase="over", picks=picks, hand=(), round=s.round + 1)
+    return replace(s, phase="vote", picks=picks, hand=(), round=s.round + 1, votes=(None,) * s.seats,
+                   revealed=False)
+
+
 class Tiny(Rules[TinyState]):
     name = "tiny"
     title = "Tiny"
     min_seats = 2
     max_seats = 4
     actions = {
-        "deal": ActionSpec({"secrets": list_of(one_of("L", "F"), per_seat=True)}, chance=True),
-        "vote": ActionSpec({"vote": one_of("ja", "nein")}),
-        "draw": ActionSpec({"tiles": list_of(one_of("L", "F"), 2, 2)}, chance=True),
-        "pick": ActionSpec({"tile": one_of("L", "F")}),
+        "deal": ActionSpec({"secrets": list_of(one_of("L", "F"), per_seat=True)}, chance=True, handler=deal),
+        "vote": ActionSpec({"vote": one_of("ja", "nein")}, handler=vote),
+        "draw": ActionSpec({"tiles": list_of(one_of("L", "F"), 2, 2)}, chance=True, handler=draw),
+        "pick": ActionSpec({"tile": one_of("L", "F")}, handler=pick),
     }
     phases = {"deal": "secrets dealt", "vote": "everyone votes", "draw": "two tiles drawn",
               "pick": "the leader picks", "over": "done"}
@@ -51,8 +76,8 @@ class Tiny(Rules[TinyState]):
     def phase(self, s: TinyState) -> str:
         return s.phase
 
-    def allowed(self, s: TinyState, seat: int) -> frozenset[str]:
-        return frozenset({{"deal": "deal", "vote": "vote", "draw": "draw", "pick": "pick"}.get(s.phase, "")})
+    phase_actions = {"deal": frozenset({"deal"}), "vote": frozenset({"vote"}), "draw": frozenset({"draw"}),
+                     "pick": frozenset({"pick"}), "over": frozenset()}
 
     def _initial(self, seats: int, options: dict[str, Any]) -> TinyState:
         return TinyState(seats)
@@ -75,27 +100,6 @@ class Tiny(Rules[TinyState]):
         if s.phase == "deal":
             return {"type": "deal", "seat": CHANCE, "secrets": [rng.choice("LF") for _ in range(s.seats)]}
         return {"type": "draw", "seat": CHANCE, "tiles": [rng.choice("LF"), rng.choice("LF")]}
-
-    def _apply_deal(self, s: TinyState, a: dict[str, Any]) -> TinyState:
-        return replace(s, phase="vote", secrets=a["secrets"], votes=(None,) * s.seats, revealed=False)
-
-    def _apply_vote(self, s: TinyState, a: dict[str, Any]) -> TinyState:
-        votes = s.votes[:a["seat"]] + (a["vote"],) + s.votes[a["seat"] + 1:]
-        if None in votes:
-            return replace(s, votes=votes, revealed=False)
-        return replace(s, votes=votes, revealed=True, phase="draw")
-
-    def _apply_draw(self, s: TinyState, a: dict[str, Any]) -> TinyState:
-        return replace(s, phase="pick", hand=a["tiles"])
-
-    def _apply_pick(self, s: TinyState, a: dict[str, Any]) -> TinyState:
-        if a["tile"] not in s.hand:
-            raise IllegalAction("not_in_hand", self.own_codes["not_in_hand"])
-        picks = s.picks + (a["tile"],)
-        if s.round + 1 >= 3:
-            return replace(s, phase="over", picks=picks, hand=(), round=s.round + 1)
-        return replace(s, phase="vote", picks=picks, hand=(), round=s.round + 1, votes=(None,) * s.seats,
-                       revealed=False)
 
     def _view(self, s: TinyState, seat: int | None) -> dict[str, Any]:
         view: dict[str, Any] = {

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion.games.binding import (Reading, BINDING_CODES, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
+from companion.games.binding import (Reading, BINDING_CODES, Carried, BLUE, DIM, GOLD, GREEN, ORANGE, RED, WHITE, Binding, Card, Chosen,
                                      DeckItem, LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene,
                                      TableInput, ValuePattern, seat_of)
 from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS, PERSONS, SAMPLE_CARDS, Kind
@@ -26,7 +26,6 @@ from companion.games.boss_wallet.codes import BINDING_CODES as OWN_CODES
 from companion.games.boss_wallet.config import COINS, HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.state import Phase, State
 from companion.games.contract import CHANCE, Components
-from companion.games.memo import Memo
 
 _PERSON_RE = "|".join(sorted(PERSONS))
 _MARK = "(?::[2-7])?"
@@ -145,10 +144,6 @@ SEAT_ZONES = tuple(f"seat:{i}" for i in range(MAX_SEATS))
 """The seat zones' names, made once (a scene names every seat on every publish)."""
 HOURGLASS_TRACK = LevelLights(GOLD, HOURGLASSES)
 ROUND_TRACK = LevelLights(BLUE, ROUNDS)
-SCENE_SLOT = "boss_wallet.scene"
-"""Memo slot of the LED scene without the turn's light (key: everything else `scene` reads)."""
-INFO_SLOT = "boss_wallet.info"
-"""Memo slot of the table info (key: the seat count and the view's latest round)."""
 _ABSENT = object()
 """A seat without a verdict, in the scene's key (no verdict value can equal it)."""
 
@@ -376,8 +371,8 @@ class BossWalletBinding(Binding):
         _add_tracks(scene, view, phase)
         return scene
 
-    def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
-                     memo: Memo) -> Scene:
+    def _scene_since(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
+                     last: Carried | None) -> tuple[Scene, Carried | None]:
         """`scene` (it draws no seat colours): the seat lights without the turn's, reused while the phase, the
         seats asked and each seat's verdict (in the scan also whether it is scanned) are the same, the tracks
         added to them while the hourglasses and the round are, and the seat whose turn it is lit on top (the
@@ -387,9 +382,8 @@ class BossWalletBinding(Binding):
         phase = view.get("phase")
         turn = view.get("turn") if phase == "turns" else None
         if turn is not None and (type(turn) is not int or not 0 <= turn < seats):
-            return self.scene(view, seats, seat_colours)
+            return self.scene(view, seats, seat_colours), last
         asked = view.get("asked") or ()
-        last = memo.last(SCENE_SLOT)
         if last is not None and last[1][1] is players and last[1][2] is asked and last[0][:2] == (seats, phase):
             key, (lights, _, _, tracks_were, base) = last  # the very lists of the last view: the same lights
         else:
@@ -407,23 +401,22 @@ class BossWalletBinding(Binding):
             base = dict(lights)
             _add_tracks(base, view, phase)
         if last is None or last[1][4] is not base or last[1][1] is not players or last[1][2] is not asked:
-            memo.put(SCENE_SLOT, key, (lights, players, asked, tracks, base))
+            last = (key, (lights, players, asked, tracks, base))
         if turn is None or (turn < len(players) and "verdict" in players[turn]):
-            return base  # type: ignore[no-any-return]
+            return base, last
         scene = base.copy()
         scene[SEAT_ZONES[turn] if turn < MAX_SEATS else f"seat:{turn}"] = SEAT_LIGHTS["turn"]
-        return scene  # type: ignore[no-any-return]
+        return scene, last
 
-    def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
-        """`info`, reused while the seat count and the view's latest round are the same (the memoized view
-        holds the same latest round object while the round's result is the same: a check by identity)."""
+    def _info_since(self, public_view: Mapping[str, Any], seats: int,
+                    last: Carried | None) -> tuple[dict[str, Any], Carried | None]:
+        """`info`, reused while the seat count and the view's latest round are the same (a reused view holds
+        the same latest round object while the round's result is the same: a check by identity)."""
         key = (seats, public_view.get("last_round"))
-        last = memo.last(INFO_SLOT)
         if last is not None and last[0] == key:
-            return last[1]  # type: ignore[no-any-return]
+            return last[1], last
         info = self.info(public_view, seats)
-        memo.put(INFO_SLOT, key, info)
-        return info
+        return info, (key, info)
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""

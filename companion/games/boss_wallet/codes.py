@@ -66,7 +66,7 @@ CODES: Mapping[str, str] = MappingProxyType({
     "extra_id_kept": "A bought extra ID stays in the hand.",
     "hand_mismatch": "The scan is not the hand the table knows.",
 })
-"""The game's own IllegalAction codes with English text."""
+"""The game's own Refusal codes with English text."""
 
 LOG_CODES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "round_start": ("round", "coins", "start_seat"),

@@ -10,15 +10,11 @@ from companion.games.boss_wallet.state import Phase, RoundResult, State
 from companion.games.boss_wallet.views import (
     ASKING, card_ids, last_round_view, own_hand, plain_players, player, private_cards, round_players, view_fields,
 )
-from companion.games.memo import Memo
-from companion.games.rules import LogEntry
+from companion.games.publishing import Published, Reuse, Views
+from companion.games.rules import LogEntry, Rules
 
-VIEWS_SLOT = "boss_wallet.views"
-"""Memo slot of the last running state published and the pieces of its views (`Built`)."""
 _GAME_OVER = Phase.GAME_OVER
 """Read once (an enum member read off its class is a metaclass lookup)."""
-OVER_SLOT = "boss_wallet.over"
-"""Memo slot of a finished game's views (key: the state; built whole, it shows the whole log)."""
 
 
 class Built(NamedTuple):
@@ -40,28 +36,21 @@ class Built(NamedTuple):
     """`cfg.choice_entries` as a plain dict (merged into every seat's catalogue entries). Read: cfg."""
 
 
-def views(state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-    """`(public_view(state), every seat's part)`, the pieces reused from the last publish while the state
-    fields they read are the same objects."""
+def views(state: State, last: Published[State] | None) -> tuple[Views, Built | None]:
+    """`(public_view(state), every seat's part)`, the pieces reused from `last` (the last publish: its state
+    and its `Built`) while the state fields they read are the same objects; and what the next publish reuses
+    (None for a finished game: its views are built whole, showing the whole log)."""
     if state.phase is _GAME_OVER:
-        return _over(state, memo)
-    last = memo.last(VIEWS_SLOT)
-    if last is None or last[0].cfg is not state.cfg:
+        return _over(state), None
+    if last is None or last.carried is None or last.state.cfg is not state.cfg:
         built = _built(state)
-    elif last[0] is state:
-        built = last[1]
-        return built.view, built.parts
     else:
-        built = _rebuilt(state, last[0], last[1])
-    memo.put(VIEWS_SLOT, state, built)
-    return built.view, built.parts
+        built = _rebuilt(state, last.state, last.carried)
+    return (built.view, built.parts), built
 
 
-def _over(state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-    """A finished game's views, built whole once per state."""
-    last = memo.last(OVER_SLOT)
-    if last is not None and last[0] is state:
-        return last[1]  # type: ignore[no-any-return]
+def _over(state: State) -> Views:
+    """A finished game's views, built whole."""
     players = [player(state, s, True) for s in range(state.seats)]
     last = last_round_view(state.last_round)
     shown = [p for p in (*players, *(last["players"] if last else ())) if "hand" in p]
@@ -69,9 +58,7 @@ def _over(state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any
     public = view_fields(state, players, last, log, _card_info(
         state, tuple([c for p in shown for c in (*p["hand"], *p["credit_drawn"])]), (), in_log))
     choice = dict(state.cfg.choice_entries)
-    out = public, tuple([part(state, s, public, choice) for s in range(state.seats)])
-    memo.put(OVER_SLOT, state, out)
-    return out
+    return public, tuple([part(state, s, public, choice) for s in range(state.seats)])
 
 
 def render(log: Sequence[LogEntry], catalogue: Mapping[str, Any],
@@ -293,3 +280,15 @@ def part(state: State, seat: int, public: Mapping[str, Any], choice: Mapping[str
     own["hand_complete"] = complete
     own["credit_drawn"] = drawn
     return own
+
+
+class BossWalletReuse(Reuse[State]):
+    """Each publish's views rebuilt from the last one's pieces (`views`)."""
+
+    def views_since(self, rules: Rules[State], state: State, last: Published[State] | None) -> tuple[Views, Any]:
+        """`views(state, last)`."""
+        return views(state, last)
+
+
+REUSE = BossWalletReuse()
+"""How the table's publish reuses the last one's views."""

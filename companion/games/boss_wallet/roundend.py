@@ -11,7 +11,7 @@ from companion.games.boss_wallet.flow import (
     after_scan, is_bill, log, next_award, next_credit, round_end_specials, show, to_award, wallet_cards,
 )
 from companion.games.boss_wallet.state import Phase, State
-from companion.games.contract import IllegalAction
+from companion.games.contract import Refusal
 
 Action = dict[str, Any]
 
@@ -28,30 +28,30 @@ def check_hand(state: State, target: int, cards: tuple[str, ...]) -> None:
     """A scanned hand: known cards in use, bought extra IDs only, in no other hand, the counted size; with known
     hands exactly the hand the table knows."""
     if state.hands[target] is not None:
-        raise IllegalAction("already_scanned", f"seat {target}'s hand was already scanned")
+        raise Refusal("already_scanned", f"seat {target}'s hand was already scanned")
     if len(set(cards)) != len(cards):
-        raise IllegalAction("duplicate_card", "a card is listed twice")
+        raise Refusal("duplicate_card", "a card is listed twice")
     if state.cfg.known_hands and sorted(cards) != sorted(state.held[target]):
-        raise IllegalAction("hand_mismatch", f"seat {target}'s hand is not what was scanned")
+        raise Refusal("hand_mismatch", f"seat {target}'s hand is not what was scanned")
     mine = state.extras[target]
     for card_id in cards:
         card = state.cfg.card(card_id)
         if card is None:
-            raise IllegalAction("unknown_card", f"{card_id!r} is not in the card catalogue")
+            raise Refusal("unknown_card", f"{card_id!r} is not in the card catalogue")
         if card.extra:
             if card_id not in mine:
-                raise IllegalAction("extra_id_not_bought", f"seat {target} did not buy {card_id!r}")
+                raise Refusal("extra_id_not_bought", f"seat {target} did not buy {card_id!r}")
         elif card_id not in state.cfg.usable:
-            raise IllegalAction("card_not_in_use", f"{card_id!r} is not in use at {state.seats} seats")
+            raise Refusal("card_not_in_use", f"{card_id!r} is not in use at {state.seats} seats")
     elsewhere = {c for hand in state.hands if hand for c in hand}
     twice = [c for c in cards if c in elsewhere]
     if twice:
-        raise IllegalAction("card_in_two_hands", f"{twice[0]!r} was already scanned in another hand")
+        raise Refusal("card_in_two_hands", f"{twice[0]!r} was already scanned in another hand")
     missing = [c for c in mine if c not in cards]
     if missing:
-        raise IllegalAction("extra_id_missing", f"seat {target} bought {missing[0]!r}: it must be in the hand")
+        raise Refusal("extra_id_missing", f"seat {target} bought {missing[0]!r}: it must be in the hand")
     if state.size_check and len(cards) != state.hand_sizes[target]:
-        raise IllegalAction("hand_size", f"seat {target} holds {state.hand_sizes[target]} cards, "
+        raise Refusal("hand_size", f"seat {target} holds {state.hand_sizes[target]} cards, "
                                          f"{len(cards)} scanned")
 
 
@@ -78,19 +78,19 @@ def apply_credit_draw(state: State, a: Action) -> State:
     """Cards drawn for the credit card: from the wallet, stopping at the first bill (or the wallet's end)."""
     seat, cards = state.queue[0], a["cards"]
     if a.get("target") is not None and a["target"] != seat:
-        raise IllegalAction("wrong_target", f"the credit card being used is seat {seat}'s")
+        raise Refusal("wrong_target", f"the credit card being used is seat {seat}'s")
     wallet = wallet_cards(state)
     inside = set(wallet)
     if len(set(cards)) != len(cards):
-        raise IllegalAction("duplicate_card", "a card is listed twice")
+        raise Refusal("duplicate_card", "a card is listed twice")
     for card_id in cards:
         if card_id not in inside:
-            raise IllegalAction("not_in_wallet", f"{card_id!r} is not in the wallet")
+            raise Refusal("not_in_wallet", f"{card_id!r} is not in the wallet")
     bills = [is_bill(state, c) for c in cards]
     ends_on_bill = bool(cards) and bills[-1] and not any(bills[:-1])
     drew_all_without_bill = not any(bills) and set(cards) == inside
     if not (ends_on_bill or drew_all_without_bill):
-        raise IllegalAction("credit_draw_order", "a credit draw stops at the first bill (or when the wallet "
+        raise Refusal("credit_draw_order", "a credit draw stops at the first bill (or when the wallet "
                                                  "runs out)")
     drawn = list(state.credit_drawn)
     drawn[seat] = tuple(cards)
@@ -104,7 +104,7 @@ def apply_investigate(state: State, a: Action) -> State:
     """An on-duty officer names a seat; the result stays hidden until the verdicts are shown."""
     seat, target = a["seat"], a["target"]
     if target == seat:
-        raise IllegalAction("investigate_self", "an officer investigates another seat")
+        raise Refusal("investigate_self", "an officer investigates another seat")
     state = state.evolve(investigations=state.investigations + ((seat, target),), queue=state.queue[1:])
     state = log(state, "investigate", seat=seat, target=target)
     return state if state.queue else show(state)
@@ -115,7 +115,7 @@ def apply_return_chip(state: State, a: Action) -> State:
     seat, chip = a["seat"], a["chip"]
     held = list(state.chips[seat])
     if chip not in held:
-        raise IllegalAction("no_such_chip", f"seat {seat} holds no chip worth {chip}")
+        raise Refusal("no_such_chip", f"seat {seat} holds no chip worth {chip}")
     held.remove(chip)
     chips, pool = list(state.chips), list(state.pool)
     chips[seat] = tuple(held)
@@ -139,13 +139,13 @@ def apply_award(state: State, a: Action) -> State:
     """Chips drawn blind from the pool for the next innocent seat in rank order (values private)."""
     seat, due = state.award_queue[0][0], chips_due(state)
     if a["target"] != seat:
-        raise IllegalAction("wrong_target", f"the next award goes to seat {seat}")
+        raise Refusal("wrong_target", f"the next award goes to seat {seat}")
     values = a["chips"]
     if len(values) != due:
-        raise IllegalAction("wrong_chip_count", f"seat {seat} draws {due} chips, got {len(values)}")
+        raise Refusal("wrong_chip_count", f"seat {seat} draws {due} chips, got {len(values)}")
     want = Counter(values)
     if any(want[v] > state.pool[CHIP_VALUES.index(v)] for v in want):
-        raise IllegalAction("chip_not_in_pool", "the pool does not hold those chips")
+        raise Refusal("chip_not_in_pool", "the pool does not hold those chips")
     chips = list(state.chips)
     chips[seat] = tuple(sorted(chips[seat] + tuple(values)))
     pool = tuple(n - want[v] for v, n in zip(CHIP_VALUES, state.pool))

@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Iterable, Mapping
 
-from companion.games.boss_wallet import chance, legal, publish, roundend, turns, views
-from companion.games.memo import Memo
+from companion.games.boss_wallet import chance, legal, publish, views
 from companion.games.boss_wallet.cards import MAX_SEATS, MIN_SEATS
 from companion.games.boss_wallet.config import OPTION_DEFAULTS, build_config
 from companion.games.boss_wallet.judge import REASONS
@@ -32,6 +31,8 @@ class BossWallet(Rules[State]):
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     actions = ACTIONS
+    phase_actions = legal.ALLOWED
+    reuse = publish.REUSE
     phase_type = Phase
     reason_type = Reason
     own_codes = CODES
@@ -52,10 +53,6 @@ class BossWallet(Rules[State]):
     def phase(self, state: State) -> str:
         """The current phase id."""
         return state.phase.value
-
-    def allowed(self, state: State, seat: int) -> frozenset[str]:
-        """Action types the current phase allows."""
-        return legal.ALLOWED[state.phase]
 
     def _check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         return {"config": build_config(options, seats)}
@@ -89,8 +86,6 @@ class BossWallet(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return views.seat_own(state, seat, public)
 
-    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        return publish.views(state, memo)
 
     def _outcome(self, state: State) -> Outcome | None:
         if state.phase is not _GAME_OVER:
@@ -102,20 +97,6 @@ class BossWallet(Rules[State]):
     def _reveal(self, state: State) -> Iterable[RevealLine]:
         return reveal_lines(state.log)
 
-    _apply_setup = staticmethod(turns.apply_setup)
-    _apply_draw = staticmethod(turns.apply_draw)
-    _apply_draw_card = staticmethod(turns.apply_draw_card)
-    _apply_put = staticmethod(turns.apply_put)
-    _apply_buy_id = staticmethod(turns.apply_buy_id)
-    _apply_flip = staticmethod(turns.apply_flip)
-    _apply_special = staticmethod(turns.apply_special)
-    _apply_pass = staticmethod(roundend.apply_pass)
-    _apply_reveal_hand = staticmethod(roundend.apply_reveal_hand)
-    _apply_credit = staticmethod(roundend.apply_credit)
-    _apply_credit_draw = staticmethod(roundend.apply_credit_draw)
-    _apply_investigate = staticmethod(roundend.apply_investigate)
-    _apply_return_chip = staticmethod(roundend.apply_return_chip)
-    _apply_award = staticmethod(roundend.apply_award)
 
 
 RULES = BossWallet()

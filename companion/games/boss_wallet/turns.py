@@ -10,7 +10,7 @@ from companion.games.boss_wallet.flow import (
     extras_taken, finish_turn, log, play_cards, round_end_specials, round_over,
 )
 from companion.games.boss_wallet.state import Phase, State
-from companion.games.contract import IllegalAction
+from companion.games.contract import Refusal
 
 Action = dict[str, Any]
 
@@ -20,7 +20,7 @@ def apply_setup(state: State, a: Action) -> State:
     known hands the cards the action names (`hands`)."""
     coins = a["coins"]
     if len(set(coins)) != len(coins) or any(c not in COINS for c in coins):
-        raise IllegalAction("bad_coins", f"coins must be distinct values from {list(COINS)}, got {list(coins)}")
+        raise Refusal("bad_coins", f"coins must be distinct values from {list(COINS)}, got {list(coins)}")
     held = check_deal(state, a.get("hands"))
     n = state.seats
     start = coins.index(min(coins))
@@ -42,19 +42,19 @@ def check_deal(state: State, hands: tuple[tuple[str, ...], ...] | None) -> tuple
     in two hands."""
     if not state.cfg.known_hands:
         if hands is not None:
-            raise IllegalAction("bad_deal", "this table does not know the hands: they are dealt blind")
+            raise Refusal("bad_deal", "this table does not know the hands: they are dealt blind")
         return ()
     if hands is None:
-        raise IllegalAction("bad_deal", "a table that knows the hands deals them: `hands` names each seat's cards")
+        raise Refusal("bad_deal", "a table that knows the hands deals them: `hands` names each seat's cards")
     seen: set[str] = set()
     for seat, hand in enumerate(hands):
         if len(hand) != HAND:
-            raise IllegalAction("bad_deal", f"seat {seat} is dealt {len(hand)} cards, not {HAND}")
+            raise Refusal("bad_deal", f"seat {seat} is dealt {len(hand)} cards, not {HAND}")
         for card_id in hand:
             if card_id not in state.cfg.usable:
-                raise IllegalAction("bad_deal", f"{card_id!r} is not a play card in use at {state.seats} seats")
+                raise Refusal("bad_deal", f"{card_id!r} is not a play card in use at {state.seats} seats")
             if card_id in seen:
-                raise IllegalAction("bad_deal", f"{card_id!r} is dealt twice")
+                raise Refusal("bad_deal", f"{card_id!r} is dealt twice")
             seen.add(card_id)
     return tuple(tuple(h) for h in hands)
 
@@ -64,7 +64,7 @@ def apply_draw(state: State, a: Action) -> State:
     then names it (`draw_card`) and the turn ends there."""
     seat = a["seat"]
     if state.wallet <= 0 and state.size_check:
-        raise IllegalAction("wallet_empty", "the wallet holds no play card to draw")
+        raise Refusal("wallet_empty", "the wallet holds no play card to draw")
     sizes = list(state.hand_sizes)
     sizes[seat] += 1
     state = log(state.evolve(hand_sizes=tuple(sizes), wallet=max(0, state.wallet - 1)), "draw", seat=seat)
@@ -77,9 +77,9 @@ def apply_draw_card(state: State, a: Action) -> State:
     """Chance names the card a known hand drew: one in the wallet (in use, in no hand)."""
     seat, card_id = a["target"], a["card"]
     if seat != state.drawing:
-        raise IllegalAction("wrong_target", f"seat {state.drawing} is drawing")
+        raise Refusal("wrong_target", f"seat {state.drawing} is drawing")
     if card_id not in state.cfg.usable or any(card_id in hand for hand in state.held):
-        raise IllegalAction("not_in_wallet", f"{card_id!r} is not in the wallet")
+        raise Refusal("not_in_wallet", f"{card_id!r} is not in the wallet")
     state = state.evolve(held=_with(state.held, seat, state.held[seat] + (card_id,)), drawing=None)
     return finish_turn(log(state, "card_drawn", to=seat, seat=seat, card=card_id))
 
@@ -90,7 +90,7 @@ def apply_put(state: State, a: Action) -> State:
     if state.cfg.known_hands:
         return _put_known(state, seat, a.get("card"))
     if play_cards(state, seat) <= 0 and state.size_check:
-        raise IllegalAction("empty_hand", "this hand holds no play card to put into the wallet")
+        raise Refusal("empty_hand", "this hand holds no play card to put into the wallet")
     sizes = list(state.hand_sizes)
     sizes[seat] = max(len(state.extras[seat]), sizes[seat] - 1)
     state = state.evolve(hand_sizes=tuple(sizes), wallet=state.wallet + 1)
@@ -100,14 +100,14 @@ def apply_put(state: State, a: Action) -> State:
 def _put_known(state: State, seat: int, card_id: str | None) -> State:
     """A known hand puts the card it names into the wallet."""
     if play_cards(state, seat) <= 0:
-        raise IllegalAction("empty_hand", "this hand holds no play card to put into the wallet")
+        raise Refusal("empty_hand", "this hand holds no play card to put into the wallet")
     if card_id is None:
-        raise IllegalAction("card_required", "name the card put into the wallet (`card`)")
+        raise Refusal("card_required", "name the card put into the wallet (`card`)")
     hand = state.held[seat]
     if card_id not in hand:
-        raise IllegalAction("card_not_in_hand", f"{card_id!r} is not in seat {seat}'s hand")
+        raise Refusal("card_not_in_hand", f"{card_id!r} is not in seat {seat}'s hand")
     if card_id in state.extras[seat]:
-        raise IllegalAction("extra_id_kept", f"{card_id!r} is a bought extra ID: it stays in the hand")
+        raise Refusal("extra_id_kept", f"{card_id!r} is a bought extra ID: it stays in the hand")
     sizes = _with(state.hand_sizes, seat, state.hand_sizes[seat] - 1)
     kept = tuple(c for c in hand if c != card_id)
     state = state.evolve(hand_sizes=sizes, held=_with(state.held, seat, kept), wallet=state.wallet + 1)
@@ -123,19 +123,19 @@ def _with(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
 def check_payment(state: State, paid: tuple[str, ...]) -> None:
     """Bills and jewellery in use, distinct, worth >= 300 CU together (overpaying allowed)."""
     if len(set(paid)) != len(paid):
-        raise IllegalAction("duplicate_card", "a card is listed twice")
+        raise Refusal("duplicate_card", "a card is listed twice")
     total = 0
     for card_id in paid:
         card = state.cfg.card(card_id)
         if card is None:
-            raise IllegalAction("unknown_card", f"{card_id!r} is not in the card catalogue")
+            raise Refusal("unknown_card", f"{card_id!r} is not in the card catalogue")
         if card_id not in state.cfg.usable:
-            raise IllegalAction("card_not_in_use", f"{card_id!r} is not in use at {state.seats} seats")
+            raise Refusal("card_not_in_use", f"{card_id!r} is not in use at {state.seats} seats")
         if not card.payable:
-            raise IllegalAction("not_payable", f"{card_id!r} is not a bill or jewellery")
+            raise Refusal("not_payable", f"{card_id!r} is not a bill or jewellery")
         total += card.value
     if total < BUY_ID_CU:
-        raise IllegalAction("underpaid", f"an extra ID costs {BUY_ID_CU} CU, paid {total} CU")
+        raise Refusal("underpaid", f"an extra ID costs {BUY_ID_CU} CU, paid {total} CU")
 
 
 def apply_buy_id(state: State, a: Action) -> State:
@@ -147,15 +147,15 @@ def apply_buy_id(state: State, a: Action) -> State:
     if known:
         missing = [c for c in paid if c not in state.held[seat]]
         if missing:
-            raise IllegalAction("card_not_in_hand", f"{missing[0]!r} is not in seat {seat}'s hand")
+            raise Refusal("card_not_in_hand", f"{missing[0]!r} is not in seat {seat}'s hand")
     elif state.size_check and len(paid) > play_cards(state, seat):
-        raise IllegalAction("hand_too_small", f"the hand holds {play_cards(state, seat)} play cards, "
+        raise Refusal("hand_too_small", f"the hand holds {play_cards(state, seat)} play cards, "
                                               f"{len(paid)} paid")
     card = state.cfg.card(id_card)
     if card is None or not card.extra:
-        raise IllegalAction("not_extra_id", f"{id_card!r} is not an extra ID card")
+        raise Refusal("not_extra_id", f"{id_card!r} is not an extra ID card")
     if id_card in extras_taken(state):
-        raise IllegalAction("extra_id_taken", f"{id_card!r} was already bought this round")
+        raise Refusal("extra_id_taken", f"{id_card!r} was already bought this round")
     sizes, extras = list(state.hand_sizes), list(state.extras)
     sizes[seat] = max(len(extras[seat]), sizes[seat] - len(paid)) + 1
     extras[seat] = extras[seat] + (id_card,)
@@ -182,14 +182,14 @@ def apply_special(state: State, a: Action) -> State:
     seat, card_id = a["seat"], a["card"]
     special = state.cfg.specials.get(card_id)
     if special is None:
-        raise IllegalAction("unknown_special", f"{card_id!r} is not an enrolled special card")
+        raise Refusal("unknown_special", f"{card_id!r} is not an enrolled special card")
     wanted = Timing.TURN_START if state.phase is Phase.TURNS else Timing.ROUND_END
     if special.timing is not wanted:
-        raise IllegalAction("wrong_timing", f"{special.name} is played at {special.timing.value}")
+        raise Refusal("wrong_timing", f"{special.name} is played at {special.timing.value}")
     if card_id in state.specials_used:
-        raise IllegalAction("special_used", f"{special.name} was already used this round")
+        raise Refusal("special_used", f"{special.name} was already used this round")
     if state.specials_by_seat[seat] >= SPECIALS_PER_SEAT:
-        raise IllegalAction("too_many_specials", f"a seat holds only {SPECIALS_PER_SEAT} special cards a round")
+        raise Refusal("too_many_specials", f"a seat holds only {SPECIALS_PER_SEAT} special cards a round")
     counts = list(state.specials_by_seat)
     counts[seat] += 1
     state = state.evolve(specials_used=state.specials_used + (card_id,), specials_by_seat=tuple(counts),

@@ -20,11 +20,10 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.games.contract import Components
-from companion.games.binding import (Reading, BINDING_CODES, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
+from companion.games.binding import (Reading, BINDING_CODES, Carried, BLUE, DIM, GOLD, GREEN, OFF, PURPLE, RED, WHITE, Binding, Card,
                                      Chosen, DeckItem, Effect, LevelLights, Light, Placed, Pressed, refuse, Removed,
                                      RGB, Scene, TableInput, ValuePattern, seat_of)
 from companion.games.gangsters_dilemma.board import LOOT, TRADES
-from companion.games.memo import Memo
 from companion.games.gangsters_dilemma.options import sample_deck
 from companion.games.gangsters_dilemma.codes import BINDING_CODES as OWN_CODES
 
@@ -79,13 +78,7 @@ ARREST_LIGHTS, PATROL_LIGHTS, VISITED_LIGHTS, CLOSED_LIGHTS, MONEY_LIGHTS = (
 TO_ACT, CHOSEN, POLICE, WAITING = (SEAT_LIGHTS[k] for k in ("to_act", "chosen", "police", "waiting"))
 SEAT_ZONES = tuple(f"seat:{i}" for i in range(7))
 """The seat zones of the largest game, in order."""
-INFO_SLOT = "gangsters_dilemma.info"
-"""Memo slot of the table info (key: the seat count, demand cards, police and characters; value: the players
-list the characters were read from, the characters, the log, its bank rows and the info)."""
 _CHARACTER = itemgetter("character")
-SCENE_SLOT = "gangsters_dilemma.scene"
-"""Memo slot of the scene (key: what the seats' lights read and what the locations' read; value: both halves,
-the arrests and the whole)."""
 
 
 class GangstersDilemmaBinding(Binding):
@@ -229,8 +222,8 @@ class GangstersDilemmaBinding(Binding):
         the reveal police blue / visitors green / arrests red; nothing before the reveal but money and closed."""
         return {**seat_lights(public_view, seats), **location_lights(public_view)}
 
-    def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
-                     memo: Memo) -> Scene:
+    def _scene_since(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
+                     last: Carried | None) -> tuple[Scene, Carried | None]:
         """`scene`, the last one while the view fields its seats' lights read (who is to act, who has chosen
         while planning, the police) and its locations' (the log's arrests, the patrols, the locations) are
         the very same objects, else a copy of it with only the lights that changed painted anew (the seat
@@ -240,8 +233,7 @@ class GangstersDilemmaBinding(Binding):
             key = (seats, view["to_act"], view["chosen"] if view["phase"] == "plan" else None, view["police"],
                    view["log"], view["patrols"], view["locations"])
         except KeyError:  # not a view of this game's: drawn whole
-            return self.scene(view, seats)
-        last = memo.last(SCENE_SLOT)
+            return self.scene(view, seats), last
         if last is None or last[0][0] != seats:
             seat_row, arrests = _seat_row(seats, *key[1:4]), arrested(key[4])
             place_row = _place_row(key[6], key[5], arrests)
@@ -250,7 +242,7 @@ class GangstersDilemmaBinding(Binding):
         else:
             was, (seat_row, arrests, place_row, scene) = last
             if all(map(is_, key, was)):
-                return scene  # type: ignore[no-any-return]
+                return scene, last
             before = scene
             if key[1] is not was[1] or key[2] is not was[2] or key[3] != was[3]:
                 row = _seat_row(seats, *key[1:4])
@@ -282,8 +274,7 @@ class GangstersDilemmaBinding(Binding):
                             scene = dict(before)
                         scene[f"location:{locations[i]['id']}"] = row[i]
                 place_row = row
-        memo.put(SCENE_SLOT, key, (seat_row, arrests, place_row, scene))
-        return scene
+        return scene, (key, (seat_row, arrests, place_row, scene))
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
         """Nothing rests on a seat reader (a card left there would be read as a choice)."""
@@ -297,13 +288,13 @@ class GangstersDilemmaBinding(Binding):
         """The bank: what each seat takes or hands over since the last reveal, drawn from the public log."""
         return {"bank": bank(public_view)}
 
-    def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
+    def _info_since(self, public_view: Mapping[str, Any], seats: int,
+                    last: Carried | None) -> tuple[dict[str, Any], Carried | None]:
         """`info`, reused while what `bank` reads is the same (the log, the demand cards, the police and the
         players' characters) or only the log grew by entries that move nothing, else extended by the new
         entries' movements while only the log grew (the facts are built once per seat count)."""
         view = public_view
         players, log = view.get("players") or (), view.get("log") or ()
-        last = memo.last(INFO_SLOT)
         if last is not None and last[1][0] is players:
             characters = last[1][1]
         else:
@@ -325,8 +316,7 @@ class GangstersDilemmaBinding(Binding):
         else:
             rows = bank_rows(log, cards, police, players)
             info = {"facts": self.facts(seats), "bank": rows}
-        memo.put(INFO_SLOT, key, (players, characters, log, rows, info))
-        return info
+        return info, (key, (players, characters, log, rows, info))
 
 
 def seat_lights(view: Mapping[str, Any], seats: int) -> Scene:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.contract import CHANCE, IllegalAction
+from companion.games.contract import CHANCE, Refusal
 from companion.games.gangsters_dilemma import resolve
 from companion.games.gangsters_dilemma.legal import (
     available_demands, market_trades, substitute_cost, visitors,
@@ -18,9 +18,9 @@ from companion.games.gangsters_dilemma.board import (
 Action = dict[str, Any]
 
 
-def _refuse(code: str, message: str | None = None) -> IllegalAction:
+def _refuse(code: str, message: str | None = None) -> Refusal:
     """The refusal to raise: a game code and, when the code's text is not enough, a message."""
-    return IllegalAction(code, message)
+    return Refusal(code, message)
 
 
 def setup(state: State, a: Action) -> State:

@@ -6,7 +6,7 @@ import random
 from typing import Any, ClassVar, Iterable, Mapping
 
 from companion.games.contract import CHANCE, Outcome
-from companion.games.gangsters_dilemma import chance, handlers
+from companion.games.gangsters_dilemma import chance
 from companion.games.gangsters_dilemma.actions import ACTIONS, PHASE_ACTIONS
 from companion.games.gangsters_dilemma.fixed import (
     BRIBE, CHOOSE, INFORM_SILENCE, PASS, PATROLS, PEEK, SKIP, STEAL, SWAP, TRADE,
@@ -16,8 +16,7 @@ from companion.games.gangsters_dilemma.legal import (
 )
 from companion.games.gangsters_dilemma.options import OPTION_DEFAULTS, build_config
 from companion.games.gangsters_dilemma.state import Player, State
-from companion.games.gangsters_dilemma.views import public_view, seat_own, seat_parts, view
-from companion.games.memo import Memo
+from companion.games.gangsters_dilemma.views import REUSE, seat_own, view
 from companion.games.gangsters_dilemma.codes import Phase
 from companion.games.gangsters_dilemma.board import (
     CHARACTERS,
@@ -41,6 +40,8 @@ class GangstersDilemma(Rules[State]):
     min_seats: ClassVar[int] = 3
     max_seats: ClassVar[int] = 7
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
+    phase_actions = PHASE_ACTIONS
+    reuse = REUSE
     phase_type = Phase
     reason_type = Reason
     own_codes: ClassVar[Mapping[str, str]] = CODES
@@ -53,10 +54,6 @@ class GangstersDilemma(Rules[State]):
     quick_playout_seeds: ClassVar[int] = 50
     """Seven-seat random games run to hundreds of actions: the default suite plays 50 seeds per seat count, `make
     soak` all 100."""
-
-    def allowed(self, state: State, seat: int) -> frozenset[str]:
-        """Action types the current phase takes."""
-        return PHASE_ACTIONS[state.phase]
 
     def _check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         build_config(options, seats)
@@ -142,15 +139,6 @@ class GangstersDilemma(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return seat_own(state, seat, public)
 
-    def views(self, state: State, memo: Memo | None = None) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        """`Rules.views`, through the memo at once (asked on every publish)."""
-        if memo is None:
-            return super().views(state)
-        public = public_view(state, memo)
-        return public, seat_parts(state, public, memo)
-
-    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        return self.views(state, memo)
 
     def outcome(self, state: State) -> Outcome | None:
         """None while the game runs, else who won and why (asked on every publish, so read at once)."""
@@ -165,19 +153,6 @@ class GangstersDilemma(Rules[State]):
     def _winning_sides(self, state: State, outcome: Outcome) -> list[str]:
         return winning_characters((p.character for p in state.players), outcome.winners)
 
-    _apply_setup = staticmethod(handlers.setup)
-    _apply_patrol = staticmethod(handlers.patrol)
-    _apply_choose = staticmethod(handlers.choose)
-    _apply_peek = staticmethod(handlers.peek)
-    _apply_reveal_patrol = staticmethod(handlers.reveal_patrol)
-    _apply_swap = staticmethod(handlers.swap)
-    _apply_steal = staticmethod(handlers.steal)
-    _apply_skip = staticmethod(handlers.skip)
-    _apply_respond = staticmethod(handlers.respond)
-    _apply_pass = staticmethod(handlers.pass_)
-    _apply_trade = staticmethod(handlers.trade)
-    _apply_fulfil = staticmethod(handlers.fulfil)
-    _apply_reveal_demand = staticmethod(handlers.reveal_demand)
 
 
 RULES = GangstersDilemma()

@@ -9,14 +9,8 @@ from typing import Any, Iterable, Mapping, Sequence
 from companion.games.gangsters_dilemma.board import LOCATION_NAMES
 from companion.games.gangsters_dilemma.options import Config
 from companion.games.gangsters_dilemma.state import Entry, Player, State
-from companion.games.memo import Memo
-
-VIEW_SLOT = "gangsters_dilemma.view"
-"""Memo slot of the last public view (key: the state it shows; value: the view and how many entries its
-state's log had): each of its fields is reused while the state fields it reads are the very objects the next
-state holds (states are frozen, so `is` means equal)."""
-PARTS_SLOT = "gangsters_dilemma.parts"
-"""Memo slot of the last seats' parts (key: the state and the public view they were built from)."""
+from companion.games.publishing import Published, Reuse, Views
+from companion.games.rules import Rules
 
 _FULFILLED = attrgetter("fulfilled")
 
@@ -84,24 +78,31 @@ def _players(state: State, before: State, was: Mapping[str, Any]) -> list[dict[s
     return built
 
 
-def public_view(state: State, memo: Memo | None = None) -> dict[str, Any]:
-    """The public view; with the table's `memo`, the last publish's view with only the fields whose state
-    fields changed built again (the others are that publish's, shared: never mutated), and the log extended
-    by its new entries."""
-    if memo is None:
-        return _public(state)
-    last = memo.last(VIEW_SLOT)
-    if last is not None:
-        before, (was, logged) = last
-        if before is state:
-            return was  # type: ignore[no-any-return]
-        if before.config is state.config and before.seats == state.seats:
-            out = _changed(before, was, logged, state)
-            memo.put(VIEW_SLOT, state, (out, len(state.log)))
-            return out
-    out = _public(state)
-    memo.put(VIEW_SLOT, state, (out, len(state.log)))
-    return out
+def public_view(state: State) -> dict[str, Any]:
+    """The public view, built whole."""
+    return _public(state)
+
+
+def views(state: State, last: Published[State] | None) -> tuple[Views, tuple[dict[str, Any], int, Any]]:
+    """The public view and every seat's part, from `last` (the last publish: its state, and its public view,
+    log length and parts): the view with only the fields whose state fields changed built again (the others
+    are that publish's, shared: never mutated) and the log extended by its new entries; each seat's part the
+    last one while what it reads is the same (`_stale`). Also what the next publish reuses."""
+    if last is not None and last.state.config is state.config and last.state.seats == state.seats:
+        before, (was, logged, was_parts) = last.state, last.carried
+        public = _changed(before, was, logged, state)
+        stale = _stale(before, was, state, public)
+        if stale:
+            parts = list(was_parts)
+            for seat in stale:
+                parts[seat] = seat_own(state, seat, public, True)
+            out = tuple(parts)
+        else:
+            out = was_parts
+    else:
+        public = _public(state)
+        out = tuple(seat_own(state, seat, public, True) for seat in range(state.seats))
+    return (public, out), (public, len(state.log), out)
 
 
 def _public(state: State) -> dict[str, Any]:
@@ -186,11 +187,10 @@ def _changed(before: State, was: dict[str, Any], logged: int, state: State) -> d
     return out
 
 
-def view(state: State, seat: int | None, memo: Memo | None = None) -> dict[str, Any]:
-    """Public view (seat None) or a seat's view; depends on hidden facts only for that seat's own (`memo`:
-    the table's, for the public view)."""
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """Public view (seat None) or a seat's view; depends on hidden facts only for that seat's own."""
     if seat is None:
-        return public_view(state, memo)
+        return public_view(state)
     out = {**public_view(state), "log": log_view(state.log, seat, state.log_from)}
     out.update(seat_own(state, seat, out))
     return out
@@ -243,26 +243,13 @@ def _stale(before: State, before_public: Mapping[str, Any], state: State, public
     return stale
 
 
-def seat_parts(state: State, public: Mapping[str, Any], memo: Memo) -> tuple[dict[str, Any], ...]:
-    """Every seat's part of the view (`private_part` of its seat view), each the last publish's while what
-    it reads is the same (`_stale`; all of them: the last publish's very tuple)."""
-    last = memo.last(PARTS_SLOT)
-    if last is not None:
-        (before, before_public), was = last
-        if before is state and before_public is public:
-            return was  # type: ignore[no-any-return]
-        if before.seats != state.seats or before.config is not state.config:
-            last = None
-    if last is None:
-        out = tuple(seat_own(state, seat, public, True) for seat in range(state.seats))
-    else:
-        stale = _stale(before, before_public, state, public)
-        if stale:
-            parts = list(was)
-            for seat in stale:
-                parts[seat] = seat_own(state, seat, public, True)
-            out = tuple(parts)
-        else:
-            out = was
-    memo.put(PARTS_SLOT, (state, public), out)
-    return out
+class GangstersDilemmaReuse(Reuse[State]):
+    """Each publish's views rebuilt from the last one's pieces (`views`)."""
+
+    def views_since(self, rules: Rules[State], state: State, last: Published[State] | None) -> tuple[Views, Any]:
+        """`views(state, last)`."""
+        return views(state, last)
+
+
+REUSE = GangstersDilemmaReuse()
+"""How the table's publish reuses the last one's views."""

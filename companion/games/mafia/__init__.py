@@ -2,7 +2,7 @@
 RULINGS.md, its words in English and Korean in GLOSSARY.md.
 
 A small game, so its engine is two modules: `state` (phases, reasons, refusal and log codes, the roles and the
-role mix, State, the action schemas and phase -> action types) and `rules` (the deal, the night, dawn, the day's
+role mix, State, phase -> action types) and `rules` (the deal, the night, dawn, the day's
 vote, the end, legal actions, views and the reveal, the Rules subclass, `RULES`); then `binding`, and the page's
 `board.js` and `board.css`.
 """

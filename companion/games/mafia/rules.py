@@ -10,13 +10,14 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Hashable, Iterable, Iterator, Mapping
 
-from companion.games.contract import CHANCE, IllegalAction, Outcome
+from companion.games.contract import CHANCE, Outcome, Refusal
 from companion.games.log import Log
-from companion.games.mafia.state import (ACTIONS, ALLOWED, CODES, DETECTIVE, LOG_CODES, MAFIA, NIGHT_ACTION,
+from companion.games.mafia.state import (ALLOWED, CODES, DETECTIVE, LOG_CODES, MAFIA, NIGHT_ACTION, ROLES,
                                          PUBLIC_CODES, TOWN, Phase, Reason, State, mafia_count, note, role_mix,
                                          secret, side)
 from companion.games.reveal import RevealLine
 from companion.games.rules import LogEntry, Rules
+from companion.games.schema import ActionSpec, Field, list_of, one_of, seat
 
 # --- the night, dawn, the day's vote and the end ----------------------------------------------------------
 
@@ -34,9 +35,9 @@ def night_falls(s: State, log: Log[LogEntry], round_: int) -> State:
 def check_target(s: State, seat: int, target: int) -> None:
     """The public checks of any choice, the same for every role: a living seat other than one's own."""
     if not s.alive[target]:
-        raise IllegalAction("target_dead", f"seat {target} is out of the game")
+        raise Refusal("target_dead", f"seat {target} is out of the game")
     if target == seat:
-        raise IllegalAction("target_self", "choose another seat")
+        raise Refusal("target_self", "choose another seat")
 
 
 def apply_night(s: State, kind: str, seat: int, target: int) -> State:
@@ -45,11 +46,11 @@ def apply_night(s: State, kind: str, seat: int, target: int) -> State:
     check_target(s, seat, target)
     role = s.roles[seat]
     if NIGHT_ACTION[role] != kind:
-        raise IllegalAction("not_your_role", f"{kind} is not the night choice of this seat's role")
+        raise Refusal("not_your_role", f"{kind} is not the night choice of this seat's role")
     picks = s.picks
     if role == MAFIA:
         if s.roles[target] == MAFIA:
-            raise IllegalAction("target_mafia", "the mafia cannot pick one of their own")
+            raise Refusal("target_mafia", "the mafia cannot pick one of their own")
         picks = picks + ((seat, target),)
         entry = secret(living_mafia(s), "mafia_pick", seat=seat, target=target)
     elif role == DETECTIVE:
@@ -125,10 +126,10 @@ def ended(s: State, log: Log[LogEntry]) -> State | None:
 def check_deal(s: State, roles: tuple[str, ...]) -> None:
     """One role per seat, in the seat count's mix."""
     if len(roles) != s.seats:
-        raise IllegalAction("wrong_role_count", f"expected {s.seats} roles (one per seat), got {len(roles)}")
+        raise Refusal("wrong_role_count", f"expected {s.seats} roles (one per seat), got {len(roles)}")
     mafia, detectives, town = role_mix(s.seats)
     if (roles.count(MAFIA), roles.count(DETECTIVE), roles.count(TOWN)) != (mafia, detectives, town):
-        raise IllegalAction("wrong_role_mix", f"{s.seats} seats take {mafia} mafia, {detectives} detective and "
+        raise Refusal("wrong_role_mix", f"{s.seats} seats take {mafia} mafia, {detectives} detective and "
                                               f"{town} town")
 
 
@@ -245,7 +246,21 @@ def reveal_lines(log: Iterable[LogEntry]) -> Iterator[RevealLine]:
             yield RevealLine("suspect", {"round": round_, "seat": p["seat"], "target": p["target"]})
 
 
-# --- the Rules subclass -----------------------------------------------------------------------------------
+# --- the actions and the Rules subclass ------------------------------------------------------------------
+
+_TARGET = Field(seat())
+
+ACTIONS: Mapping[str, ActionSpec] = MappingProxyType({
+    "deal": ActionSpec({"roles": Field(list_of(one_of(*ROLES)))}, chance=True,
+                       handler=lambda s, a: apply_deal(s, a["roles"])),
+    "kill": ActionSpec({"target": _TARGET}, handler=lambda s, a: apply_night(s, "kill", a["seat"], a["target"])),
+    "check": ActionSpec({"target": _TARGET}, handler=lambda s, a: apply_night(s, "check", a["seat"], a["target"])),
+    "suspect": ActionSpec({"target": _TARGET},
+                          handler=lambda s, a: apply_night(s, "suspect", a["seat"], a["target"])),
+    "vote": ActionSpec({"target": _TARGET}, handler=lambda s, a: apply_vote(s, a["seat"], a["target"])),
+    "abstain": ActionSpec({}, handler=lambda s, a: apply_vote(s, a["seat"], None)),
+})
+"""The action vocabulary of docs/RULES.md, Mafia, each type with its handler."""
 
 _ONLY_CHANCE = frozenset({CHANCE})
 
@@ -258,6 +273,7 @@ class Mafia(Rules[State]):
     min_seats = 5
     max_seats = 12
     actions = ACTIONS
+    phase_actions = ALLOWED
     phase_type = Phase
     reason_type = Reason
     own_codes = CODES
@@ -267,10 +283,6 @@ class Mafia(Rules[State]):
     quick_playout_seeds = 8
     """The default suite plays 8 random seeds per seat count (eight counts, ~10 s in all), `make soak` all 100:
     the harness builds every seat's view at every step, ~0.5 s a game at 12 seats."""
-
-    def allowed(self, state: State, seat: int) -> frozenset[str]:
-        """Action types of the current phase (the same for every role: see state.ALLOWED)."""
-        return ALLOWED[state.phase]
 
     def _initial(self, seats: int, options: dict[str, Any]) -> State:
         return State(seats=seats, phase=Phase.DEAL, alive=(True,) * seats, votes=(None,) * seats)
@@ -308,26 +320,6 @@ class Mafia(Rules[State]):
 
     def _winning_sides(self, state: State, outcome: Outcome) -> list[str]:
         return [MAFIA] if outcome.reason == Reason.MAFIA_EQUAL else [TOWN]
-
-    # --- actions (already checked for shape, turn and phase by Rules.apply) -------------------
-
-    def _apply_deal(self, state: State, a: dict[str, Any]) -> State:
-        return apply_deal(state, a["roles"])
-
-    def _apply_kill(self, state: State, a: dict[str, Any]) -> State:
-        return apply_night(state, "kill", a["seat"], a["target"])
-
-    def _apply_check(self, state: State, a: dict[str, Any]) -> State:
-        return apply_night(state, "check", a["seat"], a["target"])
-
-    def _apply_suspect(self, state: State, a: dict[str, Any]) -> State:
-        return apply_night(state, "suspect", a["seat"], a["target"])
-
-    def _apply_vote(self, state: State, a: dict[str, Any]) -> State:
-        return apply_vote(state, a["seat"], a["target"])
-
-    def _apply_abstain(self, state: State, a: dict[str, Any]) -> State:
-        return apply_vote(state, a["seat"], None)
 
 
 RULES = Mafia()

@@ -11,7 +11,6 @@ from typing import Any, Mapping
 from companion.games.contract import Described, Outcome
 from companion.games.log import Log
 from companion.games.rules import LogEntry
-from companion.games.schema import ActionSpec, Field, list_of, one_of, seat
 
 # --- the vocabulary ---------------------------------------------------------------------------------------
 
@@ -39,7 +38,7 @@ CODES: Mapping[str, str] = MappingProxyType({
     "not_your_role": "That is not your role's night choice.",
     "target_mafia": "The mafia cannot pick one of their own.",
 })
-"""The game's own IllegalAction codes with English text."""
+"""The game's own Refusal codes with English text."""
 
 PUBLIC_CODES: frozenset[str] = frozenset({"target_dead", "target_self"})
 """Codes raised from public facts alone (who is out, who acts), checked before the acting seat's role is looked
@@ -123,18 +122,7 @@ def secret(seats: frozenset[int], code: str, **params: Any) -> LogEntry:
     return LogEntry(code, MappingProxyType(params), seats)
 
 
-# --- the actions ------------------------------------------------------------------------------------------
-
-_TARGET = Field(seat())
-
-ACTIONS: Mapping[str, ActionSpec] = MappingProxyType({
-    "deal": ActionSpec({"roles": Field(list_of(one_of(*ROLES)))}, chance=True),
-    "kill": ActionSpec({"target": _TARGET}),
-    "check": ActionSpec({"target": _TARGET}),
-    "suspect": ActionSpec({"target": _TARGET}),
-    "vote": ActionSpec({"target": _TARGET}),
-    "abstain": ActionSpec({}),
-})
+# --- the action types of each phase ---------------------------------------------------------------------
 
 ALLOWED: Mapping[Phase, frozenset[str]] = MappingProxyType({
     Phase.DEAL: frozenset({"deal"}),

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Mapping
 
-from companion.games.contract import CHANCE, IllegalAction
+from companion.games.contract import CHANCE, Refusal
 from companion.games.secret_hitler.flow import enact
 from companion.games.secret_hitler.state import (
     FASCIST, HITLER, LIBERAL, ROLE_MIX, F, L, Phase, State, evolve, note, secret,
@@ -15,15 +15,15 @@ from companion.games.secret_hitler.state import (
 def check_deal(s: State, roles: tuple[str, ...], first: int) -> None:
     """One role per seat in the seat count's mix, and a first president that is a seat."""
     if len(roles) != s.seats:
-        raise IllegalAction("wrong_role_count", f"expected {s.seats} roles (one per seat), got {len(roles)}")
+        raise Refusal("wrong_role_count", f"expected {s.seats} roles (one per seat), got {len(roles)}")
     libs, fascists, hitlers = ROLE_MIX[s.seats]
     counts = (roles.count(LIBERAL), roles.count(FASCIST), roles.count(HITLER))
     if counts != (libs, fascists, hitlers):
-        raise IllegalAction(
+        raise Refusal(
             "wrong_role_mix", f"{s.seats} seats take {libs} liberal, {fascists} fascist and {hitlers} hitler"
         )
     if not 0 <= first < s.seats:
-        raise IllegalAction("first_president_out_of_range", f"first_president must be 0..{s.seats - 1}, got {first}")
+        raise Refusal("first_president_out_of_range", f"first_president must be 0..{s.seats - 1}, got {first}")
 
 
 def apply_deal(s: State, roles: tuple[str, ...], first: int) -> State:
@@ -50,16 +50,16 @@ def unknown_counts(s: State) -> tuple[int, int]:
 def check_draw(s: State, policies: tuple[str, ...], count: int) -> None:
     """The drawn multiset: `count` tiles, the peeked ones first, the rest from what the pile still holds."""
     if len(policies) != count:
-        raise IllegalAction("wrong_draw_count", f"this draw takes {count} tile(s), got {len(policies)}")
+        raise Refusal("wrong_draw_count", f"this draw takes {count} tile(s), got {len(policies)}")
     drawn_l = policies.count(L)
     top = s.peeked[:count]
     top_l = top.count(L)
     rest_l, rest_f = drawn_l - top_l, (count - drawn_l) - (len(top) - top_l)
     if rest_l < 0 or rest_f < 0:
-        raise IllegalAction("draw_not_peeked", "the top of the pile was peeked: the draw must hold the peeked tiles")
+        raise Refusal("draw_not_peeked", "the top of the pile was peeked: the draw must hold the peeked tiles")
     unknown_l, unknown_f = unknown_counts(s)
     if rest_l > unknown_l or rest_f > unknown_f:
-        raise IllegalAction("impossible_draw", "the draw pile does not hold those tiles")
+        raise Refusal("impossible_draw", "the draw pile does not hold those tiles")
 
 
 def take(s: State, policies: tuple[str, ...]) -> State:
@@ -71,8 +71,9 @@ def take(s: State, policies: tuple[str, ...]) -> State:
     )
 
 
-def apply_draw(s: State, policies: tuple[str, ...]) -> State:
+def apply_draw(s: State, a: Mapping[str, Any]) -> State:
     """A session's 3 tiles go to the president's hand; chaos enacts the top tile."""
+    policies = tuple(a["policies"])
     if s.phase is Phase.CHAOS:
         check_draw(s, policies, 1)
         return enact(take(s, policies), policies[0], s.log, chaos=True)
@@ -103,12 +104,12 @@ def sample_draw(s: State, rng: random.Random) -> dict[str, Any]:
 def apply_peek(s: State, policies: tuple[str, ...]) -> State:
     """The top three tiles are fixed (in order) and shown to the president."""
     if len(policies) != 3:
-        raise IllegalAction("wrong_peek_count", f"a peek shows 3 tiles, got {len(policies)}")
+        raise Refusal("wrong_peek_count", f"a peek shows 3 tiles, got {len(policies)}")
     unknown_l, unknown_f = unknown_counts(s)
     peek_l = policies.count(L)
     # A peek happens once a game, after a session took every earlier peeked tile, so nothing is fixed yet.
     if s.peeked or peek_l > unknown_l or 3 - peek_l > unknown_f:
-        raise IllegalAction("impossible_peek", "the draw pile does not hold those tiles")
+        raise Refusal("impossible_peek", "the draw pile does not hold those tiles")
     president = s.president
     entries = (note("peeked", president=president), secret(president, "peek", policies=policies))
     return evolve(s, phase=Phase.PEEK_REVIEW, peeked=policies, peeker=president, log=s.log.extend(entries))

@@ -55,7 +55,7 @@ CODES: Mapping[str, str] = MappingProxyType({
     "veto_locked": "The veto is unlocked only once five fascist policies are enacted.",
     "veto_already_refused": "The president refused the veto; the chancellor must enact a policy.",
 })
-"""The game's own IllegalAction codes with English text."""
+"""The game's own Refusal codes with English text."""
 
 PUBLIC_CODES: frozenset[str] = frozenset({
     "nominate_self", "target_self", "target_dead", "term_limited", "already_investigated", "veto_locked",

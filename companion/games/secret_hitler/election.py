@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from companion.games.contract import IllegalAction
+from typing import Any, Mapping
+
+from companion.games.contract import Refusal
 from companion.games.secret_hitler.flow import game_over, hitler_chancellor, move_tracker, term_limited
 from companion.games.secret_hitler.codes import Reason
 from companion.games.secret_hitler.state import HITLER_ZONE, JA, NEIN, Phase, State, evolve, note, with_vote
@@ -11,11 +13,11 @@ from companion.games.secret_hitler.state import HITLER_ZONE, JA, NEIN, Phase, St
 def check_nominee(s: State, target: int) -> None:
     """Any other living seat that is not term-limited."""
     if target == s.president:
-        raise IllegalAction("nominate_self", "the president cannot nominate themself")
+        raise Refusal("nominate_self", "the president cannot nominate themself")
     if not s.alive[target]:
-        raise IllegalAction("target_dead", f"seat {target} is dead")
+        raise Refusal("target_dead", f"seat {target} is dead")
     if target in term_limited(s):
-        raise IllegalAction("term_limited", f"seat {target} is term-limited")
+        raise Refusal("term_limited", f"seat {target} is term-limited")
 
 
 def nominees(s: State) -> list[int]:
@@ -24,8 +26,9 @@ def nominees(s: State) -> list[int]:
     return [t for t in range(s.seats) if s.alive[t] and t != s.president and t not in barred]
 
 
-def apply_nominate(s: State, target: int) -> State:
+def apply_nominate(s: State, a: Mapping[str, Any]) -> State:
     """A chancellor candidate is named; a fresh vote opens."""
+    target = a["target"]
     check_nominee(s, target)
     entry = note("nominated", president=s.president, chancellor=target)
     voters = frozenset(i for i in range(s.seats) if s.alive[i])
@@ -35,8 +38,9 @@ def apply_nominate(s: State, target: int) -> State:
     )
 
 
-def apply_vote(s: State, seat: int, vote: str) -> State:
+def apply_vote(s: State, a: Mapping[str, Any]) -> State:
     """A vote is held hidden; the last one reveals all and settles the election."""
+    seat, vote = a["seat"], a["vote"]
     votes = s.votes[:seat] + (vote,) + s.votes[seat + 1:]
     pending = s.pending - {seat}
     if pending:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from companion.games.contract import IllegalAction
+from typing import Any, Mapping
+
+from companion.games.contract import Refusal
 from companion.games.secret_hitler.flow import enact, move_tracker, reshuffle_check
 from companion.games.secret_hitler.state import VETO_AT, L, Phase, State, evolve, note, secret
 
 
 def without(hand: tuple[str, ...], policy: str) -> tuple[str, ...]:
-    """The hand minus one tile of `policy`; IllegalAction if the hand holds none."""
+    """The hand minus one tile of `policy`; Refusal if the hand holds none."""
     if policy not in hand:
-        raise IllegalAction("policy_not_in_hand", "that tile is not in the hand")
+        raise Refusal("policy_not_in_hand", "that tile is not in the hand")
     i = hand.index(policy)
     return hand[:i] + hand[i + 1:]
 
@@ -21,15 +23,17 @@ def discard_to(s: State, policies: tuple[str, ...]) -> State:
     return evolve(s, disc_l=s.disc_l + n_l, disc_f=s.disc_f + len(policies) - n_l)
 
 
-def apply_discard(s: State, policy: str) -> State:
+def apply_discard(s: State, a: Mapping[str, Any]) -> State:
     """The president discards one tile (hidden) and passes two to the chancellor."""
+    policy = a["policy"]
     hand = without(s.hand, policy)
     entry = secret(s.president, "president_discard", drew=s.hand, policy=policy)
     return evolve(discard_to(s, (policy,)), phase=Phase.ENACT, hand=hand, log=s.log.append(entry))
 
 
-def apply_enact(s: State, policy: str) -> State:
+def apply_enact(s: State, a: Mapping[str, Any]) -> State:
     """The chancellor enacts one tile; the other is discarded (hidden)."""
+    policy = a["policy"]
     rest = without(s.hand, policy)
     entry = secret(s.chancellor, "chancellor_discard", received=s.hand, policy=rest[0])
     return enact(discard_to(s, rest), policy, s.log.append(entry), chaos=False)
@@ -43,9 +47,9 @@ def veto_possible(s: State) -> bool:
 def apply_veto(s: State) -> State:
     """The chancellor proposes to discard both tiles."""
     if s.fascist < VETO_AT:
-        raise IllegalAction("veto_locked", "the veto unlocks with the fifth fascist policy")
+        raise Refusal("veto_locked", "the veto unlocks with the fifth fascist policy")
     if s.veto_refused:
-        raise IllegalAction("veto_already_refused", "the president refused the veto: the chancellor must enact")
+        raise Refusal("veto_already_refused", "the president refused the veto: the chancellor must enact")
     entry = note("veto_proposed", chancellor=s.chancellor)
     return evolve(s, phase=Phase.VETO_REPLY, log=s.log.append(entry))
 

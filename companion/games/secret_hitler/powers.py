@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.contract import IllegalAction
+from companion.games.contract import Refusal
 from companion.games.secret_hitler.flow import game_over, new_round
 from companion.games.secret_hitler.codes import Reason
 from companion.games.secret_hitler.state import FASCIST, HITLER, LIBERAL, Phase, State, evolve, note, secret
@@ -16,9 +16,9 @@ def party(role: str) -> str:
 def check_other_living(s: State, target: int) -> None:
     """Powers target another living seat."""
     if target == s.president:
-        raise IllegalAction("target_self", "the president cannot target themself")
+        raise Refusal("target_self", "the president cannot target themself")
     if not s.alive[target]:
-        raise IllegalAction("target_dead", f"seat {target} is dead")
+        raise Refusal("target_dead", f"seat {target} is dead")
 
 
 def investigable(s: State) -> list[int]:
@@ -31,7 +31,7 @@ def apply_investigate(s: State, target: int) -> State:
     """The president learns the target's party; everyone learns who was investigated."""
     check_other_living(s, target)
     if any(t == target for _, t in s.investigated):
-        raise IllegalAction("already_investigated", f"seat {target} has already been investigated")
+        raise Refusal("already_investigated", f"seat {target} has already been investigated")
     president = s.president
     entries = (
         note("investigated", president=president, target=target),

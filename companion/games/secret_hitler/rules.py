@@ -1,4 +1,5 @@
-"""The Secret Hitler engine: action vocabulary, phases, codes and dispatch (docs/RULES.md, Secret Hitler)."""
+"""The Secret Hitler engine: its declarations, turn order, legal actions, chance and views (docs/RULES.md,
+Secret Hitler); the kit dispatches each action to its handler (`actions.ACTIONS`)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,11 @@ from companion.games.contract import CHANCE, Outcome
 from companion.games.reveal import RevealLine
 from companion.games.rules import Rules
 from companion.games.secret_hitler.reveal import reveal_lines, winning_team
-from companion.games.secret_hitler import chance, election, legal, legislation, powers
-from companion.games.secret_hitler.actions import ACTIONS, ALLOWED_BY_ID
+from companion.games.secret_hitler import chance, legal
+from companion.games.secret_hitler.actions import ACTIONS, ALLOWED
 from companion.games.secret_hitler.codes import CODES, LOG_CODES, PUBLIC_CODES, Phase, Reason
 from companion.games.secret_hitler.state import DECK_L, JA, NEIN, F, L, State, setup_for
-from companion.games.memo import Memo
-from companion.games.secret_hitler.views import public_view, seat_own, seat_parts, seat_view
+from companion.games.secret_hitler.views import REUSE, public_view, seat_own, seat_view
 
 _ONLY_CHANCE = frozenset({CHANCE})
 _NOBODY: frozenset[int] = frozenset()
@@ -30,6 +30,8 @@ class SecretHitler(Rules[State]):
     min_seats = 5
     max_seats = 10
     actions = ACTIONS
+    phase_actions = ALLOWED
+    reuse = REUSE
     phase_type = Phase
     reason_type = Reason
     own_codes = CODES
@@ -39,36 +41,28 @@ class SecretHitler(Rules[State]):
     quick_playout_seeds = 50
     """The default suite plays 50 random seeds per seat count (six counts, ~1 minute in all), `make soak` all 100."""
 
-    def apply(self, state: State, action: Any) -> State:
-        """The state after `action` (see Rules.apply). The most frequent actions, when well-formed and from the
-        seat to act in the right phase, take a shortcut past the generic parsing: they pass every check of the
-        general path and reach the same function with the same arguments; anything else takes that path."""
-        if type(action) is dict:
-            kind, seat, phase = action.get("type"), action.get("seat"), state.phase
-            if type(seat) is int:
-                if kind == "vote" and phase is Phase.VOTE:
-                    vote = action.get("vote")
-                    if seat in state.pending and type(vote) is str and (vote == JA or vote == NEIN):
-                        return election.apply_vote(state, seat, vote)
-                elif kind == "nominate" and phase is Phase.NOMINATE and seat == state.president:
-                    target = action.get("target")
-                    if type(target) is int and 0 <= target < state.seats:
-                        return election.apply_nominate(state, target)
-                elif kind == "draw" and (phase is Phase.DRAW or phase is Phase.CHAOS) and seat == CHANCE:
-                    policies = action.get("policies")
-                    if type(policies) is list and all(type(p) is str and (p == L or p == F) for p in policies):
-                        return chance.apply_draw(state, tuple(policies))
-                elif (kind == "discard" and phase is Phase.DISCARD and seat == state.president) or (
-                        kind == "enact" and phase is Phase.ENACT and seat == state.chancellor):
-                    policy = action.get("policy")
-                    if type(policy) is str and (policy == L or policy == F):
-                        apply_tile = legislation.apply_discard if kind == "discard" else legislation.apply_enact
-                        return apply_tile(state, policy)
-        return super().apply(state, action)
-
-    def allowed(self, state: State, seat: int) -> frozenset[str]:
-        """Action types of the current phase."""
-        return ALLOWED_BY_ID[state.phase._value_]
+    def _prechecked(self, state: State, action: Any) -> bool:
+        """The most frequent actions, when well-formed and from the seat to act in the right phase, skip the
+        generic parsing: they pass every check of the general path and reach the same handler."""
+        if type(action) is not dict:
+            return False
+        kind, seat, phase = action.get("type"), action.get("seat"), state.phase
+        if type(seat) is not int:
+            return False
+        if kind == "vote" and phase is Phase.VOTE:
+            vote = action.get("vote")
+            return seat in state.pending and type(vote) is str and (vote == JA or vote == NEIN)
+        if kind == "nominate" and phase is Phase.NOMINATE and seat == state.president:
+            target = action.get("target")
+            return type(target) is int and 0 <= target < state.seats
+        if kind == "draw" and (phase is Phase.DRAW or phase is Phase.CHAOS) and seat == CHANCE:
+            policies = action.get("policies")
+            return type(policies) is list and all(type(p) is str and (p == L or p == F) for p in policies)
+        if (kind == "discard" and phase is Phase.DISCARD and seat == state.president) or (
+                kind == "enact" and phase is Phase.ENACT and seat == state.chancellor):
+            policy = action.get("policy")
+            return type(policy) is str and (policy == L or policy == F)
+        return False
 
     def _check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         if not isinstance(options["rebalance"], bool):
@@ -133,9 +127,6 @@ class SecretHitler(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return seat_own(state, seat)
 
-    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        public = public_view(state, None, memo)
-        return public, seat_parts(state, public, memo)
 
     def _outcome(self, state: State) -> Outcome | None:
         return state.result
@@ -145,47 +136,6 @@ class SecretHitler(Rules[State]):
 
     def _winning_sides(self, state: State, outcome: Outcome) -> list[str]:
         return winning_team(state.roles, outcome.winners)
-
-    # --- actions (already checked for shape, turn and phase by Rules.apply) -------------------
-
-    def _apply_deal(self, state: State, a: dict[str, Any]) -> State:
-        return chance.apply_deal(state, a["roles"], a["first_president"])
-
-    def _apply_nominate(self, state: State, a: dict[str, Any]) -> State:
-        return election.apply_nominate(state, a["target"])
-
-    def _apply_vote(self, state: State, a: dict[str, Any]) -> State:
-        return election.apply_vote(state, a["seat"], a["vote"])
-
-    def _apply_draw(self, state: State, a: dict[str, Any]) -> State:
-        return chance.apply_draw(state, a["policies"])
-
-    def _apply_discard(self, state: State, a: dict[str, Any]) -> State:
-        return legislation.apply_discard(state, a["policy"])
-
-    def _apply_enact(self, state: State, a: dict[str, Any]) -> State:
-        return legislation.apply_enact(state, a["policy"])
-
-    def _apply_veto(self, state: State, a: dict[str, Any]) -> State:
-        return legislation.apply_veto(state)
-
-    def _apply_veto_reply(self, state: State, a: dict[str, Any]) -> State:
-        return legislation.apply_veto_reply(state, a["agree"])
-
-    def _apply_investigate(self, state: State, a: dict[str, Any]) -> State:
-        return powers.apply_investigate(state, a["target"])
-
-    def _apply_special_election(self, state: State, a: dict[str, Any]) -> State:
-        return powers.apply_special_election(state, a["target"])
-
-    def _apply_peek(self, state: State, a: dict[str, Any]) -> State:
-        return chance.apply_peek(state, a["policies"])
-
-    def _apply_peek_done(self, state: State, a: dict[str, Any]) -> State:
-        return powers.apply_peek_done(state)
-
-    def _apply_execute(self, state: State, a: dict[str, Any]) -> State:
-        return powers.apply_execute(state, a["target"])
 
 
 RULES = SecretHitler()

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from companion.games.contract import Outcome
+from companion.games.frozen import build, evolve
 from companion.games.log import Log
 from companion.games.rules import LogEntry
 from companion.games.secret_hitler.codes import Phase
@@ -111,30 +112,12 @@ class State:
         return evolve(self)
 
 
-_FIELD_NAMES = frozenset(State.__dataclass_fields__)
-_new = object.__new__
-_set = object.__setattr__
-
-
-def evolve(s: State, **changes: object) -> State:
-    """`dataclasses.replace` for State without its per-field overhead (the hot path of `apply`)."""
-    if not _FIELD_NAMES.issuperset(changes):
-        raise TypeError(f"State has no field(s) {sorted(set(changes) - _FIELD_NAMES)}")
-    fields = s.__dict__.copy()
-    fields.update(changes)
-    new = _new(State)
-    _set(new, "__dict__", fields)
-    return new
-
-
 def with_vote(s: State, votes: tuple[str | None, ...], pending: frozenset[int]) -> State:
     """`evolve(s, votes=votes, pending=pending)` for the most frequent action, without keyword handling."""
-    fields = s.__dict__.copy()
+    fields = s.__dict__.copy()  # a dict's copy is one block copy; `{**d, ...}` inserts key by key
     fields["votes"] = votes
     fields["pending"] = pending
-    new = _new(State)
-    _set(new, "__dict__", fields)
-    return new
+    return build(State, fields)
 
 
 @dataclass(frozen=True)
@@ -147,10 +130,8 @@ class Entry(LogEntry):
 def _entry(code: str, params: dict[str, Any], to: frozenset[int] | None) -> Entry:
     """An Entry over a read-only view of `params` (a dict nobody else holds)."""
     lists = tuple(k for k, v in params.items() if type(v) is tuple)
-    # Built like `evolve` builds a State: the frozen dataclass __init__ is slow and this runs on every log line.
-    entry = _new(Entry)
-    _set(entry, "__dict__", {"code": code, "params": MappingProxyType(params), "to": to, "lists": lists})
-    return entry
+    # the frozen dataclass __init__ is slow and this runs on every log line
+    return build(Entry, {"code": code, "params": MappingProxyType(params), "to": to, "lists": lists})
 
 
 def note(code: str, **params: Any) -> Entry:

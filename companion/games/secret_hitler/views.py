@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from companion.games.log import Log
-from companion.games.memo import Memo
-from companion.games.rules import private_part
+from companion.games.publishing import Published, Reuse, Views, private_part
+from companion.games.rules import Rules
 from companion.games.secret_hitler.flow import term_limited
 from companion.games.secret_hitler.powers import party
 from companion.games.secret_hitler.state import (
     FASCIST, HITLER, LIBERAL, VETO_AT, Entry, Phase, State, hitler_knows_fascists,
 )
-
-LOG_SLOT = "secret_hitler.log"
-"""The memo slot of the public log window (key: the log it was rendered from)."""
-PARTS_SLOT = "secret_hitler.parts"
-"""The memo slot of every seat's part (key: the state fields `seat_own` reads)."""
 
 LOG_WINDOW = 10
 """How many of the latest readable entries a view's `log` carries (the journal keeps the whole game): views
@@ -39,17 +34,21 @@ def render_log(log: Iterable[Entry], seat: int | None, reveal_all: bool) -> list
     return out
 
 
-def public_log(log: Log[Entry], memo: Memo) -> list[dict[str, Any]]:
-    """`render_log(log, None, False)`, extending the window the last publish rendered when `log` grew from
-    that publish's log (only the new entries are rendered)."""
-    last = memo.last(LOG_SLOT)
+def public_log(log: Log[Entry], last: tuple[Log[Entry], list[dict[str, Any]]] | None) -> list[dict[str, Any]]:
+    """`render_log(log, None, False)`, extending `last` (the log the last publish rendered and its window)
+    when `log` grew from it (only the new entries are rendered)."""
     if last is not None and log.starts_with(last[0]):
-        window = last[1] + render_log(log[len(last[0]):], None, False)
-        window = window[-LOG_WINDOW:]
-    else:
-        window = render_log(log, None, False)
-    memo.put(LOG_SLOT, log, window)
-    return list(window)
+        return (last[1] + render_log(log[len(last[0]):], None, False))[-LOG_WINDOW:]
+    return render_log(log, None, False)
+
+
+def public_since(s: State, last: tuple[Log[Entry], list[dict[str, Any]]] | None) -> tuple[dict[str, Any], Any]:
+    """The public view with its log window extended from the last publish's (`last`), and what the next
+    publish extends (None once the game is over: its view shows the whole log)."""
+    if s.phase is Phase.GAME_OVER:
+        return public_view(s, None), None
+    window = public_log(s.log, last)
+    return public_view(s, None, window), (s.log, window)
 
 
 def investigated_list(s: State) -> list[bool]:
@@ -60,9 +59,9 @@ def investigated_list(s: State) -> list[bool]:
     return out
 
 
-def public_view(s: State, seat: int | None, memo: Memo | None = None) -> dict[str, Any]:
-    """The fields everyone may see; `seat` only selects which private log entries stay (`memo`: the table's,
-    for the public log)."""
+def public_view(s: State, seat: int | None, window: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The fields everyone may see; `seat` only selects which private log entries stay (`window`: the public
+    log's, already rendered)."""
     over = s.phase is Phase.GAME_OVER
     view: dict[str, Any] = {
         "phase": s.phase.value,
@@ -80,8 +79,7 @@ def public_view(s: State, seat: int | None, memo: Memo | None = None) -> dict[st
         "term_limited": term_limited(s),
         "veto_unlocked": s.fascist >= VETO_AT,
         "investigated": investigated_list(s),
-        "log": public_log(s.log, memo) if memo is not None and seat is None and not over
-        else render_log(s.log, seat, over),
+        "log": list(window) if window is not None else render_log(s.log, seat, over),
     }
     if over:
         view["roles"] = list(s.roles)
@@ -145,12 +143,29 @@ def seat_view(s: State, seat: int) -> dict[str, Any]:
     return view
 
 
-def seat_parts(s: State, public: Mapping[str, Any], memo: Memo) -> tuple[dict[str, Any], ...]:
-    """Every seat's part of the view (`private_part` of its seat view), reused while what `seat_own` reads
-    is the same: the roles, whether the game is over, the investigations, who holds the hand and the peek and
-    what they hold (no public field shares a name with a seat's own)."""
+def parts_key(s: State) -> tuple[Any, ...]:
+    """What `seat_own` reads: the roles, whether the game is over, the investigations, who holds the hand and
+    the peek and what they hold."""
     holder = hand_holder(s)
-    key = (s.seats, s.roles, s.phase is Phase.GAME_OVER, s.investigated, holder, s.hand if holder is not None
-           else None, s.peeker, s.peeked)
-    return memo.get(PARTS_SLOT, key, lambda: tuple(private_part(seat_own(s, seat), public)
-                                                   for seat in range(s.seats)))
+    return (s.seats, s.roles, s.phase is Phase.GAME_OVER, s.investigated, holder,
+            s.hand if holder is not None else None, s.peeker, s.peeked)
+
+
+class SecretHitlerReuse(Reuse[State]):
+    """A publish's public log window extended from the last one's, and every seat's part the last one's while
+    what `seat_own` reads is the same (`parts_key`; no public field shares a name with a seat's own)."""
+
+    def views_since(self, rules: Rules[State], state: State, last: Published[State] | None) -> tuple[Views, Any]:
+        """The views, and the log window, parts key and parts the next publish reuses."""
+        carried = None if last is None else last.carried
+        public, window = public_since(state, None if carried is None else carried[0])
+        key = parts_key(state)
+        if carried is not None and carried[1] == key:
+            parts = carried[2]
+        else:
+            parts = tuple([private_part(seat_own(state, seat), public) for seat in range(state.seats)])
+        return (public, parts), (window, key, parts)
+
+
+REUSE = SecretHitlerReuse()
+"""How the table's publish reuses the last one's views."""

@@ -19,11 +19,10 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from companion.games.binding import (Reading, BINDING_CODES, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem, Effect,
+from companion.games.binding import (Reading, BINDING_CODES, Carried, DIM, GOLD, WHITE, Binding, Card, Chosen, DeckItem, Effect,
                                      LevelLights, Light, Placed, Pressed, refuse, Removed, RGB, Scene, TableInput,
                                      seat_of)
 from companion.games.contract import CHANCE, Components
-from companion.games.memo import Memo
 from companion.games.thief_of_baghdad.board import CARDS_PER_COLOUR, DANCERS
 from companion.games.thief_of_baghdad.board import COLORS as COLOURS
 from companion.games.thief_of_baghdad.board import THIEF_MOVES_PER_TURN as MOVES
@@ -87,10 +86,6 @@ class Taps:
         return replace(self, taps=tuple(t for t in self.taps if t[0] != seat))
 
 
-INFO_SLOT = "thief_of_baghdad.info"
-"""Memo slot of the table info (key: the seat count)."""
-SCENE_SLOT = "thief_of_baghdad.scene"
-"""Memo slot of the whole scene (key: the seat count and colours, the palaces, the turn and thief moves)."""
 MOVES_TRACK = LevelLights(WHITE, MOVES)
 TURN_LIGHT = Light(GOLD)
 WAIT_LIGHT = Light(DIM)
@@ -238,28 +233,30 @@ class ThiefOfBaghdadBinding(Binding):
         this turn."""
         return draw_scene(public_view, seats, seat_colours)
 
-    def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
+    def _info_since(self, public_view: Mapping[str, Any], seats: int,
+                    last: Carried | None) -> tuple[dict[str, Any], Carried | None]:
         """`info`, built once per seat count: it reads no view field (`info_fields`)."""
-        return memo.get(INFO_SLOT, seats, lambda: self.info(public_view, seats))
+        if last is not None and last[0] == seats:
+            return last[1], last
+        info = self.info(public_view, seats)
+        return info, (seats, info)
 
-    def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
-                     memo: Memo) -> Scene:
+    def _scene_since(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
+                     last: Carried | None) -> tuple[Scene, Carried | None]:
         """`scene`, the last one while the fields it reads and the colours are the same, else the last one with
         the seats, palaces and track that changed drawn again."""
-        # the palaces list is the same object while no palace changed (the views' memo): compared at a glance
+        # the palaces list is the same object while no palace changed (the kit reuses views): compared at a glance
         palaces, turn, used = public_view.get("palaces"), public_view.get("turn"), public_view.get("thief_moves")
-        last = memo.last(SCENE_SLOT)
         if last is not None:
             was = last[0]
             if was[2] is palaces and was[3] == turn and was[4] == used and was[0] == seats \
                     and (was[1] is seat_colours or was[1] == seat_colours):
-                return last[1]  # type: ignore[no-any-return]
+                return last[1], last
         key = (seats, seat_colours, palaces, turn, used)
         scene = None if last is None else redrawn(last[0], last[1], key)
         if scene is None:
             scene = self.scene(public_view, seats, seat_colours)
-        memo.put(SCENE_SLOT, key, scene)
-        return scene
+        return scene, (key, scene)
 
     def expected(self, state: Any) -> dict[str, tuple[tuple[str, str], ...]]:
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from companion.games.contract import IllegalAction
+from companion.games.contract import Refusal
 from companion.games.thief_of_baghdad.board import CARD_INDEX, CARDS_PER_COLOUR, COLORS, DANCER, PALACES
 
 Counts = bytes
@@ -17,7 +17,7 @@ def colour_counts(cards: Sequence[str]) -> Counts:
     counts = [0] * PALACES
     for card in cards:
         if card == DANCER:
-            raise IllegalAction("not_a_palace_card", "dancers come from their supply, never from the pile")
+            raise Refusal("not_a_palace_card", "dancers come from their supply, never from the pile")
         counts[CARD_INDEX[card]] += 1
     return bytes(counts)
 
@@ -27,12 +27,12 @@ def check_deal(hands: Sequence[Sequence[str]], sizes: Sequence[int]) -> tuple[tu
     dealt: list[Counts] = []
     for seat, (hand, size) in enumerate(zip(hands, sizes)):
         if len(hand) != size:
-            raise IllegalAction("wrong_hand_size", f"seat {seat} starts with {size} cards, got {len(hand)}")
+            raise Refusal("wrong_hand_size", f"seat {seat} starts with {size} cards, got {len(hand)}")
         dealt.append(colour_counts(hand))
     left = [CARDS_PER_COLOUR - sum(h[c] for h in dealt) for c in range(PALACES)]
     for colour, n in enumerate(left):
         if n < 0:
-            raise IllegalAction(
+            raise Refusal(
                 "card_not_in_pile", f"{CARDS_PER_COLOUR - n} {COLORS[colour]} dealt; the deck has {CARDS_PER_COLOUR}"
             )
     return tuple(dealt), bytes(left)
@@ -44,16 +44,16 @@ def check_draw(pile: Counts, discard: Counts, drawn: Counts) -> tuple[Counts, Co
     if size <= sum(pile):
         for colour in range(PALACES):
             if drawn[colour] > pile[colour]:
-                raise IllegalAction("card_not_in_pile", f"no {COLORS[colour]} card is left in the draw pile")
+                raise Refusal("card_not_in_pile", f"no {COLORS[colour]} card is left in the draw pile")
         return bytes(p - d for p, d in zip(pile, drawn)), discard, 0
     # The pile runs out mid-draw: all of it is drawn, the discard is shuffled into a new pile, drawing goes on.
     for colour in range(PALACES):
         if drawn[colour] > pile[colour] + discard[colour]:
-            raise IllegalAction(
+            raise Refusal(
                 "card_not_in_pile", f"no {COLORS[colour]} card is left in the draw pile or the discard"
             )
         if drawn[colour] < pile[colour]:
-            raise IllegalAction(
+            raise Refusal(
                 "card_not_in_pile",
                 f"the pile runs out mid-draw, so all of it is drawn: {pile[colour]} {COLORS[colour]} expected",
             )

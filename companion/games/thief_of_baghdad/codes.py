@@ -45,7 +45,7 @@ CODES: Final[dict[str, str]] = {
     "dancer_needs_idle_turn": "A dancer may be taken only after a turn with no infiltrate or move.",
     "no_dancer_left": "The dancer supply is empty.",
 }
-"""The game's own IllegalAction codes; read-only."""
+"""The game's own Refusal codes; read-only."""
 
 PUBLIC_CODES: Final[frozenset[str]] = frozenset({
     "palace_full", "same_palace", "thief_limit", "no_thief_in_supply", "no_own_guard", "no_foreign_guard",

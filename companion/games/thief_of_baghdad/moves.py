@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from companion.games.contract import IllegalAction
+from companion.games.contract import Refusal
 from companion.games.thief_of_baghdad.board import (
     CARD_INDEX, COLORS, DANCER_INDEX, GUARD_SPACES, THIEF_MOVES_PER_TURN, WIN_CHESTS,
 )
@@ -20,7 +20,7 @@ def place_guard(state: State, action: dict[str, Any]) -> State:
     """Put one of the placing seat's guards on a free space; the next seat places next."""
     seat, palace = action["seat"], CARD_INDEX[action["palace"]]
     if sum(state.guards_at(palace)) >= GUARD_SPACES:
-        raise IllegalAction("palace_full", f"{action['palace']} has no free guard space")
+        raise Refusal("palace_full", f"{action['palace']} has no free guard space")
     unplaced = bump(state.unplaced, seat, -1)
     guards = bump(state.guards, palace * (state.seats + 1) + seat, 1)
     log = state.log.append(event("place_guard", seat=seat, palace=action["palace"]))
@@ -45,19 +45,19 @@ def _pay(state: State, seat: int, paid: tuple[int, ...]) -> dict[str, Any]:
 
 def _check_thief_move(state: State) -> None:
     if state.thief_moves >= THIEF_MOVES_PER_TURN:
-        raise IllegalAction("thief_limit", f"{THIEF_MOVES_PER_TURN} thief moves were already made this turn")
+        raise Refusal("thief_limit", f"{THIEF_MOVES_PER_TURN} thief moves were already made this turn")
 
 
 def _check_move(state: State, origin: int, destination: int, owner: int) -> None:
     """Different palaces, a guard of `owner` at the origin, a free space at the destination."""
     if origin == destination:
-        raise IllegalAction("same_palace")
+        raise Refusal("same_palace")
     if not state.guard(origin, owner):
         if owner == state.seats:
-            raise IllegalAction("no_neutral_guard", f"no neutral guard at {COLORS[origin]}")
-        raise IllegalAction("no_own_guard", f"seat {owner} has no guard at {COLORS[origin]}")
+            raise Refusal("no_neutral_guard", f"no neutral guard at {COLORS[origin]}")
+        raise Refusal("no_own_guard", f"seat {owner} has no guard at {COLORS[origin]}")
     if sum(state.guards_at(destination)) >= GUARD_SPACES:
-        raise IllegalAction("palace_full", f"{COLORS[destination]} has no free guard space")
+        raise Refusal("palace_full", f"{COLORS[destination]} has no free guard space")
 
 
 def _move_guard(guards: bytes, seats: int, owner: int, origin: int, destination: int) -> bytes:
@@ -90,13 +90,13 @@ def infiltrate(state: State, action: dict[str, Any]) -> State:
     seat, palace = action["seat"], CARD_INDEX[action["palace"]]
     _check_thief_move(state)
     if not state.supply[seat]:
-        raise IllegalAction("no_thief_in_supply")
+        raise Refusal("no_thief_in_supply")
     guards = state.guards_at(palace)
     if not guards[seat]:
-        raise IllegalAction("no_own_guard", f"seat {seat} has no guard at {action['palace']}")
+        raise Refusal("no_own_guard", f"seat {seat} has no guard at {action['palace']}")
     foreign = sum(guards) - guards[seat]
     if not foreign:
-        raise IllegalAction("no_foreign_guard", f"only seat {seat}'s guards are at {action['palace']}")
+        raise Refusal("no_foreign_guard", f"only seat {seat}'s guards are at {action['palace']}")
     paid = check_payment(state.hand(seat), action["cards"], infiltrate_slots(palace, foreign))
     state = replace(
         state,
@@ -117,7 +117,7 @@ def move_guard(state: State, action: dict[str, Any]) -> State:
     _check_move(state, origin, destination, seat)
     if carry:
         if not state.thief(origin, seat):
-            raise IllegalAction("no_thief_to_carry", f"seat {seat} has no thief at {action['from']}")
+            raise Refusal("no_thief_to_carry", f"seat {seat} has no thief at {action['from']}")
         _check_thief_move(state)
     paid = check_payment(state.hand(seat), action["cards"], move_guard_slots(origin, destination))
     thieves = state.thieves

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import permutations, product
 from typing import Callable, Final, Sequence
 
-from companion.games.contract import IllegalAction
+from companion.games.contract import Refusal
 from companion.games.thief_of_baghdad.board import CARD_INDEX, CARD_NAMES, DANCER_INDEX, PALACES
 
 Slots = tuple[frozenset[int], ...]
@@ -32,22 +32,22 @@ def _fits(colours: Sequence[int], slots: Slots) -> bool:
 
 
 def check_payment(hand: bytes, cards: Sequence[str], slots: Slots) -> tuple[int, ...]:
-    """The counts paid, or IllegalAction: count first, then colours, then whether the hand holds them."""
+    """The counts paid, or Refusal: count first, then colours, then whether the hand holds them."""
     if len(cards) < len(slots):
-        raise IllegalAction("too_few_cards", f"this costs {len(slots)} card(s); {len(cards)} paid")
+        raise Refusal("too_few_cards", f"this costs {len(slots)} card(s); {len(cards)} paid")
     if len(cards) > len(slots):
-        raise IllegalAction("too_many_cards", f"this costs {len(slots)} card(s); {len(cards)} paid")
+        raise Refusal("too_many_cards", f"this costs {len(slots)} card(s); {len(cards)} paid")
     indices = [CARD_INDEX[c] for c in cards]
     if not _fits([i for i in indices if i != DANCER_INDEX], slots):
-        raise IllegalAction("wrong_colour", f"{list(cards)} does not pay for this (dancers are wild)")
+        raise Refusal("wrong_colour", f"{list(cards)} does not pay for this (dancers are wild)")
     paid = card_counts(indices)
     if paid[DANCER_INDEX] > hand[DANCER_INDEX]:
-        raise IllegalAction(
+        raise Refusal(
             "dancer_not_held", f"{paid[DANCER_INDEX]} dancer(s) paid, {hand[DANCER_INDEX]} held"
         )
     for colour in range(PALACES):
         if paid[colour] > hand[colour]:
-            raise IllegalAction(
+            raise Refusal(
                 "card_not_in_hand", f"{paid[colour]} {CARD_NAMES[colour]} paid, {hand[colour]} held"
             )
     return paid

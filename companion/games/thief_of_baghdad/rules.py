@@ -6,13 +6,12 @@ import random
 from typing import Any, ClassVar, Iterable, Mapping
 
 from companion.games.contract import CHANCE, Outcome
-from companion.games.memo import Memo
 from companion.games.option_spec import OptionSpec, OptionType
 from companion.games.reveal import RevealLine
 from companion.games.rules import Rules
 from companion.games.thief_of_baghdad.reveal import reveal_lines
 from companion.games.schema import ActionSpec, is_int
-from companion.games.thief_of_baghdad import chance, legal, moves, turns, views
+from companion.games.thief_of_baghdad import chance, legal, turns, views
 from companion.games.thief_of_baghdad.actions import ACTIONS, ALLOWED
 from companion.games.thief_of_baghdad.board import GUARDS_PER_SEAT, hand_sizes
 from companion.games.thief_of_baghdad.codes import BINDING_CODES, CODES, LOG_CODES, PUBLIC_CODES, Phase, Reason
@@ -32,6 +31,8 @@ class ThiefOfBaghdad(Rules[State]):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
+    phase_actions = ALLOWED
+    reuse = views.REUSE
     phase_type = Phase
     reason_type = Reason
     own_codes: ClassVar[Mapping[str, str]] = CODES
@@ -48,9 +49,6 @@ class ThiefOfBaghdad(Rules[State]):
         if not is_int(first) or not 1 <= first <= 12:
             raise ValueError(f"option 'first_hand' must be an integer 1..12, got {first!r}")
         return options
-
-    def allowed(self, state: State, seat: int) -> frozenset[str]:
-        return ALLOWED[state.phase]
 
     def _initial(self, seats: int, options: dict[str, Any]) -> State:
         return turns.initial(seats, options["first_hand"])
@@ -93,35 +91,12 @@ class ThiefOfBaghdad(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return views.seat_own(state, seat)
 
-    def _views(self, state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-        return views.views(state, memo)
 
     def _outcome(self, state: State) -> Outcome | None:
         return None if state.winner is None else Outcome(frozenset({state.winner}), Reason.CHESTS)
 
     def _reveal(self, state: State) -> Iterable[RevealLine]:
         return reveal_lines(state.log)
-
-    def _apply_deal(self, state: State, action: dict[str, Any]) -> State:
-        return turns.deal(state, action)
-
-    def _apply_place_guard(self, state: State, action: dict[str, Any]) -> State:
-        return moves.place_guard(state, action)
-
-    def _apply_infiltrate(self, state: State, action: dict[str, Any]) -> State:
-        return moves.infiltrate(state, action)
-
-    def _apply_move_guard(self, state: State, action: dict[str, Any]) -> State:
-        return moves.move_guard(state, action)
-
-    def _apply_move_neutral(self, state: State, action: dict[str, Any]) -> State:
-        return moves.move_neutral(state, action)
-
-    def _apply_end_turn(self, state: State, action: dict[str, Any]) -> State:
-        return turns.end_turn(state, action)
-
-    def _apply_draw(self, state: State, action: dict[str, Any]) -> State:
-        return turns.draw(state, action)
 
 
 RULES = ThiefOfBaghdad()

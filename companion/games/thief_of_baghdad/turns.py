@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from companion.games.contract import IllegalAction
+from companion.games.contract import Refusal
 from companion.games.log import Log
 from companion.games.thief_of_baghdad.board import (
     CARDS_PER_COLOUR, CHESTS, DANCER_INDEX, DANCERS, DRAW, DRAW_IDLE, GUARDS_PER_SEAT, PALACES,
@@ -79,9 +79,9 @@ def end_turn(state: State, action: dict[str, Any]) -> State:
     seat, take = action["seat"], action["take_dancer"]
     if take:
         if state.acted:
-            raise IllegalAction("dancer_needs_idle_turn")
+            raise Refusal("dancer_needs_idle_turn")
         if not state.dancers:
-            raise IllegalAction("no_dancer_left")
+            raise Refusal("no_dancer_left")
     want = DRAW if state.acted or take else DRAW_IDLE
     # With every palace card in hands there is less (or nothing) to draw; the turn then passes on.
     count = min(want, sum(state.pile) + sum(state.discard))
@@ -99,10 +99,10 @@ def draw(state: State, action: dict[str, Any]) -> State:
     """Chance's draw for the seat that just ended its turn; a pile running out takes in the discard."""
     seat = state.turn
     if action["target"] is not None and action["target"] != seat:
-        raise IllegalAction("wrong_target", f"the draw is for seat {seat}")
+        raise Refusal("wrong_target", f"the draw is for seat {seat}")
     drawn = colour_counts(action["cards"])
     if sum(drawn) != state.pending_draw:
-        raise IllegalAction("wrong_draw_count", f"seat {seat} draws {state.pending_draw} card(s) now")
+        raise Refusal("wrong_draw_count", f"seat {seat} draws {state.pending_draw} card(s) now")
     pile, discard, reshuffled = check_draw(state.pile, state.discard, drawn)
     start = seat * HAND_WIDTH
     hand = bytes(h + d for h, d in zip(state.hand(seat), drawn + b"\x00"))

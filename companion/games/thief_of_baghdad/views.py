@@ -7,14 +7,13 @@ from itertools import product
 from typing import Any, Mapping, NamedTuple
 
 from companion.games.log import Log
-from companion.games.memo import Memo
+from companion.games.publishing import Published, Reuse, Views
+from companion.games.rules import Rules
 from companion.games.thief_of_baghdad.board import (
     CARD_NAMES, CHESTS, COLORS, GUARD_SPACES, GUARDS_PER_SEAT, NEUTRAL, PALACES, WIN_CHESTS,
 )
 from companion.games.thief_of_baghdad.state import HAND_WIDTH, Event, State
 
-VIEWS_SLOT = "thief_of_baghdad.views"
-"""Memo slot of the last publish's pieces of the views (`Built`; key: the state they were built from)."""
 
 
 SINGLES: tuple[tuple[str], ...] = tuple((name,) for name in CARD_NAMES)
@@ -128,18 +127,15 @@ def seat_own(state: State, seat: int) -> dict[str, Any]:
     return {"seat": seat, "hand": hand_cards(state.hand(seat))}
 
 
-def views(state: State, memo: Memo) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+def views(state: State, last: Published[State] | None) -> tuple[Views, Built]:
     """The public view and every seat's part of it (its seat number and hand: no public field has those
-    names), each piece reused from the last publish while the state fields it reads are the same."""
-    last = memo.last(VIEWS_SLOT)
-    if last is None or last[0].seats != state.seats:
+    names), each piece reused from `last` (the last publish: its state and its `Built`) while the state fields
+    it reads are the same; and the pieces the next publish reuses."""
+    if last is None or last.state.seats != state.seats:
         built = _built(state)
-    elif last[0] is state:
-        built = last[1]
     else:
-        built = _rebuilt(state, last[0], last[1])
-    memo.put(VIEWS_SLOT, state, built)
-    return _public(state, built.palaces, built.players, built.log), built.parts
+        built = _rebuilt(state, last.state, last.carried)
+    return (_public(state, built.palaces, built.players, built.log), built.parts), built
 
 
 def _built(state: State) -> Built:
@@ -233,3 +229,15 @@ def _public_entries(log: Log[Event], start: int) -> tuple[list[dict[str, Any]], 
             entries.append(_entry(e))
             shown.append(i)
     return entries, tuple(shown)
+
+
+class ThiefOfBaghdadReuse(Reuse[State]):
+    """Each publish's views rebuilt from the last one's pieces (`views`)."""
+
+    def views_since(self, rules: Rules[State], state: State, last: Published[State] | None) -> tuple[Views, Any]:
+        """`views(state, last)`."""
+        return views(state, last)
+
+
+REUSE = ThiefOfBaghdadReuse()
+"""How the table's publish reuses the last one's views."""

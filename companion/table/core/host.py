@@ -6,7 +6,6 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.binding import Chosen, get_binding
-from companion.games.contract import IllegalAction
 from companion.games.log import Log
 from companion.table.card_values import CardError, as_played, card_json, check_card, deck_of
 from companion.table.core import bot_steps, enroll, notice, timer_steps
@@ -82,7 +81,7 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
         tokens = new_tokens(seats, ctx.tokens)
         session = Session(game_id, rules, get_binding(rules.name), seats, options or {}, components, tokens, Log(),
                           game_state)
-    except IllegalAction as exc:
+    except Refusal as exc:
         return Step(state, reply=Refusal(exc.code, exc.message))
     refusal = bot_steps.check_new_bots(rules.name, seats, components, cmd.bots)
     if refusal is not None:
@@ -98,7 +97,7 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
                                                          "start this one."))
     try:
         game_state, sampled, _ = auto_chance(session, game_state, ctx.rng)  # the deal, before anything is written
-    except IllegalAction as exc:
+    except Refusal as exc:
         return Step(state, reply=Refusal(exc.code, exc.message))
     replacing = running.game_id if running is not None and running.ended is None else None
     chance = tuple((a, "chance") for a in sampled)

@@ -6,7 +6,6 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.binding import TableInput
-from companion.games.contract import IllegalAction
 from companion.table.core.bots import SOURCE_PREFIX
 from companion.table.core.effects import AppendActions, Effect, Flash, Publish, Row
 from companion.table.core.outputs import publish
@@ -50,8 +49,10 @@ def play(state: TableState, event: TableInput, zone: str, source: str, ctx: Cont
     assert session is not None
     try:
         actions, pending = session.binding.on_input(session.state, session.pending, event, session.components)
-    except IllegalAction as exc:
-        return reject(state, zone, exc, source, by_binding=True)
+    except Refusal as exc:
+        # the binding's codes are public only as the game declares them (a tapped card's kind is hidden)
+        exc.public = exc.code in session.rules.public_binding_codes
+        return reject(state, zone, exc, source)
     return apply_actions(state, actions, pending, zone, source, ctx)
 
 
@@ -67,7 +68,7 @@ def apply_actions(state: TableState, actions: list[dict[str, Any]], pending: Any
             game_state = session.rules.apply(game_state, action)
             rows.append((journal_form(session.rules.actions, action), source))  # as parsed: no junk fields
         game_state, sampled, reserve = auto_chance(session, game_state, ctx.rng)
-    except IllegalAction as exc:  # a refused tile set must be tapped again
+    except Refusal as exc:  # a refused tile set must be tapped again
         return reject(replace(state, session=replace(session, pending=pending)), zone, exc, source)
     rows += [(a, "chance") for a in sampled]
     outcome = session.rules.outcome(game_state)
@@ -93,10 +94,8 @@ def apply_actions(state: TableState, actions: list[dict[str, Any]], pending: Any
     return Step(state, journal, tuple(effects), reply, fault_zone=zone)
 
 
-def reject(state: TableState, zone: str, exc: IllegalAction | Refusal, source: str = "",
-           by_binding: bool = False) -> Step:
+def reject(state: TableState, zone: str, exc: Refusal, source: str = "") -> Step:
     """A refused input: counted, its zone flashes, everyone hears which zone, the host and the acting seat why
     (see `refusals`); a seat page's own request hears it in its reply, so no note is kept for it."""
-    state, effects = refused(state, zone, exc.code, exc.message, by_binding=by_binding,
-                             note=not source.startswith("seat_page:"))
-    return Step(state, effects=effects, reply=Refusal(exc.code, exc.message))
+    state, effects = refused(state, zone, exc, note=not source.startswith("seat_page:"))
+    return Step(state, effects=effects, reply=Refusal(exc.code, exc.message, public=exc.public))

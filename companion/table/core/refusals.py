@@ -1,7 +1,8 @@
 """Where a refused input is told. Everyone sees which zone was not accepted (its red flash and a `rejected`
-event) and hears the code only when the code says nothing hidden: a table code such as `table_paused`, the
-contract's codes the engine checks first from the action's shape, `to_act` and the phase, and the codes the
-game declares public (`Rules.public_codes`, `Rules.public_binding_codes`). The host's stream hears every
+event) and hears the code only when the refusal says it is public (`Refusal.public`): a table code such as
+`two_tags_on_reader`, the contract's codes the engine checks first from the action's shape, `to_act` and the
+phase, and the codes the game declares public (`Rules.public_codes`, `Rules.public_binding_codes`; the kit
+marks them as it raises them). The host's stream hears every
 code with the seat it concerns, and the acting seat's own channel (its terminal's error, its page's state)
 keeps the seat's last refusal, so a chancellor's wrong tile is explained to the chancellor alone."""
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from companion.games.binding import seat_of
-from companion.games.contract import CHANCE
+from companion.games.contract import CHANCE, Refusal
 from companion.table.core.effects import Effect, Flash, Publish
 from companion.table.core.state import TableState
 from companion.table.core.values import evolve
@@ -21,14 +22,9 @@ TABLE_PUBLIC_CODES = frozenset({"no_game", "table_paused", "two_tags_on_reader"}
 two cards lie on one reader are shown on the table page, or seen on the table, anyway."""
 
 
-def is_public(code: str, session: Session | None, by_binding: bool) -> bool:
+def is_public(refusal: Refusal) -> bool:
     """Whether a refusal's code is a function of the public view (and the input's public face) alone."""
-    if code in TABLE_PUBLIC_CODES:
-        return True
-    if session is None:
-        return False
-    rules = session.rules
-    return code in (rules.public_binding_codes if by_binding else rules.public_codes)
+    return refusal.public
 
 
 def acting_seat(zone: str, session: Session | None) -> int | None:
@@ -43,13 +39,14 @@ def acting_seat(zone: str, session: Session | None) -> int | None:
     return None
 
 
-def refused(state: TableState, zone: str, code: str, message: str, *, by_binding: bool = False,
+def refused(state: TableState, zone: str, refusal: Refusal, *,
             note: bool = True) -> tuple[TableState, tuple[Effect, ...]]:
     """The state (counted, and the acting seat's note when `note`) and the effects of one refused input."""
     session = state.session
+    code, message = refusal.code, refusal.message
     counters = state.counters.add(rejected=1)
     seat = acting_seat(zone, session)
-    public: Mapping[str, Any] = {"zone": zone, "code": code} if is_public(code, session, by_binding) else {"zone": zone}
+    public: Mapping[str, Any] = {"zone": zone, "code": code} if is_public(refusal) else {"zone": zone}
     host = {"zone": zone, "code": code, "seat": seat, "message": message}
     if note and seat is not None:
         notes = {**state.notes, seat: {"n": counters.rejected, "code": code, "message": message, "zone": zone}}

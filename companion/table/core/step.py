@@ -19,7 +19,7 @@ from companion.table.core.effects import (Effect, EndGameRow, Flash, Publish, Pu
 from companion.table.core.inputs import Boot, BootFailed, Input
 from companion.table.core.outputs import publish, rescan, zone_of
 from companion.table.core.play import play, reject
-from companion.table.core.refusals import refused
+from companion.table.core.refusals import TABLE_PUBLIC_CODES, refused
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
@@ -99,7 +99,7 @@ def journal_fault(old: TableState, done: Step, code: str, message: str) -> Step:
     effects: list[Effect] = []
     old = replace(old, counters=old.counters.add(errors=1))
     if done.fault_zone is not None:
-        old, shown = refused(old, done.fault_zone, code, message, note=False)
+        old, shown = refused(old, done.fault_zone, refusal, note=False)
         effects += shown
     if done.terminal_reply is not None:
         effects.append(terminal_error(*done.terminal_reply, code, message))
@@ -143,7 +143,8 @@ def _crowded(state: TableState, reader: str, ctx: Context) -> Step:
     zone = zone_of(reader, state.session, ctx.reader_zones, state.terminals)
     if not zone:
         return Step(state)
-    return reject(state, zone, Refusal("two_tags_on_reader", "two cards on one reader: take one away"))
+    return reject(state, zone, Refusal("two_tags_on_reader", "two cards on one reader: take one away",
+                                                 public="two_tags_on_reader" in TABLE_PUBLIC_CODES))
 
 
 def _tag(state: TableState, reader: str, uid: str, placed: bool, ctx: Context) -> Step:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction
+from companion.games import CHANCE, Refusal
 from companion.games.binding import BLUE, DIM, GOLD, GREEN, RED, WHITE, Card, Chosen, Placed, Pressed, Removed, get_binding
 from companion.games.boss_wallet import RULES
 from companion.games.boss_wallet.binding import BINDING, CARD_KINDS, Taps, entry_of
@@ -109,7 +109,7 @@ def test_buttons_are_turn_actions_and_a_payment_is_tapped_then_the_extra_id() ->
     (Pressed(0, "ja"), "unknown_key"),
 ])
 def test_wrong_inputs_are_refused_with_a_code(event: Any, code: str) -> None:
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         BINDING.on_input(started(), None, event, "physical")
     assert err.value.code == code
 
@@ -118,11 +118,11 @@ def test_an_underpaid_extra_id_is_refused_by_the_engine_and_the_taps_stay() -> N
     state = started()
     actions, pending = BINDING.on_input(state, None, tap(0, "red 50"), "physical")
     actions, pending = BINDING.on_input(state, pending, tap(0, "extra ID model"), "physical")
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         RULES.apply(state, actions[0])
     assert err.value.code == "underpaid"
     assert pending.of(0) == [by_label("red 50").uid]
-    with pytest.raises(IllegalAction) as again:
+    with pytest.raises(Refusal) as again:
         BINDING.on_input(state, pending, tap(0, "red 50"), "physical")
     assert again.value.code == "already_tapped"
 
@@ -151,14 +151,14 @@ def test_hands_are_tapped_per_seat_interleaved_and_confirmed_into_reveal_hand() 
     for a, b in zip(HAND0, HAND1):
         _, pending = BINDING.on_input(state, pending, tap(0, a), "physical")
         _, pending = BINDING.on_input(state, pending, tap(1, b), "physical")
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         BINDING.on_input(state, pending, tap(1, "red 100"), "physical")
     assert err.value.code == "card_in_two_hands"
     actions, pending = BINDING.on_input(state, pending, Pressed(0, "ok"), "physical")
     assert actions == [{"type": "reveal_hand", "seat": CHANCE, "target": 0, "cards": [by_label(c).uid for c in HAND0]}]
     state = RULES.apply(state, actions[0])
     assert BINDING.choices(state, 0, "physical") == []
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         BINDING.on_input(state, pending, Chosen(0, {"type": "confirm_scan"}), "physical")
     assert err.value.code == "already_scanned"
     actions, pending = BINDING.on_input(state, pending, Chosen(1, {"type": "confirm_scan"}), "physical")
@@ -171,7 +171,7 @@ def test_a_short_scan_is_refused_and_completed_a_cleared_scan_starts_over() -> N
     for label in HAND0[:4]:
         _, pending = BINDING.on_input(state, pending, tap(0, label), "physical")
     actions, pending = BINDING.on_input(state, pending, Pressed(0, "ok"), "physical")
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         RULES.apply(state, actions[0])
     assert err.value.code == "hand_size"
     _, pending = BINDING.on_input(state, pending, tap(0, HAND0[4]), "physical")
@@ -239,11 +239,11 @@ def test_coins_tapped_by_every_seat_deal_the_round() -> None:
     actions, pending = BINDING.on_input(state, None, tap(1, "coin 2"), "physical")
     assert actions == []
     for event, code in ((tap(1, "coin 5"), "already_tapped"), (tap(0, "coin 2"), "bad_coins")):
-        with pytest.raises(IllegalAction) as err:
+        with pytest.raises(Refusal) as err:
             BINDING.on_input(state, pending, event, "physical")
         assert err.value.code == code
     actions, _ = BINDING.on_input(state, pending, tap(0, "coin 50"), "physical")
     assert actions == [{"type": "setup", "seat": CHANCE, "coins": [50, 2]}]
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         BINDING.on_input(started(), None, tap(0, "coin 7"), "physical")
     assert err.value.code == "unexpected_card"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction
+from companion.games import CHANCE, Refusal
 from companion.games.boss_wallet import RULES
 from tests.games.boss_wallet.drive import act, flip_to_round_end, scan, settle
 from tests.games.harness import check_playout
@@ -23,7 +23,7 @@ SPECIALS = {"peek": {"name": "Peek", "timing": "turn_start", "replaces_action": 
 
 def codes_of(state: object, action: dict) -> str:
     """The refusal code of an action."""
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         RULES.apply(state, action)
     return err.value.code
 
@@ -122,7 +122,7 @@ def test_playouts_with_options(seats: int) -> None:
 
 def test_every_code_raised_is_documented() -> None:
     source = "\n".join(p.read_text() for p in Path(RULES_DIR).glob("*.py"))
-    raised = set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', source))
+    raised = set(re.findall(r'Refusal\(\s*"([a-z_]+)"', source))
     assert raised - {"not_your_turn"} <= set(RULES.own_codes)
     assert set(RULES.own_codes) <= raised
     assert set(RULES.phases) == {"setup", "turns", "round_end_specials", "scan", "credit", "credit_draw",

@@ -6,7 +6,7 @@ import copy
 import random
 from typing import Any
 
-from companion.games import CHANCE, IllegalAction
+from companion.games import CHANCE, Refusal
 from companion.games.boss_wallet import RULES
 from companion.games.playout import choose_action
 
@@ -41,7 +41,7 @@ def test_mutated_actions_are_refused_cleanly() -> None:
             for bad in mutations(action, rng):
                 try:
                     RULES.apply(state, bad)
-                except IllegalAction as exc:
+                except Refusal as exc:
                     assert exc.code in codes, (bad, exc.code)
             assert state == snapshot
             state = RULES.apply(state, action)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction
+from companion.games import CHANCE, Refusal
 from companion.games.boss_wallet import BINDING, RULES
 from companion.games.boss_wallet.config import BUY_ID_CU, HAND
 from companion.games.boss_wallet.judge import judge_hand
@@ -23,7 +23,7 @@ KNOWN = {"known_hands": True}
 
 def code_of(state: Any, action: dict[str, Any]) -> str:
     """The refusal code of an action."""
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         RULES.apply(state, action)
     return err.value.code
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction
+from companion.games import CHANCE, Refusal
 from companion.games.binding import BLUE, DIM, GOLD, GREEN, OFF, WHITE, Card, Placed, Pressed, get_binding
 from companion.games.gangsters_dilemma import RULES
 from companion.games.gangsters_dilemma.binding import BINDING, CARD_KINDS, demand_of
@@ -96,14 +96,14 @@ def test_secret_taps_choose_and_patrol_and_nothing_shows_before_the_reveal() -> 
     (Pressed(1, "ja"), "unknown_key"),
 ])
 def test_wrong_inputs_are_refused(event: Any, code: str) -> None:
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         BINDING.on_input(started(), None, event, "physical")
     assert err.value.code == code
 
 
 def test_the_same_patrol_card_twice_is_refused() -> None:
     _, pending = BINDING.on_input(started(), None, police(2), "physical")
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         BINDING.on_input(started(), pending, police(2), "physical")
     assert err.value.code == "already_tapped"
 
@@ -111,7 +111,7 @@ def test_the_same_patrol_card_twice_is_refused() -> None:
 def test_a_demand_tapped_in_the_fulfil_step_fulfils_it_and_the_next_is_read() -> None:
     state, _, _ = feed(started(), gangster(1, 1), gangster(2, 1), police(2), police(3))
     assert RULES.phase(state) == "fulfil" and RULES.to_act(state) == frozenset({1})
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         BINDING.on_input(state, None, Placed("seat:2", demand(4)), "physical")
     assert err.value.code == "not_your_turn"
     state, _, done = feed(state, Placed("seat:1", demand(4)))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction
+from companion.games import CHANCE, Refusal
 from companion.games.gangsters_dilemma import actions as actions_module
 from companion.games.gangsters_dilemma.board import CHARACTERS
 from companion.games.playout import random_playout
@@ -20,7 +20,7 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "gangsters_dilem
 
 def refused(state: object, action: dict) -> str:
     """The code an action is refused with."""
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         RULES.apply(state, action)
     return err.value.code
 

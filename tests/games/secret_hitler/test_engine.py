@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections import Counter
@@ -10,7 +11,8 @@ from types import MappingProxyType
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction, LogEntry, Outcome, Rules, get_rules
+from companion.games import CHANCE, LogEntry, Outcome, Refusal, get_rules
+from companion.games.contract import COMMON_CODES
 from companion.games.log import Log
 from companion.games.playout import random_playout
 from companion.games.secret_hitler.state import POWERS, ROLE_MIX, Phase, Power, State, evolve
@@ -121,23 +123,28 @@ def variants(state: State) -> list[object]:
     return out
 
 
-def test_shortcuts_match_the_general_path() -> None:
-    """SecretHitler.apply's shortcuts give exactly what the base Rules.apply gives, result or refusal code."""
-    compared = applied = 0
+def test_prechecked_actions_match_the_general_path() -> None:
+    """Actions SecretHitler._prechecked lets past the kit's checks give exactly what the checks give, result
+    or refusal code (and public flag); the precheck says yes only to actions the checks accept."""
+    general = copy.copy(RULES)
+    general._has_precheck = False  # type: ignore[misc]  # this instance takes the kit's checks every time
+    compared = applied = prechecked = 0
     for state in some_states()[::15]:
         for action in variants(state):
-            try:
-                fast = RULES.apply(state, action)
-            except IllegalAction as exc:
-                fast = exc.code
-            try:
-                slow = Rules.apply(RULES, state, action)
-            except IllegalAction as exc:
-                slow = exc.code
-            assert fast == slow, action
+            results = []
+            for rules in (RULES, general):
+                try:
+                    results.append(rules.apply(state, action))
+                except Refusal as exc:
+                    results.append((exc.code, exc.public))
+            assert results[0] == results[1], action
+            if RULES._prechecked(state, action):
+                prechecked += 1
+                assert not (isinstance(results[0], tuple) and results[0][0] in COMMON_CODES), \
+                    f"prechecked, yet the kit's checks refuse it: {action}"
             compared += 1
-            applied += not isinstance(fast, str)
-    assert compared > 20000 and applied > 100, (compared, applied)
+            applied += not isinstance(results[0], tuple)
+    assert compared > 20000 and applied > 100 and prechecked > 100, (compared, applied, prechecked)
 
 
 IMMUTABLE_ATOMS = (int, str, bool, type(None), Phase)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction, get_rules
+from companion.games import CHANCE, Refusal, get_rules
 from companion.games.playout import random_playout
 from tests.games.harness import assert_same_public_views
 
@@ -28,7 +28,7 @@ def common_prefix(seats: int, a: list[dict], b: list[dict]) -> int:
     for step, (x, y) in enumerate(zip(a, b)):
         try:
             sa, sb = RULES.apply(sa, x), RULES.apply(sb, y)
-        except IllegalAction:
+        except Refusal:
             return step
         if RULES.outcome(sa) or RULES.outcome(sb):
             return step
@@ -196,13 +196,13 @@ def test_refusals_name_no_tiles() -> None:
                     for combo in combos:
                         try:
                             RULES.apply(state, {"type": state.phase.value, "seat": CHANCE, "policies": combo})
-                        except IllegalAction as exc:
+                        except Refusal as exc:
                             messages.setdefault(exc.code, set()).add(exc.message)
                 if state.phase.value == "enact":
                     for policy in "LF":
                         try:
                             RULES.apply(state, {"type": "enact", "seat": state.chancellor, "policy": policy})
-                        except IllegalAction as exc:
+                        except Refusal as exc:
                             messages.setdefault(exc.code, set()).add(exc.message)
                 state = RULES.apply(state, action)
     assert {"impossible_draw", "policy_not_in_hand"} <= set(messages)

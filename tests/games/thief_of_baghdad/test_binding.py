@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games import IllegalAction
+from companion.games import Refusal
 from companion.games.binding import DIM, GOLD, WHITE, Card
 from companion.games.thief_of_baghdad.binding import (CHEST_RGB, NEUTRAL_RGB, SEAT_RGB, ThiefOfBaghdadBinding,
                                                       Taps)
@@ -56,7 +56,7 @@ def test_taps_refuse_the_same_card_twice_and_clear_per_seat() -> None:
     dancer = Card("0A000002", "thief_of_baghdad", "dancer", "dancer", "dancer")
     taps = Taps("k").add(0, red).add(1, dancer)
     assert taps.of(0) == ["red"] and taps.of(1) == ["dancer"] and len(taps) == 2
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         taps.add(1, red)
     assert err.value.code == "already_tapped"
     assert taps.clear(0).of(0) == [] and taps.clear(0).of(1) == ["dancer"]
@@ -111,10 +111,10 @@ def test_the_deal_is_read_from_every_seat_s_taps() -> None:
     for i, colour in enumerate(HANDS[0]):
         state, pending, done = run(state, pending, Placed("seat:0", palace_card(colour, i)))
         assert done == []
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         BINDING.on_input(state, pending, Placed("seat:0", palace_card("red", 50)), "physical")
     assert err.value.code == "hand_full"
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         BINDING.on_input(state, pending, Placed("seat:1", palace_card("red", 0)), "physical")
     assert err.value.code == "already_tapped"
 
@@ -135,10 +135,10 @@ def test_a_payment_is_tapped_then_chosen_and_the_draw_is_tapped() -> None:
     state3, _, done = run(state2, pending, Pressed(0, "end"))
     assert done == [{"type": "end_turn", "seat": 0, "take_dancer": False}]
     assert BINDING.chance_is_physical(state3, "physical")
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         BINDING.on_input(state3, None, Placed("seat:1", palace_card("blue", 60)), "physical")
     assert err.value.code == "wrong_reader"
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         BINDING.on_input(state3, None, Placed("seat:0", palace_card("dancer", 61)), "physical")
     assert err.value.code == "unexpected_card"
     drawn = [Placed("seat:0", palace_card(c, 70 + i)) for i, c in enumerate(("white", "white", "purple"))]
@@ -156,7 +156,7 @@ def test_a_payment_is_tapped_then_chosen_and_the_draw_is_tapped() -> None:
     (Pressed(0, "ja"), "unknown_key"),
 ])
 def test_wrong_inputs_are_refused(event: Any, code: str) -> None:
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         BINDING.on_input(dealt(), None, event, "physical")
     assert err.value.code == code
 
@@ -166,7 +166,7 @@ def test_a_payment_that_does_not_cover_the_cost_is_refused_by_the_engine() -> No
     legal = next(a for a in RULES.legal_actions(state, 0) if a["type"] == "infiltrate" and a["palace"] == "red")
     _, pending, _ = run(state, None, Placed("seat:0", palace_card("blue", 1)))
     actions, _ = BINDING.on_input(state, pending, Chosen(0, legal), "physical")
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         RULES.apply(state, actions[0])
     assert err.value.code in RULES.own_codes
     assert BINDING.choices(state, 0, "physical") == [{"type": "clear_taps", "seat": 0}]

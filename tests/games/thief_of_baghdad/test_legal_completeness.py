@@ -8,7 +8,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction
+from companion.games import CHANCE, Refusal
 from companion.games.playout import choose_action
 from companion.games.thief_of_baghdad.board import CARD_NAMES, COLORS
 from tests.games.thief_of_baghdad.helpers import RULES
@@ -63,7 +63,7 @@ def test_listed_actions_are_exactly_the_accepted_ones(seats: int) -> None:
         for candidate in every_candidate(seat):
             try:
                 RULES.apply(state, candidate)
-            except IllegalAction:
+            except Refusal:
                 continue
             accepted.add(key(candidate))
         assert set(listed) == accepted

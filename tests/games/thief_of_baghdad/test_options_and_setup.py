@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction
+from companion.games import CHANCE, Refusal
 from tests.games.thief_of_baghdad.helpers import RULES, act, two_seat_game
 
 
@@ -25,7 +25,7 @@ def test_parameters_by_seat_count(seats: int, guards: int, sizes: list[int], win
     assert view["chests_to_win"] == win
     assert all(p["guards"] == ["neutral"] and p["chests"] == [4, 5, 6, 7] for p in view["palaces"])
     hands = [["white"] * n for n in sizes]
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         RULES.apply(state, act("deal", CHANCE, hands=[h + ["white"] for h in hands]))
     assert err.value.code in ("wrong_hand_size", "card_not_in_pile")
     dealt = RULES.apply(state, act("deal", CHANCE, hands=[["red"] * n for n in sizes[:1]] + [

@@ -7,7 +7,7 @@ from itertools import combinations_with_replacement
 
 import pytest
 
-from companion.games import IllegalAction
+from companion.games import Refusal
 from companion.games.thief_of_baghdad.board import CARD_NAMES, PALACES
 from companion.games.thief_of_baghdad.payments import (
     affordable, card_counts, check_payment, infiltrate_slots, move_guard_slots, move_neutral_slots,
@@ -22,7 +22,7 @@ FULL = bytes([3] * 7)
 def code(hand: bytes, cards: list[str], slots: tuple) -> str | None:
     try:
         check_payment(hand, cards, slots)
-    except IllegalAction as exc:
+    except Refusal as exc:
         return exc.code
     return None
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.games import CHANCE, IllegalAction
+from companion.games import CHANCE, Refusal
 from companion.games.thief_of_baghdad.chance import check_draw, sample_draw
 from companion.games.thief_of_baghdad.state import bump
 from tests.games.thief_of_baghdad.helpers import RULES, act, thieves, two_seat_game
@@ -76,7 +76,7 @@ def test_nothing_to_draw_passes_the_turn_and_a_short_pile_draws_what_is_left() -
     short = replace(state, pile=bytes([1, 0, 0, 0, 0, 0]), discard=bytes([0, 1, 0, 0, 0, 0]))
     after = RULES.apply(short, act("end_turn", 0))
     assert RULES.view(after)["draw_pending"] == 2
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         RULES.apply(after, act("draw", CHANCE, cards=["blue", "blue"]))
     assert err.value.code == "card_not_in_pile"
     done = RULES.apply(after, act("draw", CHANCE, cards=["blue", "red"], target=0))
@@ -88,7 +88,7 @@ def test_check_draw_takes_the_whole_pile_before_the_reshuffle() -> None:
     assert check_draw(pile, discard, bytes([1, 0, 0, 0, 0, 1])) == (bytes(6), discard, 0)
     assert check_draw(pile, discard, bytes([1, 1, 0, 0, 0, 1])) == (bytes([0, 2, 2, 0, 0, 0]), bytes(6), 5)
     for drawn in (bytes([0, 2, 0, 0, 0, 1]), bytes([1, 0, 0, 0, 0, 2]), bytes([2, 0, 0, 0, 0, 0])):
-        with pytest.raises(IllegalAction) as err:
+        with pytest.raises(Refusal) as err:
             check_draw(pile, discard, drawn)
         assert err.value.code == "card_not_in_pile"
 
@@ -108,10 +108,10 @@ def test_sampled_draws_follow_the_pile_then_the_discard() -> None:
 def test_take_dancer_only_after_an_idle_turn_and_while_any_is_left() -> None:
     state = two_seat_game()
     acted = RULES.apply(state, act("infiltrate", 0, palace="green", cards=["green"]))
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         RULES.apply(acted, act("end_turn", 0, take_dancer=True))
     assert err.value.code == "dancer_needs_idle_turn"
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(Refusal) as err:
         RULES.apply(replace(state, dancers=0), act("end_turn", 0, take_dancer=True))
     assert err.value.code == "no_dancer_left"
     took = RULES.apply(state, act("end_turn", 0, take_dancer=True))
