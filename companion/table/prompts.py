@@ -3,7 +3,7 @@ also says its kind (the first level on a small terminal) and short ASCII labels 
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import AbstractSet, Any, Mapping, Sequence
 
 from companion.games.rules import private_part  # noqa: F401 (the table's name for it)
 
@@ -22,15 +22,19 @@ def kind(action: Mapping[str, Any]) -> str:
     return str(action.get("type", "?")).replace("_", " ")
 
 
-def label(action: Mapping[str, Any], seat_names: Sequence[str], ascii_only: bool = False) -> str:
-    """A short English label: the type, then its fields (seat targets by their configured names)."""
-    words, ascii_words = _details(action, seat_names)
+def label(action: Mapping[str, Any], seat_names: Sequence[str], seat_fields: AbstractSet[str],
+          ascii_only: bool = False) -> str:
+    """A short English label: the type, then its fields (a field the game declares a seat by the seat's
+    configured name)."""
+    words, ascii_words = _details(action, seat_names, seat_fields)
     return " ".join([kind(action), *(ascii_words if ascii_only else words)])
 
 
-def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list[str], list[str]]:
-    """An action's fields as words (a seat by its name), and as a terminal shows them (a seat whose name is
-    not ASCII as "Seat N"); one pass for both (the same list while no name differs)."""
+def _details(action: Mapping[str, Any], seat_names: Sequence[str],
+             seat_fields: AbstractSet[str]) -> tuple[list[str], list[str]]:
+    """An action's fields as words (a seat field, as the game's `fields` declare it, by the seat's name), and as a
+    terminal shows them (a seat whose name is not ASCII as "Seat N"); one pass for both (the same list while no
+    name differs)."""
     parts: list[str] = []
     ascii_parts: list[str] | None = None  # a copy of `parts` only once a seat's name is not ASCII
     for key, value in action.items():
@@ -47,7 +51,7 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list
                 word = " ".join([str(v) for v in value])
         elif kind_of is bool:
             word = f"{key} {'yes' if value else 'no'}"
-        elif key == "target" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        elif key in seat_fields and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             name = seat_name(value, seat_names)
             if not name.isascii() and ascii_parts is None:
                 ascii_parts = list(parts)
@@ -67,44 +71,46 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str]) -> tuple[list
     return parts, parts if ascii_parts is None else ascii_parts
 
 
-def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
+def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str],
+           seat_fields: AbstractSet[str]) -> dict[str, Any]:
     """One prompt option: the label the page shows, and for a terminal its kind and short ASCII labels."""
     kind_of = action.get("type", "?")
     group = (kind_of if type(kind_of) is str else str(kind_of)).replace("_", " ")  # `kind`, inlined: per option
-    words, ascii_words = _details(action, seat_names)
+    words, ascii_words = _details(action, seat_names, seat_fields)
     label = f"{group} {' '.join(words)}" if words else group
     return {"value": value, "label": label, "action": action, "group": group,
             "short": label if ascii_words is words else " ".join([group, *ascii_words]),
             "item": " ".join(ascii_words) or group}
 
 
-def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str], start: int = 0,
-               stop: int | None = None) -> list[dict[str, Any]]:
+def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str], seat_fields: AbstractSet[str],
+               start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
     """A prompt's numbered options for these legal actions (`option_at` each; only `legal[start:stop]`,
     numbered by their place in `legal`, when given)."""
     end = len(legal) if stop is None else stop
-    return [option_at(value, legal[value], seat_names) for value in range(start, end)]
+    return [option_at(value, legal[value], seat_names, seat_fields) for value in range(start, end)]
 
 
-def option_at(value: int, action: Mapping[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
-    """`option(value, action, seat_names)`. An action that is not a plain dict may carry its option's words,
-    found once by its game (`option_words`: group, label, short label, item, as `option` gives them for an
+def option_at(value: int, action: Mapping[str, Any], seat_names: Sequence[str],
+              seat_fields: AbstractSet[str]) -> dict[str, Any]:
+    """`option(value, action, seat_names, seat_fields)`. An action that is not a plain dict may carry its option's
+    words, found once by its game (`option_words`: group, label, short label, item, as `option` gives them for an
     action naming no seat); they are then only read."""
     words = None if type(action) is dict else getattr(action, "option_words", None)
     if words is None:
-        return option(value, action, seat_names)
+        return option(value, action, seat_names, seat_fields)
     group, label, short, item = words
     return {"value": value, "label": label, "action": action, "group": group, "short": short, "item": item}
 
 
-def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence[str],
+def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence[str], seat_fields: AbstractSet[str],
            private: Mapping[str, Any], options: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The protocol message asking a seat to choose (or `idle` when it has nothing to do); `options`: the
     options of `legal` when already built (`options_of`)."""
     if not legal:
         return {"v": 1, "type": "idle", "ballot": None, "info": info_of(private)}
     return {"v": 1, "type": "prompt", "ballot": ballot,
-            "options": options_of(legal, seat_names) if options is None else options,
+            "options": options_of(legal, seat_names, seat_fields) if options is None else options,
             "info": info_of(private)}
 
 

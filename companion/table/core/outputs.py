@@ -6,7 +6,7 @@ import hashlib
 import hmac
 from dataclasses import replace
 from operator import itemgetter
-from typing import Any, Callable, Hashable, Mapping, Sequence
+from typing import AbstractSet, Any, Callable, Hashable, Mapping, Sequence
 
 from companion.games.binding import Effect as LightEffect
 from companion.games.binding import ORANGE, RGB, WHITE, Binding, Light
@@ -15,7 +15,9 @@ from companion.table.core.effects import Effect, PublishState, SendTerminal, Set
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
 from companion.games.memo import Memo
+from companion.games.registry import get_game
 from companion.games.rules import Rules
+from companion.games.schema import FieldKind
 from companion.table.prompts import info_of, options_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
@@ -138,6 +140,7 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
     if names is None:
         names = seat_facts(ctx, session)[2]
     rules, binding, game_state, components = session.rules, session.binding, session.state, session.components
+    seat_fields = get_game(rules.name).fields.of_kind(FieldKind.SEAT)
     # the engine is asked only for the seats that may act: every other seat's legal actions are []
     if not running:
         acting = frozenset()
@@ -194,7 +197,7 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
                                                                                      or old["info"] == info):
                     continue  # still idle, the same to show: nothing to send, nothing to store
                 message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots, memo, seat,
-                                                  ctx.ballot_key)
+                                              ctx.ballot_key, seat_fields=seat_fields)
         else:
             message = old if old == IDLE else dict(IDLE)
         if message is old:  # unchanged: nothing to send, nothing to store
@@ -267,9 +270,10 @@ def _same(info: Mapping[str, Any], done: Sequence[Mapping[str, Any]], seat: int)
 
 def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
                old: Mapping[str, Any] | None, ballots: int, memo: Memo | None = None,
-               seat: int = 0, key: bytes = b"") -> tuple[Mapping[str, Any], int]:
-    """A seat's prompt offering `legal` (`private`: what its view adds to the public one) and the ballot
-    counter after it; the ballot id stays the same while its choices do, and an unchanged prompt is `old`
+               seat: int = 0, key: bytes = b"", *, seat_fields: AbstractSet[str]
+               ) -> tuple[Mapping[str, Any], int]:
+    """A seat's prompt offering `legal` (`private`: what its view adds to the public one; `seat_fields`: the
+    game's fields holding a seat, named by the seat's name) and the ballot counter after it; the ballot id stays the same while its choices do, and an unchanged prompt is `old`
     itself. With the game's `memo`, a seat offered the same choices as at its last prompt starting with the
     same kind of action (e.g. a vote, round after round) gets the option list built then."""
     if old is not None and same_choices(old, legal):
@@ -277,12 +281,13 @@ def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, 
             return old, ballots
         return {**old, "info": info_of(private)}, ballots
     if not legal:
-        return prompt(None, legal, names, private), ballots
+        return prompt(None, legal, names, seat_fields, private), ballots
     ballots += 1
     ballot = ballot_id(key, game_id, ballots)
     if memo is None:
-        return prompt(ballot, legal, names, private), ballots
-    return prompt(ballot, legal, names, private, reused_options(memo, seat, legal, names)), ballots
+        return prompt(ballot, legal, names, seat_fields, private), ballots
+    return prompt(ballot, legal, names, seat_fields, private,
+                  reused_options(memo, seat, legal, names, seat_fields)), ballots
 
 
 def ballot_id(key: bytes, game_id: int, number: int) -> str:
@@ -293,8 +298,9 @@ def ballot_id(key: bytes, game_id: int, number: int) -> str:
     return f"{game_id}.{tag}"
 
 
-def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
-    """`options_of(legal, names)`, reusing the seat's last option list of the same kind of first action (one
+def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: list[str],
+                   seat_fields: AbstractSet[str]) -> list[dict[str, Any]]:
+    """`options_of(legal, names, seat_fields)`, reusing the seat's last option list of the same kind of first action (one
     slot per seat and kind: a seat's vote or location choice comes back round after round with other prompts
     between): the whole list for the same actions, else its options for the equal actions before and after
     the ones that changed (renumbered when they moved: a turn's choices gain or lose one in the middle); for
@@ -302,7 +308,7 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
     slot = (OPTIONS_SLOT, seat, legal[0].get("type"))
     last = memo.last(slot)
     if last is None or (last[0] is not names and last[0] != names):
-        options = options_of(legal, names)
+        options = options_of(legal, names, seat_fields)
     else:
         old = last[1]
         n, m = len(legal), len(old)
@@ -315,14 +321,14 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
         first = legal[0]
         if type(first) is not dict and getattr(first, "option_words", None) is not None:
             # actions carrying their words: options built anew cost less than finding and renumbering old ones
-            options = old[:same] + options_of(legal, names, same)
+            options = old[:same] + options_of(legal, names, seat_fields, same)
             memo.put(slot, names, options)
             return options
         end = 0  # equal actions at the end of both lists
         while end < n - same and end < m - same and ((was := old[m - 1 - end]["action"]) is legal[n - 1 - end]
                                                       or was == legal[n - 1 - end]):
             end += 1
-        options = old[:same] + options_of(legal, names, same, n - end)
+        options = old[:same] + options_of(legal, names, seat_fields, same, n - end)
         options += old[m - end:] if n == m else [{**o, "value": i} for i, o in enumerate(old[m - end:], n - end)]
     memo.put(slot, names, options)
     return options
