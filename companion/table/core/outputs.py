@@ -140,7 +140,7 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
     if names is None:
         names = seat_facts(ctx, session)[2]
     rules, binding, game_state, components = session.rules, session.binding, session.state, session.components
-    seat_fields = get_game(rules.name).fields.of_kind(FieldKind.SEAT)
+    seat_fields = session.memo.get(FIELDS_SLOT, rules.name, lambda: get_game(rules.name).fields.of_kind(FieldKind.SEAT))
     # the engine is asked only for the seats that may act: every other seat's legal actions are []
     if not running:
         acting = frozenset()
@@ -338,6 +338,8 @@ _ACTION = itemgetter("action")
 BALLOT_TAG = 12
 """Hex digits of a ballot id's secret part (48 bits): with the game id and a hub's screen number it stays far
 below the protocol's 64-character id."""
+FIELDS_SLOT = "prompt.seat_fields"
+"""The memo slot of the game's seat fields (its declaration's, read once per game as its binding's facts are)."""
 SEATS_SLOT = "publish.seats"
 """Memo slot of the seat colours, names and snapshot seats (key: the seat config and the game's seat count)."""
 TERMINALS_SLOT = "prompt.terminals"
