@@ -284,7 +284,7 @@ class Binding:
 
     def facts(self, seats: int) -> dict[str, Any]:
         """Fixed facts of the game at this seat count that the page draws with (so the page keeps no copy): what
-        each field of its views, log params and actions holds (`fields`: name -> `FieldKind`, the game's one
+        each field of its views, log params and actions holds (`fields`: `FieldKind` -> names, the game's one
         declaration) and the catalogue fields with the kind of card each describes (`catalogue_fields`: the page
         names those cards by what they are wherever a value holds their id, and lists no catalogue as a value)."""
         fields = get_game(self.game).fields

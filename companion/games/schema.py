@@ -248,9 +248,10 @@ class ViewFields:
         entries say their own kind, is not one)."""
         return {name: f.of for name, f in self._fields.items() if f.kind is FieldKind.CATALOGUE and f.of}
 
-    def as_json(self) -> dict[str, str]:
-        """Field name -> its kind, as the page reads it (the binding's facts carry it)."""
-        return {name: f.kind.value for name, f in self._fields.items()}
+    def as_json(self) -> dict[str, list[str]]:
+        """Kind -> the names of its fields, as the page reads them (the binding's facts carry it; names are values,
+        never keys, so a public payload's keys name no secret field)."""
+        return {kind.value: sorted(names) for kind, names in self._by_kind.items() if names}
 
     def problems(self, view: Mapping[str, Any], seats: int, public: bool = True) -> list[str]:
         """Every field of `view` (nested records and log params included) this schema does not declare or whose

@@ -39,11 +39,11 @@ def status(state: str, version: str, since: float | None, keepalive: int) -> dic
     return {"v": VERSION, "state": state, "version": version, "since": since, "keepalive": keepalive}
 
 
-def progress_of(view: Mapping[str, Any], fields: Mapping[str, str]) -> dict[str, int]:
+def progress_of(view: Mapping[str, Any], fields: Mapping[str, Sequence[str]]) -> dict[str, int]:
     """How far the game is, as the public view's own top-level counters (policy tracks, round, tracker...): every
-    integer field the game's `fields` (name -> kind, as its facts carry them) do not declare a seat; the dashboard
-    words each through the game's translations."""
-    seats = {name for name, kind in fields.items() if kind == FieldKind.SEAT}
+    integer field the game's `fields` (kind -> names, as its facts carry them) do not declare a seat; the
+    dashboard words each through the game's translations."""
+    seats = set(fields.get(FieldKind.SEAT.value) or ())
     out: dict[str, int] = {}
     for key, value in view.items():
         if isinstance(value, int) and not isinstance(value, bool) and key not in seats and key != "seats":

@@ -46,14 +46,13 @@ export class I18n {
   }
 
   /** The game's fixed facts (snapshot game.table_info.facts): which fields hold seats or locations is the game's
-   * one declaration of its fields (`facts.fields`: name -> kind, companion/games/schema.py FieldKind). */
+   * one declaration of its fields (`facts.fields`: kind -> names, companion/games/schema.py FieldKind). */
   set facts(facts) {
     const f = facts || {};
     this.rawFacts = f;
     // a game with catalogue fields words its cards from them too (a page that set `cards` itself keeps them)
     if (this.view && f.catalogue_fields && Object.keys(f.catalogue_fields).length) this.cards = this.catalogue(this.view);
-    const declared = Object.entries(f.fields || {});
-    const ofKind = (kind) => new Set(declared.filter(([, k]) => k === kind).map(([name]) => name));
+    const ofKind = (kind) => new Set((f.fields && f.fields[kind]) || []);
     this.fields = {
       seat: ofKind("seat"), seatList: ofKind("seats"), perSeat: ofKind("per_seat"), location: ofKind("location"),
     };
