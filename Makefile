@@ -27,7 +27,7 @@ soak: $(STAMP)
 	@bash scripts/install-test-deps.sh
 	$(BIN)/python -m pytest -q -m soak
 
-# The builder's drawings (hardware/drawings/*.svg) from their text sources, and docs/RULES.md's table of games; tests/hal/test_drawings.py fails when a
+# The builder's drawings (hardware/drawings/*.svg) from their text sources, and the docs' lists of games (companion/catalogue.py); tests/hal/test_drawings.py fails when a
 # drawing and its source disagree, or a drawn pin disagrees with the code's pin map.
 docs: $(STAMP)
 	@bash scripts/install-test-deps.sh

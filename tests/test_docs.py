@@ -133,3 +133,25 @@ def test_the_games_table_in_docs_rules_is_built_from_the_registry() -> None:
     assert with_table(text, games_table(ROOT)) == text, "run `python -m companion.catalogue` (make docs)"
     headings = set(re.findall(r"^## (.+)$", text, flags=re.M))
     assert {g.title for g in all_games()} <= headings
+
+
+def test_the_readmes_lists_of_games_are_built_from_the_registry() -> None:
+    """README.md's list of games and each game's playout seeds are what `python -m companion.catalogue` writes
+    (a new game appears by itself: rerun the command)."""
+    from companion.catalogue import rebuilt
+
+    assert rebuilt(ROOT, "README.md") == (ROOT / "README.md").read_text(encoding="utf-8"), \
+        "run `python -m companion.catalogue` (make docs)"
+
+
+def test_every_game_a_readme_table_names_is_registered() -> None:
+    """The README's measured tables (one row per game and figure) name only registered games, by title or id: a
+    game renamed or removed leaves no stale row (a new game is added to them once it is measured)."""
+    from companion.games.registry import all_games
+
+    known = {g.title for g in all_games()} | {g.id for g in all_games()}
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    named: set[str] = set()
+    for table in re.findall(r"^\| game \|.*\n\|[-| ]+\|\n((?:\|.*\n)+)", text, flags=re.M):
+        named |= {row.split("|")[1].strip() for row in table.splitlines()}
+    assert named and named <= known, named - known

@@ -33,13 +33,6 @@ GOLD: RGB = (255, 170, 0)
 PURPLE: RGB = (150, 0, 255)
 ORANGE: RGB = (255, 90, 0)
 
-SEAT_FIELDS = ("seat", "target", "turn", "winner")
-"""View fields and log params that hold one seat number, in every game (a game's binding adds its own)."""
-
-SEAT_LIST_FIELDS = ("winners", "seats")
-"""Fields that hold a list of seat numbers, in every game."""
-
-
 class Effect(StrEnum):
     """How a zone's LEDs show their colour (a str, so renderers may compare it with "pulse")."""
 
@@ -208,17 +201,6 @@ class Binding:
     game: str = ""
     card_kinds: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     """Card kind -> allowed values, for enrollment."""
-    seat_fields: tuple[str, ...] = ()
-    """The game's own fields holding one seat number, besides SEAT_FIELDS (see `facts`)."""
-    seat_list_fields: tuple[str, ...] = ()
-    """The game's own fields holding a list of seat numbers, besides SEAT_LIST_FIELDS."""
-    per_seat_fields: tuple[str, ...] = ()
-    """Fields holding one value per seat, in seat order."""
-    location_fields: tuple[str, ...] = ()
-    """Fields holding a location number (drawn by the location's name)."""
-    catalogue_fields: Mapping[str, str] = MappingProxyType({})
-    """View fields holding a catalogue of cards (id -> what the card is), with the kind of card each describes: the
-    page names those cards by what they are wherever a value holds their id, and lists no catalogue as a value."""
     kind_words: Mapping[str, tuple[str, str]] = MappingProxyType({})
     """Card kind -> its name in English and Korean (enrollment progress, the physical start check)."""
     needed_kinds: tuple[str, ...] = ()
@@ -330,12 +312,12 @@ class Binding:
         return self.scene(public_view, seats, seat_colours), None
 
     def facts(self, seats: int) -> dict[str, Any]:
-        """Fixed facts of the game at this seat count that the page draws with (so the page keeps no copy):
-        which view fields and log params hold a seat number (`seat_fields`), a list of seats (`seat_list_fields`),
-        one value per seat in seat order (`per_seat_fields`) or a location number (`location_fields`)."""
-        return {"seat_fields": [*SEAT_FIELDS, *self.seat_fields], "seat_list_fields": [*SEAT_LIST_FIELDS,
-                *self.seat_list_fields], "per_seat_fields": list(self.per_seat_fields),
-                "location_fields": list(self.location_fields), "catalogue_fields": dict(self.catalogue_fields)}
+        """Fixed facts of the game at this seat count that the page draws with (so the page keeps no copy): what
+        each field of its views, log params and actions holds (`fields`: `FieldKind` -> names, the game's one
+        declaration) and the catalogue fields with the kind of card each describes (`catalogue_fields`: the page
+        names those cards by what they are wherever a value holds their id, and lists no catalogue as a value)."""
+        fields = get_game(self.game).fields
+        return {"fields": fields.as_json(), "catalogue_fields": fields.catalogues()}
 
     def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """Public table information drawn from the public view only (e.g. what the bank pays out)."""

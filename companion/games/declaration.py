@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.games.rules import Rules
+from companion.games.schema import ViewFields
 
 if TYPE_CHECKING:
     from companion.games.binding import Binding
@@ -34,6 +35,9 @@ class Game:
     """The table binding (`BINDING`): inputs to actions, LEDs, the deck list, the page's fixed facts."""
     demo_seats: int
     """Seats `companion run --game <id>` and the tests' sample games start with."""
+    fields: ViewFields
+    """What each field of its views, log params and actions holds (seats, counts, cards...): the one declaration
+    the page, i18n and the prompt builder read (the binding's `facts` carry it to the page)."""
     one_winner: bool = False
     """Every outcome has exactly one winning seat (the bot strength bench then has no random-seat baseline to
     measure: it is exactly 1/seats)."""

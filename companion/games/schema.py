@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from companion.games.contract import CHANCE, IllegalAction
 
@@ -168,3 +170,161 @@ def check_options(options: Any, known: Iterable[str]) -> dict[str, Any]:
         if key not in allowed:
             raise ValueError(f"unknown option {key!r} (known: {', '.join(sorted(allowed)) or 'none'})")
     return dict(options)
+
+
+# --- view fields: what each field of a game's views and log params holds, declared once per game -----------
+
+
+class FieldKind(StrEnum):
+    """What one view field or log param holds; None is allowed for every kind (a field that does not apply now)."""
+
+    SEAT = "seat"
+    """One seat number (-1: chance)."""
+    SEATS = "seats"
+    """A list of seat numbers."""
+    PER_SEAT = "per_seat"
+    """A list of one value per seat, in seat order (a single value, or one in a player's record: one seat's own)."""
+    LOCATION = "location"
+    """A location number, or a list of them (drawn by the location's name)."""
+    COUNT = "count"
+    """An integer: a counter, an amount, a round."""
+    COUNTS = "counts"
+    """A list of integers."""
+    FLAG = "flag"
+    """True or false."""
+    FLAGS = "flags"
+    """A list of true or false."""
+    WORD = "word"
+    """An id the page words through the game's translations (a phase, a role, a colour)."""
+    WORDS = "words"
+    """A list of such ids."""
+    CARDS = "cards"
+    """A list of cards (their ids in this game, or their faces)."""
+    CATALOGUE = "catalogue"
+    """Card id -> what the card is (its entries are not fields of the view)."""
+    RECORD = "record"
+    """A nested object whose keys are fields declared in the same schema."""
+    RECORDS = "records"
+    """A list of such objects."""
+    LOG = "log"
+    """The view's recent log window: `{code, params}` entries whose params are fields of the same schema."""
+    VALUE = "value"
+    """Any JSON value of no fixed shape (a log param one code writes as a number and another as a list)."""
+
+
+@dataclass(frozen=True)
+class ViewField:
+    """One declared field: its kind and, for a catalogue, the kind of card its entries describe."""
+
+    kind: FieldKind
+    of: str | None = None
+
+
+class ViewFields:
+    """A game's view fields and log params by name: every name means the same thing wherever it appears in the
+    game's views (top level, nested records, log params). The page, i18n and the prompt builder read it."""
+
+    __slots__ = ("_fields", "_by_kind")
+
+    def __init__(self, **fields: FieldKind | ViewField) -> None:
+        """`name=FieldKind.X` for most fields, `name=ViewField(FieldKind.CATALOGUE, of="demand")` for a catalogue."""
+        made = {name: f if isinstance(f, ViewField) else ViewField(f) for name, f in {**KIT_FIELDS, **fields}.items()}
+        self._fields: Mapping[str, ViewField] = MappingProxyType(made)
+        self._by_kind: Mapping[FieldKind, frozenset[str]] = MappingProxyType(
+            {kind: frozenset(n for n, f in made.items() if f.kind is kind) for kind in FieldKind})
+
+    def __getitem__(self, name: str) -> ViewField:
+        return self._fields[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._fields
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def of_kind(self, kind: FieldKind) -> frozenset[str]:
+        """The names of every field of this kind."""
+        return self._by_kind[kind]
+
+    def catalogues(self) -> dict[str, str]:
+        """A game's own catalogue field -> the kind of card its entries describe (the kit's `card_info`, whose
+        entries say their own kind, is not one)."""
+        return {name: f.of for name, f in self._fields.items() if f.kind is FieldKind.CATALOGUE and f.of}
+
+    def as_json(self) -> dict[str, list[str]]:
+        """Kind -> the names of its fields, as the page reads them (the binding's facts carry it; names are values,
+        never keys, so a public payload's keys name no secret field)."""
+        return {kind.value: sorted(names) for kind, names in self._by_kind.items() if names}
+
+    def problems(self, view: Mapping[str, Any], seats: int, public: bool = True) -> list[str]:
+        """Every field of `view` (nested records and log params included) this schema does not declare or whose
+        value is not of its kind; empty when the view keeps to its declaration. A seat's view (`public` False)
+        may hold its own value under a per-seat field's name at its top level (its own chip values)."""
+        out: list[str] = []
+        self._walk(view, seats, public, out)
+        return out
+
+    def _walk(self, record: Mapping[str, Any], seats: int, top: bool, out: list[str]) -> None:
+        for name, value in record.items():
+            field = self._fields.get(name)
+            if field is None:
+                out.append(f"{name!r} is not declared")
+                continue
+            if value is None:
+                continue
+            if not _holds(field.kind, value, seats, top):
+                out.append(f"{name!r} is declared {field.kind.value} but holds {value!r}"[:300])
+            elif field.kind is FieldKind.RECORD:
+                self._walk(value, seats, False, out)
+            elif field.kind is FieldKind.RECORDS:
+                for item in value:
+                    self._walk(item, seats, False, out)
+            elif field.kind is FieldKind.LOG:
+                for entry in value:
+                    self._walk(entry.get("params") or {}, seats, True, out)
+
+
+def _is_seat(value: Any, seats: int) -> bool:
+    return is_int(value) and -1 <= value < seats
+
+
+def _holds(kind: FieldKind, value: Any, seats: int, top: bool) -> bool:
+    """Whether a (non-null) value is of its declared kind (`top`: at a view's top level or in log params)."""
+    if kind is FieldKind.SEAT:
+        return _is_seat(value, seats)
+    if kind is FieldKind.SEATS:
+        return isinstance(value, list) and all(is_int(s) and 0 <= s < seats for s in value)
+    if kind is FieldKind.PER_SEAT:
+        return not top or not isinstance(value, list) or len(value) == seats
+    if kind is FieldKind.LOCATION:
+        return is_int(value) or (isinstance(value, list) and all(is_int(v) for v in value))
+    if kind in _SCALARS:
+        return _SCALARS[kind](value)
+    if kind in _LISTS:
+        return isinstance(value, list) and all(v is None or _SCALARS[_LISTS[kind]](v) for v in value)
+    if kind in (FieldKind.CATALOGUE, FieldKind.RECORD):
+        return isinstance(value, Mapping)
+    if kind in (FieldKind.RECORDS, FieldKind.LOG):
+        return isinstance(value, list) and all(isinstance(v, Mapping) for v in value)
+    return True  # VALUE: any JSON
+
+
+_SCALARS: Mapping[FieldKind, Callable[[Any], bool]] = MappingProxyType({
+    FieldKind.COUNT: is_int,
+    FieldKind.FLAG: lambda v: isinstance(v, bool),
+    FieldKind.WORD: lambda v: isinstance(v, str),
+})
+_LISTS: Mapping[FieldKind, FieldKind] = MappingProxyType({
+    FieldKind.COUNTS: FieldKind.COUNT, FieldKind.FLAGS: FieldKind.FLAG, FieldKind.WORDS: FieldKind.WORD,
+    FieldKind.CARDS: FieldKind.WORD,
+})
+
+KIT_FIELDS: Mapping[str, FieldKind] = MappingProxyType({
+    "phase": FieldKind.WORD, "log": FieldKind.LOG, "seat": FieldKind.SEAT, "winners": FieldKind.SEATS,
+    "card_info": FieldKind.CATALOGUE})
+"""The contract's fields, in every game (docs/ARCHITECTURE.md, "The engine contract"): a view's phase and log,
+every action's seat, an outcome's winners; and the card catalogue a view may carry (`card_info`: card id -> what
+it is, each entry with its `type`)."""

@@ -11,8 +11,9 @@ from companion.hal import Hardware
 from companion.table.bus import EventBus
 from companion.table.cards import CardRegistry
 from companion.table.core.effects import (AppendActions, BindTerminals, DeleteCard, Effect, EndGameRow, Flash, Later,
-                                          Publish, PublishHost, PublishState, RedoActions, Row, SeatPlayersRow, SendTerminal,
-                                          SetScene, ShareRow, StartGame, TimerRow, UndoActions, WriteCards)
+                                          Publish, PublicEvent, PublishHost, PublishState, RedoActions, Row,
+                                          SeatPlayersRow, SendTerminal, SetScene, ShareRow, StartGame, TimerRow,
+                                          UndoActions, WriteCards)
 from companion.table.core.step import Step
 from companion.table.journal import Journal
 from companion.table.leds import LedRenderer
@@ -130,7 +131,7 @@ class EffectRunner:
             self.renderer.set_scene(effect.scene)
         elif isinstance(effect, PublishState):
             self.snapshot = dict(effect.snapshot)
-            self.bus.publish("state", self.snapshot, encoded)
+            self.bus.publish(PublicEvent.STATE, self.snapshot, encoded)
             for watcher in self.watchers:
                 try:
                     watcher(self.snapshot)

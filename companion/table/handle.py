@@ -13,7 +13,7 @@ from companion.hal.terminal_protocol import is_terminal_id
 from companion.table.bus import Subscriber
 from companion.table.cards import CardError, normalise_uid
 from companion.table import hostlink
-from companion.table.core.commands import HostState, parse_command
+from companion.table.core.commands import HostState, Submit, parse_as, parse_command, posted_commands
 from companion.table.loop import TableLoop
 from companion.table.refusal import Refusal
 from companion.web.facade import SimFacade
@@ -74,7 +74,7 @@ class TableHandle:
 
     def submit(self, seat: int | None, action: Any, source: str, version: Any = None) -> dict[str, Any] | Refusal:
         """Judge an action on the loop thread (`version`: the seat state the choice was made on, if known)."""
-        command = parse_command("submit", {"seat": seat, "action": action, "source": source, "version": version})
+        command = parse_as(Submit, {"seat": seat, "action": action, "source": source, "version": version})
         return command if isinstance(command, Refusal) else self.loop.call(command)
 
     def host_state(self) -> dict[str, Any]:
@@ -86,6 +86,10 @@ class TableHandle:
         if not isinstance(result, dict):
             return {"error": result.code, "health": self.health(), "journal": journal}
         return {**result, "health": self.health(), "journal": journal}
+
+    def posted_commands(self) -> tuple[str, ...]:
+        """The host commands the host page may post by name (their dataclasses say so)."""
+        return posted_commands()
 
     def host_command(self, command: str, args: Mapping[str, Any]) -> dict[str, Any] | Refusal:
         """A host command, checked here once, then run on the loop thread."""

@@ -3,7 +3,7 @@ also says its kind (the first level on a small terminal) and short ASCII labels 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import AbstractSet, Any, Callable, Mapping, Sequence
 
 from companion.games.rules import private_part  # noqa: F401 (the table's name for it)
 
@@ -52,17 +52,18 @@ def kind(action: Mapping[str, Any]) -> str:
     return str(action.get("type", "?")).replace("_", " ")
 
 
-def label(action: Mapping[str, Any], seat_names: Sequence[str], ascii_only: bool = False,
-          cards: CardNames | None = None) -> str:
-    """A short English label: the type, then its fields (seat targets by their configured names, cards in
-    words)."""
-    words, ascii_words = _details(action, seat_names, cards)
+def label(action: Mapping[str, Any], seat_names: Sequence[str], seat_fields: AbstractSet[str],
+          ascii_only: bool = False, cards: CardNames | None = None) -> str:
+    """A short English label: the type, then its fields (a field the game declares a seat by the seat's
+    configured name, cards in words)."""
+    words, ascii_words = _details(action, seat_names, seat_fields, cards)
     return " ".join([kind(action), *(ascii_words if ascii_only else words)])
 
 
 def _details(action: Mapping[str, Any], seat_names: Sequence[str],
-             cards: CardNames | None = None) -> tuple[list[str], list[str]]:
-    """An action's fields as words (a seat by its name, a card of the seat's catalogues in words), and as a
+             seat_fields: AbstractSet[str], cards: CardNames | None = None) -> tuple[list[str], list[str]]:
+    """An action's fields as words (a seat field, as the game's `fields` declare it, by the seat's name; a card
+    of the seat's catalogues in words), and as a
     terminal shows them (a seat whose name is not ASCII as "Seat N"); one pass for both (the same list while no
     name differs)."""
     parts: list[str] = []
@@ -91,7 +92,7 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str],
                 word = " ".join([str(v) for v in value])
         elif kind_of is bool:
             word = f"{key.replace('_', ' ')} {'yes' if value else 'no'}"
-        elif key == "target" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        elif key in seat_fields and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             name = seat_name(value, seat_names)
             if not name.isascii() and ascii_parts is None:
                 ascii_parts = list(parts)
@@ -112,38 +113,38 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str],
 
 
 def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str],
-           cards: CardNames | None = None) -> dict[str, Any]:
+           seat_fields: AbstractSet[str], cards: CardNames | None = None) -> dict[str, Any]:
     """One prompt option: the label the page shows, and for a terminal its kind and short ASCII labels."""
     kind_of = action.get("type", "?")
     group = (kind_of if type(kind_of) is str else str(kind_of)).replace("_", " ")  # `kind`, inlined: per option
-    words, ascii_words = _details(action, seat_names, cards)
+    words, ascii_words = _details(action, seat_names, seat_fields, cards)
     label = f"{group} {' '.join(words)}" if words else group
     return {"value": value, "label": label, "action": action, "group": group,
             "short": label if ascii_words is words else " ".join([group, *ascii_words]),
             "item": " ".join(ascii_words) or group}
 
 
-def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str], start: int = 0,
-               stop: int | None = None, cards: CardNames | None = None) -> list[dict[str, Any]]:
+def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str], seat_fields: AbstractSet[str],
+               start: int = 0, stop: int | None = None, cards: CardNames | None = None) -> list[dict[str, Any]]:
     """A prompt's numbered options for these legal actions (`option_at` each; only `legal[start:stop]`,
     numbered by their place in `legal`, when given)."""
     end = len(legal) if stop is None else stop
-    return [option_at(value, legal[value], seat_names, cards) for value in range(start, end)]
+    return [option_at(value, legal[value], seat_names, seat_fields, cards) for value in range(start, end)]
 
 
 def option_at(value: int, action: Mapping[str, Any], seat_names: Sequence[str],
-              cards: CardNames | None = None) -> dict[str, Any]:
-    """`option(value, action, seat_names)`. An action that is not a plain dict may carry its option's words,
-    found once by its game (`option_words`: group, label, short label, item, as `option` gives them for an
-    action naming no seat); they are then only read."""
+              seat_fields: AbstractSet[str], cards: CardNames | None = None) -> dict[str, Any]:
+    """`option(value, action, seat_names, seat_fields, cards)`. An action that is not a plain dict may carry its
+    option's words, found once by its game (`option_words`: group, label, short label, item, as `option` gives
+    them for an action naming no seat); they are then only read."""
     words = None if type(action) is dict else getattr(action, "option_words", None)
     if words is None:
-        return option(value, action, seat_names, cards)
+        return option(value, action, seat_names, seat_fields, cards)
     group, label, short, item = words
     return {"value": value, "label": label, "action": action, "group": group, "short": short, "item": item}
 
 
-def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence[str],
+def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence[str], seat_fields: AbstractSet[str],
            private: Mapping[str, Any], options: list[dict[str, Any]] | None = None,
            cards: CardNames | None = None) -> dict[str, Any]:
     """The protocol message asking a seat to choose (or `idle` when it has nothing to do); `options`: the
@@ -151,7 +152,7 @@ def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence
     if not legal:
         return {"v": 1, "type": "idle", "ballot": None, "info": info_of(private)}
     return {"v": 1, "type": "prompt", "ballot": ballot,
-            "options": options_of(legal, seat_names, cards=cards) if options is None else options,
+            "options": options_of(legal, seat_names, seat_fields, cards=cards) if options is None else options,
             "info": info_of(private)}
 
 

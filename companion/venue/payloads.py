@@ -11,6 +11,7 @@ import json
 import math
 from typing import Any, Callable, Mapping, Sequence
 
+from companion.games.schema import FieldKind
 from companion.venue.errors import VenueError
 from companion.venue.topics import MAX_ANNOUNCEMENT_CHARS, MAX_PAYLOAD, TABLE_ID
 
@@ -38,10 +39,11 @@ def status(state: str, version: str, since: float | None, keepalive: int) -> dic
     return {"v": VERSION, "state": state, "version": version, "since": since, "keepalive": keepalive}
 
 
-def progress_of(view: Mapping[str, Any], seat_fields: Sequence[str]) -> dict[str, int]:
+def progress_of(view: Mapping[str, Any], fields: Mapping[str, Sequence[str]]) -> dict[str, int]:
     """How far the game is, as the public view's own top-level counters (policy tracks, round, tracker...): every
-    integer field that names no seat; the dashboard words each through the game's translations."""
-    seats = set(seat_fields)
+    integer field the game's `fields` (kind -> names, as its facts carry them) do not declare a seat; the
+    dashboard words each through the game's translations."""
+    seats = set(fields.get(FieldKind.SEAT.value) or ())
     out: dict[str, int] = {}
     for key, value in view.items():
         if isinstance(value, int) and not isinstance(value, bool) and key not in seats and key != "seats":
@@ -71,7 +73,7 @@ def summary(snapshot: Mapping[str, Any], started: float | None, last_action: flo
         "seat_names": [str(s.get("name") or "")[:MAX_NAME] for s in snapshot.get("seats") or ()][:MAX_SEATS],
         "phase": view.get("phase") if isinstance(view.get("phase"), str) else None,
         "to_act": [s for s in to_act if s >= 0], "chance": -1 in to_act,
-        "progress": progress_of(view, facts.get("seat_fields") or ()),
+        "progress": progress_of(view, facts.get("fields") or {}),
         "outcome": None if not outcome else {"winners": list(outcome.get("winners") or ()),
                                              "reason": outcome.get("reason")},
         "actions": int(game.get("actions") or 0), "started": started, "last_action": last_action,

@@ -106,6 +106,10 @@ class TableFacade(Protocol):
     def host_state(self) -> dict[str, Any]:
         """Everything the host console shows: seat tokens, health, history, expected vs seen, enrollment."""
 
+    def posted_commands(self) -> tuple[str, ...]:
+        """The host commands the host page may post by name (`/api/host/<command>`): each command's dataclass
+        says so, so a new one needs no web edit."""
+
     def host_command(self, command: str, args: Mapping[str, Any]) -> dict[str, Any] | CompanionError:
         """new_game, undo, redo, end_game, resume, enroll_mode, enroll, forget_card, export_cards, import_cards; and
         for finished games: list_games, export_record ({game}: any finished one), share_game ({game, revoke})

@@ -14,9 +14,6 @@ from companion.web.lan import join_check, seat_base_url, seat_url
 
 bp = Blueprint("host_api", __name__)
 
-COMMANDS = ("new_game", "undo", "redo", "end_game", "resume", "enroll_mode", "enroll", "forget_card", "import_cards",
-            "guide_start", "guide_mode", "guide_skip", "guide_undo", "guide_stop", "dismiss_announcement", "seat_player",
-            "set_timer", "pause_timers", "timer_choice")
 
 
 @bp.post("/api/host/login")
@@ -76,6 +73,7 @@ def bind_terminal() -> Any:
 def command(command: str) -> Any:
     """Run one host command with the JSON body as its arguments."""
     require_host(post=True)
-    if command not in COMMANDS:
-        raise ApiError("unknown_command", f"unknown host command {command!r} (known: {', '.join(COMMANDS)})")
+    known = table().posted_commands()
+    if command not in known:
+        raise ApiError("unknown_command", f"unknown host command {command!r} (known: {', '.join(known)})")
     return reply(table().host_command(command, json_body()))

@@ -37,55 +37,59 @@ def test_every_scene_takes_the_tables_seat_colours(game: str) -> None:
     assert binding.scene(view, seats, seat_colours=colours).keys() == binding.scene(view, seats).keys()
 
 
-def _fields(value: object, path: str = "") -> "list[tuple[str, object]]":
-    """Every (field name, value) in a view or log params, nested dicts included."""
-    found: list[tuple[str, object]] = []
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            found.append((str(key), inner))
-            found += _fields(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            found += _fields(inner)
-    return found
-
-
 @pytest.mark.parametrize("game", companion.games.game_names())
-def test_the_seat_fields_a_binding_exports_hold_seats(game: str) -> None:
-    """The page names seats by the fields the binding exports (no JS copy): over random playouts, every field it
-    calls a seat holds a seat number, a seat list holds seat numbers, a per-seat field one entry per seat; and
-    every field it declares turns up."""
+def test_every_view_log_param_and_action_field_keeps_to_the_games_declaration(game: str) -> None:
+    """Over random playouts at the fewest and most seats, every field of every view (public and each seat's,
+    nested records and log params included) and of every action is declared in the game's `fields`, a seat field
+    holds a seat, a list of seats seats, a per-seat field one entry per seat; and every seat kind declared turns
+    up in a view or an action type (a declaration naming a seat field nothing has is stale)."""
     import random
 
     from companion.games import get_rules
-    from companion.games.binding import get_binding
     from companion.games.playout import random_playout
+    from companion.games.registry import get_game
+    from companion.games.schema import KIT_FIELDS, FieldKind
 
-    rules, binding = get_rules(game), get_binding(game)
-    seen: set[str] = set()
+    rules, fields = get_rules(game), get_game(game).fields
+    action_fields = {name for spec in rules.actions.values() for name in spec.fields}
+    assert action_fields <= set(fields), f"action fields not declared: {action_fields - set(fields)}"
+    seen = set(action_fields)
     for seed in range(3):
         seats = rules.max_seats if seed % 2 else rules.min_seats
-        facts = binding.facts(seats)
-        single, lists, per_seat = (set(facts[k]) for k in ("seat_fields", "seat_list_fields", "per_seat_fields"))
         played = random_playout(rules, seats, random.Random(seed))
         state = rules.initial_state(seats)
         for action in played.actions:
+            assert not fields.problems({k: v for k, v in action.items() if k != "type"}, seats), action
+            seen.update(action)
             state = rules.apply(state, action)
-            for viewer in (None, action["seat"] if action["seat"] >= 0 else None):
+            for viewer in (None, *range(seats)):
                 view = rules.view(state, viewer)
-                top_level = [(k, v) for k, v in view.items()] + [
-                    (k, v) for e in view.get("log") or () for k, v in e["params"].items()] if viewer is None else []
-                for name, value in _fields(view):
-                    if name in single and value is not None and not isinstance(value, (dict, list)):
-                        assert isinstance(value, int) and -1 <= value < seats, (name, value)
-                        seen.add(name)
-                    if name in lists and isinstance(value, list):
-                        assert all(isinstance(s, int) and 0 <= s < seats for s in value), (name, value)
-                        seen.add(name)
-                    # per seat at the top of the public view and in log params (deeper, e.g. in one player's
-                    # entry, a name may stand for that player's own list)
-                    if name in per_seat and isinstance(value, list) and (name, value) in top_level:
-                        assert len(value) == seats, (name, value)
-                        seen.add(name)
-    declared = set(binding.seat_fields) | set(binding.seat_list_fields) | set(binding.per_seat_fields)
-    assert declared <= seen, f"declared but never seen in a view: {declared - seen}"
+                assert not (problems := fields.problems(view, seats, viewer is None)), (viewer, problems)
+                seen.update(_names(view))
+    seat_kinds = fields.of_kind(FieldKind.SEAT) | fields.of_kind(FieldKind.SEATS) | fields.of_kind(FieldKind.PER_SEAT)
+    assert seat_kinds - set(KIT_FIELDS) <= seen, f"declared, never seen: {seat_kinds - seen}"
+
+
+def _names(value: object) -> "set[str]":
+    """Every key in a view, at any depth (log params, nested records, catalogue entries)."""
+    if isinstance(value, dict):
+        return set(map(str, value)).union(*map(_names, value.values()))
+    if isinstance(value, list):
+        return set().union(*map(_names, value))
+    return set()
+
+
+def test_the_view_check_finds_an_undeclared_field_and_a_seat_field_holding_no_seat() -> None:
+    from companion.games.schema import FieldKind, ViewFields
+
+    fields = ViewFields(target=FieldKind.SEAT, winners=FieldKind.SEATS, votes=FieldKind.PER_SEAT,
+                        players=FieldKind.RECORDS)
+    assert fields.problems({"target": 2, "winners": [0, 1], "votes": [None, "ja", None], "phase": "vote"}, 3) == []
+    assert fields.problems({"rogue": 1}, 3) == ["'rogue' is not declared"]
+    assert fields.problems({"target": 3}, 3) == ["'target' is declared seat but holds 3"]
+    assert fields.problems({"target": True}, 3) == ["'target' is declared seat but holds True"]
+    assert fields.problems({"winners": [0, "1"]}, 3) == ["'winners' is declared seats but holds [0, '1']"]
+    assert fields.problems({"votes": [None, "ja"]}, 3) == ["'votes' is declared per_seat but holds [None, 'ja']"]
+    assert fields.problems({"votes": [None, "ja"]}, 3, public=False) == []  # a seat's own list in its view
+    assert fields.problems({"players": [{"target": "x"}]}, 3) == ["'target' is declared seat but holds 'x'"]
+    assert fields.problems({"log": [{"code": "c", "params": {"who": 1}}]}, 3) == ["'who' is not declared"]

@@ -22,11 +22,15 @@ from companion.games.boss_wallet.config import OPTION_DEFAULTS, build_config
 from companion.games.boss_wallet.state import Phase
 from companion.games.contract import CHANCE
 from companion.games.memo import Memo
+from companion.games.registry import get_game
+from companion.games.schema import FieldKind
 from companion.games.rules import Rules
 from companion.table.core.effects import PublishState, SendTerminal, SetScene
 from companion.table.core.outputs import part_infos, publish, reused_options, terminals_by_seat
 from companion.table.core.state import Context
 from companion.table.prompts import options_of, prompt_info
+
+SEAT_FIELDS = get_game("boss_wallet").fields.of_kind(FieldKind.SEAT)
 from companion.table.session import Components
 from companion.table.terminals import TerminalBook
 from tests.games.test_publish_memo import COLOURS, walk
@@ -129,9 +133,9 @@ def test_reused_options_equal_options_built_anew() -> None:
         legal.sort(key=lambda a: (a["type"] != "draw", a["type"] == "flip"))
         if step % 50 == 49:
             names = [*names[:3], f"name {step}"]  # other seat names: nothing reused
-        options = reused_options(memo, 1, legal, list(names))
-        assert _bytes(options) == _bytes(options_of(legal, names)), f"step {step}"
-        assert reused_options(memo, 1, legal, names) is options, "the same actions again: the same list"
+        options = reused_options(memo, 1, legal, list(names), SEAT_FIELDS)
+        assert _bytes(options) == _bytes(options_of(legal, names, SEAT_FIELDS)), f"step {step}"
+        assert reused_options(memo, 1, legal, names, SEAT_FIELDS) is options, "the same actions again: the same list"
 
 
 def test_part_infos_equal_prompt_info_and_keep_an_equal_info_object() -> None:

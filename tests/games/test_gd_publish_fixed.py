@@ -21,12 +21,14 @@ from companion.games.gangsters_dilemma.legal import (
 from companion.games.gangsters_dilemma.options import build_config, OPTION_DEFAULTS
 from companion.games.gangsters_dilemma.state import State
 from companion.games.memo import Memo
-from companion.games.registry import get_rules
+from companion.games.registry import get_game, get_rules
+from companion.games.schema import FieldKind
 from companion.table.prompts import option, option_at
 from tests.games.test_publish_memo import walk
 
 GAME = "gangsters_dilemma"
 RULES = get_rules(GAME)
+SEAT_FIELDS = get_game("gangsters_dilemma").fields.of_kind(FieldKind.SEAT)
 NAMES = ["Ann", "Bo", "Cy", "Dee", "Eve", "Flo", "Gus"]
 
 
@@ -123,9 +125,9 @@ def test_every_fixed_action_carries_the_words_the_table_gives_it() -> None:
     assert len(actions) > 500
     for action in actions:
         plain = json.loads(json.dumps(action))
-        want = option(3, plain, NAMES)
-        assert option_at(3, action, NAMES) == want, action
-        assert json.dumps(option_at(3, action, NAMES)) == json.dumps(want)
+        want = option(3, plain, NAMES, SEAT_FIELDS)
+        assert option_at(3, action, NAMES, SEAT_FIELDS) == want, action
+        assert json.dumps(option_at(3, action, NAMES, SEAT_FIELDS)) == json.dumps(want)
         assert (action.option_words is None) == ("target" in action)
 
 

@@ -19,6 +19,8 @@ from companion.games import get_rules
 from companion.games.binding import get_binding
 from companion.games.fixed_actions import Fixed
 from companion.games.memo import Memo
+from companion.games.registry import get_game
+from companion.games.schema import FieldKind
 from companion.games.thief_of_baghdad import legal
 from companion.games.thief_of_baghdad.board import COLORS, DANCER_INDEX, GUARD_SPACES, PALACES, THIEF_MOVES_PER_TURN
 from companion.games.thief_of_baghdad.codes import Phase
@@ -34,6 +36,7 @@ from tests.games.test_publish_memo import COLOURS, rng_colours, walk
 
 RULES = get_rules("thief_of_baghdad")
 BINDING = get_binding("thief_of_baghdad")
+SEAT_FIELDS = get_game("thief_of_baghdad").fields.of_kind(FieldKind.SEAT)
 NAMES = ([], ["Ann", "Bo", "", "Dee"], ["민지", "Bo", "서연", "Dee", "E", "F", "G", "H", "I", "J"])
 
 
@@ -120,10 +123,10 @@ def test_legal_actions_are_the_reference_ones_in_order_and_the_same_objects_agai
                     continue
                 got = RULES.legal_actions(state, seat)
                 assert dumped(got) == dumped(reference_legal(state, seat))
-                assert dumped(options_of(got, NAMES[2])) == dumped([option(i, dict(a), NAMES[2])
+                assert dumped(options_of(got, NAMES[2], SEAT_FIELDS)) == dumped([option(i, dict(a), NAMES[2], SEAT_FIELDS)
                                                                     for i, a in enumerate(got)])
                 # a slice of the options, numbered by their place (as a reused list's middle is built)
-                assert options_of(got, NAMES[1], 1, len(got) - 1) == options_of(got, NAMES[1])[1:-1]
+                assert options_of(got, NAMES[1], SEAT_FIELDS, 1, len(got) - 1) == options_of(got, NAMES[1], SEAT_FIELDS)[1:-1]
                 again = RULES.legal_actions(state, seat)
                 assert again is not got, "a new list each call (the table may extend it)"
                 assert all(type(a) is Fixed and a is b for a, b in zip(again, got))
@@ -147,10 +150,10 @@ def test_reused_options_of_worded_actions_equal_options_built_anew() -> None:
                 continue
             legal = RULES.legal_actions(state, seat)
             was = memo.last((OPTIONS_SLOT, seat, legal[0]["type"]))
-            options = reused_options(memo, seat, legal, NAMES[1])
-            assert dumped(options) == dumped(options_of(legal, NAMES[1]))
+            options = reused_options(memo, seat, legal, NAMES[1], SEAT_FIELDS)
+            assert dumped(options) == dumped(options_of(legal, NAMES[1], SEAT_FIELDS))
             reused += was is not None and bool(options) and options[0] is was[1][0]
-            assert reused_options(memo, seat, legal, NAMES[1]) is options, "the same actions again: the same list"
+            assert reused_options(memo, seat, legal, NAMES[1], SEAT_FIELDS) is options, "the same actions again: the same list"
     assert reused > 20
 
 
@@ -183,8 +186,8 @@ def test_every_fixed_action_carries_the_generic_option_words() -> None:
             fixed += [a for row in groups for _, by_held in row for actions in by_held.values() for a in actions]
     assert len(fixed) > 1000 and all(type(a) is Fixed for a in fixed)
     for action, names in product(fixed, NAMES):
-        assert option(3, action, names) == {**options_of([action], names)[0], "value": 3}
-        assert options_of([action], names) == [option(0, dict(action), names)]
+        assert option(3, action, names, SEAT_FIELDS) == {**options_of([action], names, SEAT_FIELDS)[0], "value": 3}
+        assert options_of([action], names, SEAT_FIELDS) == [option(0, dict(action), names, SEAT_FIELDS)]
 
 
 def test_worded_refuses_words_that_depend_on_the_seat_names() -> None:

@@ -12,10 +12,11 @@ import pytest
 
 from companion.bench.publish import sample_states, table_states
 from companion.config import demo_config
-from companion.games.registry import game_names, get_rules
+from companion.games.registry import game_names, get_game, get_rules
 from companion.table.core.effects import SendTerminal
 from companion.table.core.outputs import card_names, catalogues, publish
 from companion.table.core.state import Context
+from companion.games.schema import FieldKind
 from companion.table.prompts import prompt, prompt_info
 from companion.table.terminals import IDLE
 
@@ -60,14 +61,16 @@ def test_each_publish_sends_exactly_the_prompts_that_changed_and_they_match_a_fr
         after, effects = publish(table, ctx)
         sent = {e.terminal: e.message for e in effects if isinstance(e, SendTerminal)}
         view, parts = rules.views(session.state)
-        shared = catalogues(session.binding, view)
+        catalogue_fields = get_game(game).fields.catalogues()
+        shared = catalogues(catalogue_fields, view)
         for seat in range(len(cfg.seats)):
             old, new = table.prompts.get(seat), after.prompts[seat]
             if seat < seats:
                 legal = rules.legal_actions(session.state, seat)
                 legal += session.binding.choices(session.state, seat, session.components)
-                fresh = prompt("reference", legal, names, prompt_info(parts[seat]),
-                               cards=card_names(session.binding, shared, parts[seat]))
+                seat_fields = get_game(game).fields.of_kind(FieldKind.SEAT)
+                fresh = prompt("reference", legal, names, seat_fields, prompt_info(parts[seat]),
+                               cards=card_names(catalogue_fields, session.binding, shared, parts[seat]))
             else:
                 fresh = dict(IDLE)
             assert _content(new) == _content(fresh), f"seat {seat}'s prompt is not what a fresh build says"

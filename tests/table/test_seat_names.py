@@ -8,19 +8,22 @@ from dataclasses import replace
 from pathlib import Path
 
 from companion.config import GameConfig, PollingConfig, SeatConfig, demo_config, describe, loads_config
+from companion.games.registry import get_game
+from companion.games.schema import FieldKind
 from companion.table.prompts import label, prompt
 from companion.table.runtime import Runtime
 from tests.table.helpers import hw
 
 NAMES = ("Mina", "Joon", "", "Seo-yeon", "Ari")
+SH_SEATS = get_game("secret_hitler").fields.of_kind(FieldKind.SEAT)
 COLOURS = ("#102030", "#405060", "#708090", "#a0b0c0", "#d0e0f0")
 
 
 def test_labels_name_targets_as_configured_else_seat_n() -> None:
-    assert label({"type": "nominate", "seat": 0, "target": 3}, NAMES) == "nominate Seo-yeon"
-    assert label({"type": "execute", "seat": 0, "target": 2}, NAMES) == "execute Seat 3"
-    assert label({"type": "nominate", "seat": 0, "target": 7}, NAMES) == "nominate Seat 8"  # beyond the config
-    message = prompt("b1", [{"type": "nominate", "seat": 4, "target": 0}], NAMES, {})
+    assert label({"type": "nominate", "seat": 0, "target": 3}, NAMES, SH_SEATS) == "nominate Seo-yeon"
+    assert label({"type": "execute", "seat": 0, "target": 2}, NAMES, SH_SEATS) == "execute Seat 3"
+    assert label({"type": "nominate", "seat": 0, "target": 7}, NAMES, SH_SEATS) == "nominate Seat 8"  # beyond the config
+    message = prompt("b1", [{"type": "nominate", "seat": 4, "target": 0}], NAMES, SH_SEATS, {})
     assert [o["label"] for o in message["options"]] == ["nominate Mina"]
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from companion.games import CHANCE, Outcome, Refusal, Rules
 from companion.games.declaration import Game
 from companion.games.binding import DIM, GREEN, RED, WHITE, Binding, Light, Placed, Scene, TableInput
-from companion.games.schema import ActionSpec, list_of, one_of
+from companion.games.schema import ActionSpec, FieldKind, ViewFields, list_of, one_of
 
 
 @dataclass(frozen=True)
@@ -156,4 +156,8 @@ class TinyBinding(Binding):
 RULES = Tiny()
 BINDING = TinyBinding()
 
-GAME = Game(rules=RULES, binding=BINDING, demo_seats=3)
+FIELDS = ViewFields(round=FieldKind.COUNT, picks=FieldKind.CARDS, voted=FieldKind.FLAGS, votes=FieldKind.PER_SEAT,
+                    secret=FieldKind.WORD, hand=FieldKind.CARDS, secrets=FieldKind.PER_SEAT, vote=FieldKind.WORD,
+                    tiles=FieldKind.CARDS, tile=FieldKind.WORD)
+
+GAME = Game(rules=RULES, binding=BINDING, fields=FIELDS, demo_seats=3)

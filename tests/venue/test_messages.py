@@ -25,7 +25,7 @@ def summary_payload(**changes: Any) -> dict[str, Any]:
                              "game": {"id": 3, "name": "secret_hitler", "seats": 5, "to_act": [2], "outcome": None,
                                       "actions": 7, "view": {"phase": "nominate", "liberal_policies": 1,
                                                              "president": 2, "log": []},
-                                      "table_info": {"facts": {"seat_fields": ["president"]}}},
+                                      "table_info": {"facts": {"fields": {"seat": ["president"]}}}},
                              "seats": [{"name": "Ann", "colour": "#ffffff"}] * 5}, 100.0, 160.0)
     return {**base, **changes}
 

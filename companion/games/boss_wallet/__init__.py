@@ -8,11 +8,12 @@ subclass, `RULES`) · `binding`.
 """
 
 from companion.games.declaration import Game
+from companion.games.boss_wallet.fields import FIELDS
 from companion.games.boss_wallet.binding import BINDING
 from companion.games.boss_wallet.codes import Phase, Reason
 from companion.games.boss_wallet.rules import RULES, BossWallet
 
 __all__ = ["GAME", "BINDING", "RULES", "Phase", "Reason", "BossWallet"]
 
-GAME = Game(rules=RULES, binding=BINDING, demo_seats=4)
+GAME = Game(rules=RULES, binding=BINDING, fields=FIELDS, demo_seats=4)
 """The game's declaration: all the rest of the companion reads of it."""

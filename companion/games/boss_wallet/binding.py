@@ -154,8 +154,6 @@ class BossWalletBinding(Binding):
     game = "boss_wallet"
     info_fields = ("last_round",)
     scene_fields = ("players", "phase", "asked", "turn", "hourglasses", "round")
-    seat_fields = ("start_seat", "confiscated_by")
-    per_seat_fields = ("chip_values", "coins")
     card_kinds = CARD_KINDS
     mode_options = frozenset({"known_hands"})
     kind_words = {"coin": ("coins", "동전"), "bill": ("bills", "지폐"), "jewel": ("jewellery", "귀금속"),

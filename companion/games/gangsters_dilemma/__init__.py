@@ -9,11 +9,12 @@ the Work copy used inside one apply) · `actions` (schemas, phase -> action type
 """
 
 from companion.games.declaration import Game
+from companion.games.gangsters_dilemma.fields import FIELDS
 from companion.games.gangsters_dilemma.binding import BINDING
 from companion.games.gangsters_dilemma.codes import Phase, Reason
 from companion.games.gangsters_dilemma.rules import RULES, GangstersDilemma
 
 __all__ = ["GAME", "BINDING", "RULES", "Phase", "Reason", "GangstersDilemma"]
 
-GAME = Game(rules=RULES, binding=BINDING, demo_seats=5)
+GAME = Game(rules=RULES, binding=BINDING, fields=FIELDS, demo_seats=5)
 """The game's declaration: all the rest of the companion reads of it."""

@@ -85,11 +85,6 @@ class GangstersDilemmaBinding(Binding):
     """Inputs -> actions, the LED scene and the bank's instructions for Gangster's Dilemma."""
 
     game = "gangsters_dilemma"
-    seat_fields = ("police",)
-    seat_list_fields = ("visitors",)
-    per_seat_fields = ("choices", "vp")
-    location_fields = ("location", "choice", "patrol", "peek", "patrols")
-    catalogue_fields = MappingProxyType({"demand_cards": "demand"})
     card_kinds = CARD_KINDS
     kind_words = {"gangster": ("gangster cards", "갱스터 카드"), "police": ("police cards", "경찰 카드"),
                   "demand": ("boss demand cards", "보스의 요구 카드")}

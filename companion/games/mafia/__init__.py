@@ -8,11 +8,12 @@ vote, the end, legal actions, views and the reveal, the Rules subclass, `RULES`)
 """
 
 from companion.games.declaration import Game
+from companion.games.mafia.fields import FIELDS
 from companion.games.mafia.binding import BINDING
 from companion.games.mafia.rules import RULES, Mafia
 from companion.games.mafia.state import Phase, Reason
 
 __all__ = ["GAME", "BINDING", "RULES", "Phase", "Reason", "Mafia"]
 
-GAME = Game(rules=RULES, binding=BINDING, demo_seats=8)
+GAME = Game(rules=RULES, binding=BINDING, fields=FIELDS, demo_seats=8)
 """The game's declaration: all the rest of the companion reads of it."""

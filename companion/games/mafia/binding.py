@@ -28,9 +28,6 @@ class MafiaBinding(Binding):
     """Choices -> actions and the LED scene for Mafia."""
 
     game = "mafia"
-    seat_fields = ("victim",)
-    seat_list_fields = ("mafia_picks", "found_mafia", "found_town")
-    per_seat_fields = ("alive", "roles", "acted", "votes")
     scene_fields = ("phase", "alive", "acted", "roles")
     info_fields = ()
 

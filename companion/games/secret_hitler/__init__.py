@@ -8,11 +8,12 @@ the fixed tables) · `actions` (schemas, phase -> action types) · `legal` · `c
 """
 
 from companion.games.declaration import Game
+from companion.games.secret_hitler.fields import FIELDS
 from companion.games.secret_hitler.binding import BINDING
 from companion.games.secret_hitler.codes import Phase, Reason
 from companion.games.secret_hitler.rules import RULES, SecretHitler
 
 __all__ = ["GAME", "BINDING", "RULES", "Phase", "Reason", "SecretHitler"]
 
-GAME = Game(rules=RULES, binding=BINDING, demo_seats=7)
+GAME = Game(rules=RULES, binding=BINDING, fields=FIELDS, demo_seats=7)
 """The game's declaration: all the rest of the companion reads of it."""

@@ -37,8 +37,6 @@ class SecretHitlerBinding(Binding):
 
     game = "secret_hitler"
     info_fields = ()
-    seat_fields = ("president", "chancellor", "first_president")
-    per_seat_fields = ("votes", "roles")
     card_kinds = MappingProxyType({"policy": ("L", "F"), "ballot": ("ja", "nein")})
     kind_words = MappingProxyType({"policy": ("policy tiles", "정책 타일"),
                                    "ballot": ("ballot cards", "투표 카드")})

@@ -6,11 +6,12 @@ components) · `state` · `actions` (schemas, phase -> action types) · `legal` 
 """
 
 from companion.games.declaration import Game
+from companion.games.thief_of_baghdad.fields import FIELDS
 from companion.games.thief_of_baghdad.binding import BINDING
 from companion.games.thief_of_baghdad.codes import Phase, Reason
 from companion.games.thief_of_baghdad.rules import RULES, ThiefOfBaghdad
 
 __all__ = ["GAME", "BINDING", "RULES", "Phase", "Reason", "ThiefOfBaghdad"]
 
-GAME = Game(rules=RULES, binding=BINDING, demo_seats=3, one_winner=True)
+GAME = Game(rules=RULES, binding=BINDING, fields=FIELDS, demo_seats=3, one_winner=True)
 """The game's declaration: all the rest of the companion reads of it."""

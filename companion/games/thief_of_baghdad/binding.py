@@ -98,7 +98,6 @@ class ThiefOfBaghdadBinding(Binding):
     game = "thief_of_baghdad"
     info_fields = ()
     scene_fields = ("palaces", "turn", "thief_moves")
-    per_seat_fields = ("hand_sizes",)
     card_kinds = CARD_KINDS
     kind_words = {"palace": ("palace cards", "궁전 카드"), "dancer": ("dancers", "무용수")}
     needed_kinds = ("palace", "dancer")

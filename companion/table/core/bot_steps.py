@@ -12,7 +12,7 @@ from companion.bots import BadChoice, Seated, UnknownBot, draw_seed, get_bot
 from companion.games.binding import Chosen, get_binding
 from companion.table.core import commands as c
 from companion.table.core.bots import BOT, BOT_CODES, BotTable, BotTurn, bot_source
-from companion.table.core.effects import Later, Publish, SeatPlayersRow, SendTerminal
+from companion.table.core.effects import Later, Publish, PublicEvent, SeatPlayersRow, SendTerminal
 from companion.table.core.guide import kind_word
 from companion.table.core.outputs import publish, seat_screen
 from companion.table.core.result import Step
@@ -97,7 +97,7 @@ def seat_player(state: TableState, cmd: c.SeatPlayer, ctx: Context) -> Step:
     state = replace(state, bots=bots)
     row = SeatPlayersRow(session.game_id, ((cmd.seat, cmd.player),), len(session.actions))
     state, effects = publish(state, ctx)
-    effects.append(Publish("players", {"seat": cmd.seat, "player": cmd.player}))
+    effects.append(Publish(PublicEvent.PLAYERS, {"seat": cmd.seat, "player": cmd.player}))
     return Step(state, (row,), tuple(effects + sends), players_reply(bots))
 
 

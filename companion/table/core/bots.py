@@ -19,15 +19,22 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Mapping
 
 from companion.bots import Seated
 
-BOT = "bot"
-HUMAN = "human"
-PLAYERS = (BOT, HUMAN)
-"""Who may play a seat: the game's bot, or a person (phone, terminal, buttons, cards)."""
+class Player(StrEnum):
+    """Who may play a seat: the game's bot, or a person (phone, terminal, buttons, cards); the journal's
+    `seat_players` rows say it in these words."""
+
+    BOT = "bot"
+    HUMAN = "human"
+
+
+BOT = Player.BOT
+HUMAN = Player.HUMAN
 SOURCE_PREFIX = "bot:"
 """An action a bot chose is journaled with the source `bot:` + its JSON (seed, reason, params)."""
 BOT_CODES: Mapping[str, str] = MappingProxyType({

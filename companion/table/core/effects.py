@@ -3,9 +3,36 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Mapping
 
 from companion.games.binding import RED, RGB, Card, Light
+from companion.games.contract import Components
+from companion.table.core.bots import Player
+
+
+class PublicEvent(StrEnum):
+    """The kinds of event on the public stream (the host's stream carries them too, some with more)."""
+
+    STATE = "state"
+    """The public snapshot (`PublishState`)."""
+    REJECTED = "rejected"
+    UNKNOWN_TAG = "unknown_tag"
+    COLLECTED = "collected"
+    EXPECTED_VS_SEEN = "expected_vs_seen"
+    PLAYERS = "players"
+    TIMER_EXPIRED = "timer_expired"
+
+
+class HostEvent(StrEnum):
+    """The kinds of event only the host's stream carries."""
+
+    ENROLL_SEEN = "enroll_seen"
+    CARD_ENROLLED = "card_enrolled"
+    GUIDE = "guide"
+    TERMINAL = "terminal"
+    HEALTH = "health"
+
 
 # --- journal rows: each is one transaction; the shell commits them before running any effect ---------------
 
@@ -27,12 +54,12 @@ class StartGame:
     game: str
     seats: int
     options: Mapping[str, Any]
-    components: str
+    components: Components
     tokens: tuple[str, ...]
     actions: tuple[tuple[Mapping[str, Any], str], ...]
     replacing: int | None = None
-    players: tuple[tuple[int, str], ...] = ()
-    """Seats played by a bot from the start: (seat, "bot")."""
+    players: tuple[tuple[int, Player], ...] = ()
+    """Seats played by a bot from the start: (seat, Player.BOT)."""
 
 
 @dataclass(frozen=True)
@@ -91,10 +118,10 @@ class ShareRow:
 
 @dataclass(frozen=True)
 class SeatPlayersRow:
-    """Who plays seats of a game from its action `at_action` on: (seat, "bot" or "human")."""
+    """Who plays seats of a game from its action `at_action` on: (seat, who)."""
 
     game_id: int
-    players: tuple[tuple[int, str], ...]
+    players: tuple[tuple[int, Player], ...]
     at_action: int
 
 
@@ -134,7 +161,7 @@ class Publish:
     alone; `host` is the same event as the host's stream reads it, when the host may know more (a refusal's
     code and seat, a tag's UID)."""
 
-    kind: str
+    kind: PublicEvent
     payload: Mapping[str, Any]
     host: Mapping[str, Any] | None = None
 
@@ -143,7 +170,7 @@ class Publish:
 class PublishHost:
     """One event for the host's stream only: enrollment, UIDs, terminals, reader faults."""
 
-    kind: str
+    kind: HostEvent
     payload: Mapping[str, Any]
 
 

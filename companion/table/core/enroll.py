@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.table.core import commands as c
 from companion.table.core import guide as g
-from companion.table.core.effects import DeleteCard, Effect, Flash, PublishHost, Row, WriteCards
+from companion.table.core.effects import DeleteCard, Effect, Flash, HostEvent, PublishHost, Row, WriteCards
 from companion.table.core.outputs import publish
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState
@@ -19,8 +19,8 @@ from companion.table.refusal import Refusal
 def _event(guide: g.Guide | None) -> PublishHost:
     """The host's note that the guide moved (its page then asks for the whole guide)."""
     if guide is None:
-        return PublishHost("guide", {"running": False})
-    return PublishHost("guide", {"running": True, "mode": str(guide.mode), "done": sum(1 for u in guide.filled if u),
+        return PublishHost(HostEvent.GUIDE, {"running": False})
+    return PublishHost(HostEvent.GUIDE, {"running": True, "mode": str(guide.mode), "done": sum(1 for u in guide.filled if u),
                              "total": len(guide.slots)})
 
 
@@ -75,7 +75,7 @@ def guide_undo(state: TableState, cmd: c.GuideUndo, ctx: Context) -> Step:
         return Step(state, reply=exc)
     rows: tuple[Row, ...] = () if uid is None else (DeleteCard(uid),)
     effects: tuple[Effect, ...] = (_event(guide),) if uid is None else (
-        _event(guide), PublishHost("card_enrolled", {"uid": uid, "forgotten": True}))
+        _event(guide), PublishHost(HostEvent.CARD_ENROLLED, {"uid": uid, "forgotten": True}))
     return Step(replace(state, guide=guide), rows, effects, _reply(guide))
 
 
@@ -93,7 +93,7 @@ def guide_tap(state: TableState, guide: g.Guide, uid: str, zone: str, ctx: Conte
     rows: tuple[Row, ...] = ()
     if card is not None:  # one event per tap: pages that follow enrollment refetch on either
         rows = (WriteCards((card,)),)
-        effects.append(PublishHost("card_enrolled", {"uid": card.uid, "guide": True}))
+        effects.append(PublishHost(HostEvent.CARD_ENROLLED, {"uid": card.uid, "guide": True}))
     else:
         effects.append(_event(guide))
     return Step(replace(state, guide=guide), rows, tuple(effects), _reply(guide), fault_zone=zone)

@@ -14,8 +14,8 @@ from companion.table.core.bots import BOT
 from companion.table.core.timers import timer_json
 from companion.table.core.archive import HANDLERS as ARCHIVE_HANDLERS
 from companion.table.core.guide import guide_json, start_check
-from companion.table.core.effects import (BindTerminals, DeleteCard, EndGameRow, PublishHost, SendTerminal,
-                                          RedoActions, StartGame, UndoActions, WriteCards)
+from companion.table.core.effects import (BindTerminals, DeleteCard, EndGameRow, HostEvent, PublishHost,
+                                          RedoActions, SendTerminal, StartGame, UndoActions, WriteCards)
 from companion.table.core.outputs import game_json, publish, seat_screen
 from companion.table.core.play import apply_actions, paused, play
 from companion.table.core.result import Step
@@ -102,7 +102,7 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
     replacing = running.game_id if running is not None and running.ended is None else None
     chance = tuple((a, "chance") for a in sampled)
     players = tuple((seat, BOT) for seat in cmd.bots)
-    row = StartGame(session.game_id, rules.name, seats, options or {}, str(components), tokens, chance, replacing,
+    row = StartGame(session.game_id, rules.name, seats, options or {}, components, tokens, chance, replacing,
                     players)
     session = session.with_actions(game_state, sampled, None)
     enrolling = state.enrolling
@@ -185,7 +185,7 @@ def _bind_terminal(state: TableState, cmd: c.BindTerminal, ctx: Context) -> Step
     state = replace(state, terminals=state.terminals.apply(rows))
     # the new terminal shows the seat's open prompt at once; the old one idles
     effects = [SendTerminal(bound, seat_screen(state, bound_seat)) for bound, bound_seat in rows]
-    effects.append(PublishHost("terminal", {"terminal": terminal, "seat": seat}))
+    effects.append(PublishHost(HostEvent.TERMINAL, {"terminal": terminal, "seat": seat}))
     reply = {"terminal": terminal, "seat": seat, "unbound": [t for t, _ in rows[1:]]}
     return Step(state, (BindTerminals(tuple(rows)),), tuple(effects), reply)
 
@@ -209,7 +209,7 @@ def _enroll(state: TableState, cmd: c.Enroll, ctx: Context) -> Step:
         card = check_card({"uid": cmd.uid, "game": game, "kind": cmd.kind, "value": cmd.value, "label": cmd.label})
     except CardError as exc:
         return Step(state, reply=Refusal(exc.code, exc.message))
-    return Step(state, (WriteCards((card,)),), (PublishHost("card_enrolled", {"uid": card.uid}),),
+    return Step(state, (WriteCards((card,)),), (PublishHost(HostEvent.CARD_ENROLLED, {"uid": card.uid}),),
                  {"card": card_json(card)})
 
 

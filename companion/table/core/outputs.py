@@ -6,7 +6,7 @@ import hashlib
 import hmac
 from dataclasses import replace
 from operator import itemgetter
-from typing import Any, Callable, Hashable, Mapping, Sequence
+from typing import AbstractSet, Any, Callable, Hashable, Mapping, Sequence
 
 from companion.games.binding import Effect as LightEffect
 from companion.games.binding import ORANGE, RGB, WHITE, Binding, Light
@@ -15,7 +15,9 @@ from companion.table.core.effects import Effect, PublishState, SendTerminal, Set
 from companion.table.core.state import Context, TableState, TableStatus
 from companion.table.core.values import evolve
 from companion.games.memo import Memo
+from companion.games.registry import get_game
 from companion.games.rules import Rules
+from companion.games.schema import FieldKind
 from companion.table.prompts import CardNames, info_of, options_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
@@ -140,6 +142,7 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
     if names is None:
         names = seat_facts(ctx, session)[2]
     rules, binding, game_state, components = session.rules, session.binding, session.state, session.components
+    seat_fields = session.memo.get(FIELDS_SLOT, rules.name, lambda: get_game(rules.name).fields.of_kind(FieldKind.SEAT))
     # the engine is asked only for the seats that may act: every other seat's legal actions are []
     if not running:
         acting = frozenset()
@@ -149,7 +152,9 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
     choices = binding.choices if running and type(binding).choices is not Binding.choices else None
     count, memo = session.seats, session.memo
     infos = part_infos(memo, parts)
-    shared = catalogues(binding, view)
+    catalogue_fields = session.memo.get(CATALOGUES_SLOT, rules.name,
+                                        lambda: get_game(rules.name).fields.catalogues())
+    shared = catalogues(catalogue_fields, view)
     was = state.prompts
     # a game giving choice keys: a seat whose key equals its stored prompt's keeps it without being asked
     keys = choice_keys(rules, binding, choices is not None)
@@ -197,7 +202,8 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
                                                                                      or old["info"] == info):
                     continue  # still idle, the same to show: nothing to send, nothing to store
                 message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots, memo, seat,
-                                              ctx.ballot_key, card_names(binding, shared, parts[seat]))
+                                              ctx.ballot_key, card_names(catalogue_fields, binding, shared,
+                                                                         parts[seat]), seat_fields=seat_fields)
         else:
             message = old if old == IDLE else dict(IDLE)
         if message is old:  # unchanged: nothing to send, nothing to store
@@ -268,21 +274,22 @@ def _same(info: Mapping[str, Any], done: Sequence[Mapping[str, Any]], seat: int)
     return info
 
 
-def catalogues(binding: Binding, view: Mapping[str, Any]) -> tuple[tuple[Mapping[str, Any], str | None], ...]:
-    """The card catalogues of a public view: its `card_info` (each entry's type its kind) and the game's
-    `catalogue_fields` (field -> the kind of its cards)."""
+def catalogues(catalogue_fields: Mapping[str, str], view: Mapping[str, Any]
+               ) -> tuple[tuple[Mapping[str, Any], str | None], ...]:
+    """The card catalogues of a view: its `card_info` (each entry's type its kind) and the game's declared
+    catalogue fields (field -> the kind of its cards)."""
     found = [(view["card_info"], None)] if isinstance(view.get("card_info"), Mapping) else []
-    for field, kind in binding.catalogue_fields.items():
+    for field, kind in catalogue_fields.items():
         if isinstance(view.get(field), Mapping):
             found.append((view[field], kind))
     return tuple(found)
 
 
-def card_names(binding: Binding, shared: tuple[tuple[Mapping[str, Any], str | None], ...],
-               part: Mapping[str, Any]) -> CardNames | None:
+def card_names(catalogue_fields: Mapping[str, str], binding: Binding,
+               shared: tuple[tuple[Mapping[str, Any], str | None], ...], part: Mapping[str, Any]) -> CardNames | None:
     """A seat's card ids in words (its part's catalogues first: its own cards, then the public ones); None when
     its view carries no catalogue."""
-    own = catalogues(binding, part) if "card_info" in part or not binding.catalogue_fields.keys().isdisjoint(part) \
+    own = catalogues(catalogue_fields, part) if "card_info" in part or not catalogue_fields.keys().isdisjoint(part) \
         else ()
     found = own + shared if own else shared
     return CardNames(found, binding.card_words) if found else None
@@ -290,9 +297,11 @@ def card_names(binding: Binding, shared: tuple[tuple[Mapping[str, Any], str | No
 
 def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
                old: Mapping[str, Any] | None, ballots: int, memo: Memo | None = None,
-               seat: int = 0, key: bytes = b"", cards: CardNames | None = None) -> tuple[Mapping[str, Any], int]:
-    """A seat's prompt offering `legal` (`private`: what its view adds to the public one) and the ballot
-    counter after it; the ballot id stays the same while its choices do, and an unchanged prompt is `old`
+               seat: int = 0, key: bytes = b"", cards: CardNames | None = None, *, seat_fields: AbstractSet[str]
+               ) -> tuple[Mapping[str, Any], int]:
+    """A seat's prompt offering `legal` (`private`: what its view adds to the public one; `seat_fields`: the
+    game's fields holding a seat, named by the seat's name) and the ballot counter after it; the ballot id stays
+    the same while its choices do, and an unchanged prompt is `old`
     itself. With the game's `memo`, a seat offered the same choices as at its last prompt starting with the
     same kind of action (e.g. a vote, round after round) gets the option list built then; `cards` names the
     seat's card ids in words."""
@@ -301,12 +310,13 @@ def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, 
             return old, ballots
         return {**old, "info": info_of(private)}, ballots
     if not legal:
-        return prompt(None, legal, names, private), ballots
+        return prompt(None, legal, names, seat_fields, private), ballots
     ballots += 1
     ballot = ballot_id(key, game_id, ballots)
     if memo is None:
-        return prompt(ballot, legal, names, private, cards=cards), ballots
-    return prompt(ballot, legal, names, private, reused_options(memo, seat, legal, names, cards)), ballots
+        return prompt(ballot, legal, names, seat_fields, private, cards=cards), ballots
+    return prompt(ballot, legal, names, seat_fields, private,
+                  reused_options(memo, seat, legal, names, seat_fields, cards)), ballots
 
 
 def ballot_id(key: bytes, game_id: int, number: int) -> str:
@@ -318,8 +328,9 @@ def ballot_id(key: bytes, game_id: int, number: int) -> str:
 
 
 def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: list[str],
-                   cards: CardNames | None = None) -> list[dict[str, Any]]:
-    """`options_of(legal, names)`, reusing the seat's last option list of the same kind of first action (one
+                   seat_fields: AbstractSet[str], cards: CardNames | None = None) -> list[dict[str, Any]]:
+    """`options_of(legal, names, seat_fields)`, reusing the seat's last option list of the same kind of first
+    action (one
     slot per seat and kind: a seat's vote or location choice comes back round after round with other prompts
     between): the whole list for the same actions, else its options for the equal actions before and after
     the ones that changed (renumbered when they moved: a turn's choices gain or lose one in the middle); for
@@ -328,7 +339,7 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
     slot = (OPTIONS_SLOT, seat, legal[0].get("type"))
     last = memo.last(slot)
     if last is None or (last[0] is not names and last[0] != names):
-        options = options_of(legal, names, cards=cards)
+        options = options_of(legal, names, seat_fields, cards=cards)
     else:
         old = last[1]
         n, m = len(legal), len(old)
@@ -341,14 +352,14 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
         first = legal[0]
         if type(first) is not dict and getattr(first, "option_words", None) is not None:
             # actions carrying their words: options built anew cost less than finding and renumbering old ones
-            options = old[:same] + options_of(legal, names, same, cards=cards)
+            options = old[:same] + options_of(legal, names, seat_fields, same, cards=cards)
             memo.put(slot, names, options)
             return options
         end = 0  # equal actions at the end of both lists
         while end < n - same and end < m - same and ((was := old[m - 1 - end]["action"]) is legal[n - 1 - end]
                                                       or was == legal[n - 1 - end]):
             end += 1
-        options = old[:same] + options_of(legal, names, same, n - end, cards)
+        options = old[:same] + options_of(legal, names, seat_fields, same, n - end, cards)
         options += old[m - end:] if n == m else [{**o, "value": i} for i, o in enumerate(old[m - end:], n - end)]
     memo.put(slot, names, options)
     return options
@@ -358,6 +369,9 @@ _ACTION = itemgetter("action")
 BALLOT_TAG = 12
 """Hex digits of a ballot id's secret part (48 bits): with the game id and a hub's screen number it stays far
 below the protocol's 64-character id."""
+FIELDS_SLOT = "prompt.seat_fields"
+CATALOGUES_SLOT = "prompt.catalogue_fields"
+"""The memo slot of the game's seat fields (its declaration's, read once per game as its binding's facts are)."""
 SEATS_SLOT = "publish.seats"
 """Memo slot of the seat colours, names and snapshot seats (key: the seat config and the game's seat count)."""
 TERMINALS_SLOT = "prompt.terminals"

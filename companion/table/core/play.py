@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.games.binding import TableInput
 from companion.table.core.bots import SOURCE_PREFIX
-from companion.table.core.effects import AppendActions, Effect, Flash, Publish, Row
+from companion.table.core.effects import AppendActions, Effect, Flash, Publish, PublicEvent, Row
 from companion.table.core.outputs import publish
 from companion.table.core.refusals import refused
 from companion.table.core.result import Step
@@ -89,7 +89,7 @@ def apply_actions(state: TableState, actions: list[dict[str, Any]], pending: Any
         if pending != session.pending:
             state, effects = publish(state, ctx)
         if pending:
-            effects.append(Publish("collected", {"zone": zone, "count": len(pending)}))
+            effects.append(Publish(PublicEvent.COLLECTED, {"zone": zone, "count": len(pending)}))
     reply = {"accepted": len(rows), "pending": pending is not None and bool(pending)}
     return Step(state, journal, tuple(effects), reply, fault_zone=zone)
 

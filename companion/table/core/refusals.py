@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from companion.games.binding import seat_of
 from companion.games.contract import CHANCE, Refusal
-from companion.table.core.effects import Effect, Flash, Publish
+from companion.table.core.effects import Effect, Flash, Publish, PublicEvent
 from companion.table.core.state import TableState
 from companion.table.core.values import evolve
 from companion.table.session import Session
@@ -53,4 +53,4 @@ def refused(state: TableState, zone: str, refusal: Refusal, *,
         state = evolve(state, counters=counters, notes=notes)
     else:
         state = evolve(state, counters=counters)
-    return state, (Flash(zone), Publish("rejected", public, host))
+    return state, (Flash(zone), Publish(PublicEvent.REJECTED, public, host))

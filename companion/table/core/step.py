@@ -14,8 +14,8 @@ from companion.table.core import bot_steps, host, timer_steps
 from companion.table.core.bots import BotTurn
 from companion.table.core.timers import TimerTick
 from companion.table.core.enroll import guide_tap
-from companion.table.core.effects import (Effect, EndGameRow, Flash, Publish, PublishHost, Row,
-                                          SendTerminal)
+from companion.table.core.effects import (Effect, EndGameRow, Flash, HostEvent, Publish, PublicEvent, PublishHost,
+                                          Row, SendTerminal)
 from companion.table.core.inputs import Boot, BootFailed, Input
 from companion.table.core.outputs import publish, rescan, zone_of
 from companion.table.core.play import play, reject
@@ -79,17 +79,17 @@ def _step(state: TableState, item: Input, ctx: Context) -> Step:
         effects: list[Effect] = []
         if seat is not None and seat in state.prompts:
             effects.append(SendTerminal(item.terminal, state.prompts[seat]))  # resume the open prompt
-        effects.append(PublishHost("terminal", {"terminal": item.terminal, "connected": True}))
+        effects.append(PublishHost(HostEvent.TERMINAL, {"terminal": item.terminal, "connected": True}))
         return Step(state, effects=tuple(effects))
     if isinstance(item, TerminalClash):
         state = replace(state, terminals=state.terminals.clash(item.terminal, item.port, item.present))
-        return Step(state, effects=(PublishHost("terminal", {"terminal": item.terminal, "clash": item.port,
+        return Step(state, effects=(PublishHost(HostEvent.TERMINAL, {"terminal": item.terminal, "clash": item.port,
                                                              "present": item.present}),))
     if isinstance(item, TerminalGone):
         state = replace(state, terminals=state.terminals.gone(item.terminal, ctx.now))
-        return Step(state, effects=(PublishHost("terminal", {"terminal": item.terminal, "connected": False}),))
+        return Step(state, effects=(PublishHost(HostEvent.TERMINAL, {"terminal": item.terminal, "connected": False}),))
     state = replace(state, counters=state.counters.add(reader_faults=1))
-    return Step(state, effects=(PublishHost("health", {"reader": item.reader, "fault": True}),))
+    return Step(state, effects=(PublishHost(HostEvent.HEALTH, {"reader": item.reader, "fault": True}),))
 
 
 def journal_fault(old: TableState, done: Step, code: str, message: str) -> Step:
@@ -151,26 +151,26 @@ def _tag(state: TableState, reader: str, uid: str, placed: bool, ctx: Context) -
     zone = zone_of(reader, state.session, ctx.reader_zones, state.terminals)
     if not zone:  # an unbound terminal's reader: the host page hears which terminal it is, nothing is played
         terminal = reader[len(READER_PREFIX):]
-        return Step(state, effects=(PublishHost("terminal", {"terminal": terminal, "input": True}),) if placed else ())
+        return Step(state, effects=(PublishHost(HostEvent.TERMINAL, {"terminal": terminal, "input": True}),) if placed else ())
     card = ctx.cards.get(uid)
     if state.enrolling:
         if not placed:
             return Step(state)
         if state.guide is not None:
             return guide_tap(state, state.guide, uid, zone, ctx)
-        return Step(state, effects=(PublishHost("enroll_seen", {"reader": reader, "zone": zone, "uid": uid,
+        return Step(state, effects=(PublishHost(HostEvent.ENROLL_SEEN, {"reader": reader, "zone": zone, "uid": uid,
                                                                 "known": card is not None}),))
     if state.status == TableStatus.RESUME_CHECK:
         state = rescan(state, ctx)
         # public: only which zones differ (a ballot left on a reader must not show its value)
-        scan: list[Effect] = [Publish("expected_vs_seen", {"zones": [d["zone"] for d in state.scan]})]
+        scan: list[Effect] = [Publish(PublicEvent.EXPECTED_VS_SEEN, {"zones": [d["zone"] for d in state.scan]})]
         state, effects = publish(state, ctx)
         return Step(state, effects=tuple(scan + effects))
     if card is None:
         if not placed:
             return Step(state)
         state = replace(state, counters=state.counters.add(unknown_tags=1))  # its UID is for the host alone
-        return Step(state, effects=(Flash(zone), Publish("unknown_tag", {"zone": zone},
+        return Step(state, effects=(Flash(zone), Publish(PublicEvent.UNKNOWN_TAG, {"zone": zone},
                                                          {"zone": zone, "uid": uid})))
     session = state.session
     if session is not None:  # the game knows the card by its id in this game, never by its UID (built once)
@@ -207,7 +207,7 @@ def _terminal_choice(state: TableState, item: TerminalChoice, ctx: Context) -> S
     options = () if open_prompt is None else open_prompt.get("options", ())
     value = item.value
     if seat is None:  # an unbound terminal's key press only tells the host page which one it is
-        done = Step(state, effects=(PublishHost("terminal", {"terminal": terminal, "input": True}),))
+        done = Step(state, effects=(PublishHost(HostEvent.TERMINAL, {"terminal": terminal, "input": True}),))
         answer = terminal_error(terminal, item.ballot, item.seq, "terminal_unbound", "This terminal serves no seat.")
     elif open_prompt is None or open_prompt.get("ballot") != item.ballot or item.ballot is None:
         done = Step(state)

@@ -13,10 +13,10 @@ from companion.games.registry import get_rules
 from companion.table.core import bot_steps
 from companion.table.core import commands as c
 from companion.table.core.bots import BOT
-from companion.table.core.effects import Later, Publish, PublishState, SetScene, TimerRow
+from companion.table.core.effects import Later, Publish, PublicEvent, PublishState, SetScene, TimerRow
 from companion.table.core.result import Step
 from companion.table.core.state import Context, TableState, TableStatus
-from companion.table.core.timers import TIMER_CODES, TICK_S, Running, TimerTick, Timers, overlay, with_timer
+from companion.table.core.timers import TIMER_CODES, TICK_S, AtZero, Running, TimerTick, Timers, overlay, with_timer
 from companion.table.refusal import Refusal
 
 
@@ -65,10 +65,10 @@ def choose(state: TableState, cmd: c.TimerChoice, ctx: Context) -> Step:
     running = state.timers.running
     if running is None or not running.expired:
         return Step(state, reply=Refusal("no_timer", TIMER_CODES["no_timer"]))
-    if cmd.choice == "wait":
+    if cmd.choice == AtZero.WAIT:
         timers = replace(state.timers, running=replace(running, waited=True))
         return Step(replace(state, timers=timers), effects=tuple(_redraw(timers, ctx)), reply={"choice": "wait"})
-    if cmd.choice == "extend":
+    if cmd.choice == AtZero.EXTEND:
         seconds = cmd.seconds or running.seconds
         paused = state.timers.paused
         extended = replace(running, expired=False, waited=False, seconds=seconds, left=seconds,
@@ -143,7 +143,7 @@ def tick(state: TableState, item: TimerTick, ctx: Context) -> Step:
         return Step(replace(state, timers=timers), effects=tuple(effects))
     timers = replace(timers, running=replace(running, expired=True), level=0)
     effects = list(_redraw(timers, ctx))
-    effects.append(Publish("timer_expired", {"seats": sorted(running.seats), "phase": running.phase}))
+    effects.append(Publish(PublicEvent.TIMER_EXPIRED, {"seats": sorted(running.seats), "phase": running.phase}))
     return Step(replace(state, timers=timers), effects=tuple(effects))
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -33,7 +34,14 @@ TIMER_CODES: Mapping[str, str] = MappingProxyType({
     "bad_choice": "The host's choice at zero is wait, extend or bot.",
 })
 """The refusals of this module, with their English text."""
-CHOICES = ("wait", "extend", "bot")
+
+
+class AtZero(StrEnum):
+    """The host's choice once a timer ran out."""
+
+    WAIT = "wait"
+    EXTEND = "extend"
+    BOT = "bot"
 
 
 @dataclass(frozen=True)

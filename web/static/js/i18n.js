@@ -45,15 +45,16 @@ export class I18n {
     this.phaseNow = view && typeof view.phase === "string" ? view.phase : null;
   }
 
-  /** Which fields hold seats or locations, as the game's binding exports them (snapshot game.table_info.facts). */
+  /** The game's fixed facts (snapshot game.table_info.facts): which fields hold seats or locations is the game's
+   * one declaration of its fields (`facts.fields`: kind -> names, companion/games/schema.py FieldKind). */
   set facts(facts) {
     const f = facts || {};
     this.rawFacts = f;
     // a game with catalogue fields words its cards from them too (a page that set `cards` itself keeps them)
     if (this.view && f.catalogue_fields && Object.keys(f.catalogue_fields).length) this.cards = this.catalogue(this.view);
+    const ofKind = (kind) => new Set((f.fields && f.fields[kind]) || []);
     this.fields = {
-      seat: new Set(f.seat_fields || []), seatList: new Set(f.seat_list_fields || []),
-      perSeat: new Set(f.per_seat_fields || []), location: new Set(f.location_fields || []),
+      seat: ofKind("seat"), seatList: ofKind("seats"), perSeat: ofKind("per_seat"), location: ofKind("location"),
     };
   }
 
@@ -123,6 +124,7 @@ export class I18n {
     if (Array.isArray(v)) {
       if (!v.length) return "—";
       if ((this.fields.seatList || NO_FIELDS).has(field)) return v.map((s) => this.seat(s)).join(", ");
+      if ((this.fields.location || NO_FIELDS).has(field)) return v.map((x) => this.unit(field, this.word(String(x)))).join(", ");
       if (perSeat && (this.fields.perSeat || NO_FIELDS).has(field)) {
         return v.map((x, s) => (x === null ? null : `${this.seat(s)} ${this.unit(field, this.value(field.replace(/s$/, ""), x))}`))
           .filter(Boolean).join(", ");
