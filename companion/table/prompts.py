@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import AbstractSet, Any, Mapping, Sequence
 
+from companion.games.json_value import Json, JsonObject
 from companion.games.rules import private_part  # noqa: F401 (the table's name for it)
 
 SKIP_FIELDS = ("type", "seat")
@@ -17,12 +18,12 @@ def seat_name(seat: int, seat_names: Sequence[str]) -> str:
     return name or f"Seat {seat + 1}"
 
 
-def kind(action: Mapping[str, Any]) -> str:
+def kind(action: JsonObject) -> str:
     """The kind of an action as a terminal's first level names it: its type in words."""
     return str(action.get("type", "?")).replace("_", " ")
 
 
-def label(action: Mapping[str, Any], seat_names: Sequence[str], seat_fields: AbstractSet[str],
+def label(action: JsonObject, seat_names: Sequence[str], seat_fields: AbstractSet[str],
           ascii_only: bool = False) -> str:
     """A short English label: the type, then its fields (a field the game declares a seat by the seat's
     configured name)."""
@@ -30,7 +31,7 @@ def label(action: Mapping[str, Any], seat_names: Sequence[str], seat_fields: Abs
     return " ".join([kind(action), *(ascii_words if ascii_only else words)])
 
 
-def _details(action: Mapping[str, Any], seat_names: Sequence[str],
+def _details(action: JsonObject, seat_names: Sequence[str],
              seat_fields: AbstractSet[str]) -> tuple[list[str], list[str]]:
     """An action's fields as words (a seat field, as the game's `fields` declare it, by the seat's name), and as a
     terminal shows them (a seat whose name is not ASCII as "Seat N"); one pass for both (the same list while no
@@ -71,8 +72,8 @@ def _details(action: Mapping[str, Any], seat_names: Sequence[str],
     return parts, parts if ascii_parts is None else ascii_parts
 
 
-def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str],
-           seat_fields: AbstractSet[str]) -> dict[str, Any]:
+def option(value: int, action: JsonObject, seat_names: Sequence[str],
+           seat_fields: AbstractSet[str]) -> dict[str, Json]:
     """One prompt option: the label the page shows, and for a terminal its kind and short ASCII labels."""
     kind_of = action.get("type", "?")
     group = (kind_of if type(kind_of) is str else str(kind_of)).replace("_", " ")  # `kind`, inlined: per option
@@ -83,16 +84,16 @@ def option(value: int, action: Mapping[str, Any], seat_names: Sequence[str],
             "item": " ".join(ascii_words) or group}
 
 
-def options_of(legal: list[dict[str, Any]], seat_names: Sequence[str], seat_fields: AbstractSet[str],
-               start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
+def options_of(legal: Sequence[JsonObject], seat_names: Sequence[str], seat_fields: AbstractSet[str],
+               start: int = 0, stop: int | None = None) -> list[dict[str, Json]]:
     """A prompt's numbered options for these legal actions (`option_at` each; only `legal[start:stop]`,
     numbered by their place in `legal`, when given)."""
     end = len(legal) if stop is None else stop
     return [option_at(value, legal[value], seat_names, seat_fields) for value in range(start, end)]
 
 
-def option_at(value: int, action: Mapping[str, Any], seat_names: Sequence[str],
-              seat_fields: AbstractSet[str]) -> dict[str, Any]:
+def option_at(value: int, action: JsonObject, seat_names: Sequence[str],
+              seat_fields: AbstractSet[str]) -> dict[str, Json]:
     """`option(value, action, seat_names, seat_fields)`. An action that is not a plain dict may carry its option's
     words, found once by its game (`option_words`: group, label, short label, item, as `option` gives them for an
     action naming no seat); they are then only read."""
@@ -103,8 +104,8 @@ def option_at(value: int, action: Mapping[str, Any], seat_names: Sequence[str],
     return {"value": value, "label": label, "action": action, "group": group, "short": short, "item": item}
 
 
-def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence[str], seat_fields: AbstractSet[str],
-           private: Mapping[str, Any], options: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def prompt(ballot: str | None, legal: Sequence[JsonObject], seat_names: Sequence[str], seat_fields: AbstractSet[str],
+           private: JsonObject, options: list[dict[str, Json]] | None = None) -> dict[str, Json]:
     """The protocol message asking a seat to choose (or `idle` when it has nothing to do); `options`: the
     options of `legal` when already built (`options_of`)."""
     if not legal:
@@ -114,13 +115,13 @@ def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence
             "info": info_of(private)}
 
 
-def info_of(private: Mapping[str, Any]) -> dict[str, Any]:
+def info_of(private: JsonObject) -> dict[str, Json]:
     """A prompt's `info`: the seat's part itself when it is a dict (views are never mutated, and a prompt
     holding the very part lets the next publish see it unchanged at a glance), else a dict copy."""
     return private if type(private) is dict else dict(private)
 
 
-def prompt_info(part: Mapping[str, Any]) -> Mapping[str, Any]:
+def prompt_info(part: JsonObject) -> JsonObject:
     """What a prompt carries of a seat's part of its view: not the log nor the card catalogue (`card_info`:
     what the page needs to name cards, no secret and more than a terminal can show)."""
     if NOT_INFO.isdisjoint(part):  # the part itself (a prompt copies what it keeps)

@@ -27,6 +27,7 @@ from companion.games.boss_wallet.config import COINS, HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.state import Phase, State
 from companion.games.contract import CHANCE, Components
 from companion.games.memo import Memo
+from companion.games.json_value import Json, JsonObject
 
 _PERSON_RE = "|".join(sorted(PERSONS))
 _MARK = "(?::[2-7])?"
@@ -78,12 +79,12 @@ KEYS = ("draw", "put", "flip", "ok", "clear")
 
 
 
-def entry_of(card: Card) -> dict[str, Any]:
+def entry_of(card: Card) -> dict[str, Json]:
     """The engine's catalogue entry for an enrolled play card (ValueError if its value does not parse)."""
     parts = card.value.split(":")
     kind = card.kind
     if kind == Kind.BILL.value:
-        out: dict[str, Any] = {"type": kind, "value": int(parts[0]), "currency": parts[1]}
+        out: dict[str, Json] = {"type": kind, "value": int(parts[0]), "currency": parts[1]}
         rest = parts[2:]
     elif kind == Kind.JEWEL.value:
         out, rest = {"type": kind, "value": int(parts[0])}, parts[1:]
@@ -184,7 +185,7 @@ class BossWalletBinding(Binding):
         there is refused there) and the LED-only hourglass and round tracks."""
         return super().zones(seats) + ("center", "hourglass", "round")
 
-    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: Components) -> dict[str, Any]:
+    def table_options(self, options: JsonObject, cards: Iterable[Card], mode: Components) -> dict[str, Json]:
         """Digital games know every hand (`known_hands`); physical games read the enrolled cards: play cards
         become `cards`, special cards `specials`."""
         out = dict(options)
@@ -210,7 +211,7 @@ class BossWalletBinding(Binding):
                 out["specials"] = specials
         return out
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Json]], Any]:
         """Buttons and choices act; taps collect a payment, a hand or a credit draw in `pending`."""
         key = step_key(state)
         taps: Taps = pending if isinstance(pending, Taps) and pending.key == key else Taps(key)
@@ -223,7 +224,7 @@ class BossWalletBinding(Binding):
         assert isinstance(event, Placed)
         return self._placed(state, taps, event, mode)
 
-    def _pressed(self, state: State, taps: Taps, seat: int, key: str, mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def _pressed(self, state: State, taps: Taps, seat: int, key: str, mode: Components) -> tuple[list[dict[str, Json]], Any]:
         if key in ("draw", "put", "flip"):
             return [{"type": key, "seat": seat}], taps
         if key == "ok":
@@ -232,8 +233,8 @@ class BossWalletBinding(Binding):
             return [], taps.clear(seat)
         raise refuse("unknown_key", BINDING_CODES["unknown_key"])
 
-    def _chosen(self, state: State, taps: Taps, seat: int, action: Mapping[str, Any],
-                mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def _chosen(self, state: State, taps: Taps, seat: int, action: JsonObject,
+                mode: Components) -> tuple[list[dict[str, Json]], Any]:
         kind = action.get("type")
         if kind in ("confirm_scan", "confirm_draw"):
             return self._confirm(state, taps, seat)
@@ -247,7 +248,7 @@ class BossWalletBinding(Binding):
             return [{**dict(action), "seat": seat, "paid": paid}], taps
         return [{**dict(action), "seat": seat}], taps
 
-    def _confirm(self, state: State, taps: Taps, seat: int) -> tuple[list[dict[str, Any]], Any]:
+    def _confirm(self, state: State, taps: Taps, seat: int) -> tuple[list[dict[str, Json]], Any]:
         """A seat says its scan (or its credit draw, the wallet having run out) is complete."""
         if state.phase is Phase.SCAN:
             if state.hands[seat] is not None:
@@ -258,7 +259,7 @@ class BossWalletBinding(Binding):
             return [{"type": "credit_draw", "seat": CHANCE, "target": seat, "cards": taps.of(seat)}], taps
         raise refuse("unexpected_card", "There is nothing to confirm now.")
 
-    def _placed(self, state: State, taps: Taps, event: Placed, mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def _placed(self, state: State, taps: Taps, event: Placed, mode: Components) -> tuple[list[dict[str, Json]], Any]:
         card = event.card
         if card.game != self.game:
             raise refuse("wrong_game", BINDING_CODES["wrong_game"])
@@ -305,7 +306,7 @@ class BossWalletBinding(Binding):
             return [], drawn
         raise refuse("unexpected_card", BINDING_CODES["unexpected_card"])
 
-    def _coin(self, state: State, taps: Taps, seat: int, card: Card) -> tuple[list[dict[str, Any]], Any]:
+    def _coin(self, state: State, taps: Taps, seat: int, card: Card) -> tuple[list[dict[str, Json]], Any]:
         """Each seat taps the coin it took blind; the last one deals the round (chance `setup`)."""
         if state.phase is not Phase.SETUP:
             raise refuse("unexpected_card", "Coins are tapped when a round is dealt.")
@@ -319,7 +320,7 @@ class BossWalletBinding(Binding):
         coins = [int(taps.values(s)[0]) for s in range(state.seats)]
         return [{"type": "setup", "seat": CHANCE, "coins": coins}], taps
 
-    def choices(self, state: Any, seat: int, mode: Components) -> list[dict[str, Any]]:
+    def choices(self, state: Any, seat: int, mode: Components) -> list[dict[str, Json]]:
         """While hands are scanned by tapping: confirm or restart the seat's scan; end a credit draw."""
         if mode != Components.PHYSICAL:
             return []
@@ -350,7 +351,7 @@ class BossWalletBinding(Binding):
         """Physical games read the coins, hands and credit draws from tags; chip draws are sampled."""
         return mode == Components.PHYSICAL and state.phase in (Phase.SETUP, Phase.SCAN, Phase.CREDIT_DRAW)
 
-    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
+    def scene(self, public_view: JsonObject, seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: verdict green/red once shown; else whose turn (gold), asked (orange), scanned (white), to scan
         (blue). Tracks: hourglasses left, rounds played."""
         view = public_view
@@ -360,7 +361,7 @@ class BossWalletBinding(Binding):
         _add_tracks(scene, view, phase)
         return scene
 
-    def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
+    def cached_scene(self, public_view: JsonObject, seats: int, seat_colours: tuple[RGB, ...],
                      memo: Memo) -> Scene:
         """`scene` (it draws no seat colours): the seat lights without the turn's, reused while the phase, the
         seats asked and each seat's verdict (in the scan also whether it is scanned) are the same, the tracks
@@ -398,7 +399,7 @@ class BossWalletBinding(Binding):
         scene[SEAT_ZONES[turn] if turn < MAX_SEATS else f"seat:{turn}"] = SEAT_LIGHTS["turn"]
         return scene  # type: ignore[no-any-return]
 
-    def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
+    def cached_info(self, public_view: JsonObject, seats: int, memo: Memo) -> dict[str, Json]:
         """`info`, reused while the seat count and the view's latest round are the same (the memoized view
         holds the same latest round object while the round's result is the same: a check by identity)."""
         key = (seats, public_view.get("last_round"))
@@ -413,7 +414,7 @@ class BossWalletBinding(Binding):
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""
         return {f"seat:{i}": () for i in range(state.seats)}
 
-    def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    def public_info(self, public_view: JsonObject, seats: int) -> dict[str, Json]:
         """The latest judged round (the engine keeps it on show until the next round's verdicts): each seat's
         verdict with reasons, the investigations, the rank order and the chips each seat drew."""
         last = public_view.get("last_round")
@@ -429,7 +430,7 @@ class BossWalletBinding(Binding):
         }
 
 
-def _seat_lights(players: Sequence[Mapping[str, Any]], phase: Any, asked: Iterable[Any], turn: Any,
+def _seat_lights(players: Sequence[JsonObject], phase: Any, asked: Iterable[Any], turn: Any,
                  seats: int) -> Scene:
     """Each seat's light, in seat order: its verdict once shown, else whose turn, asked, scanned or to scan."""
     asked = set(asked)
@@ -450,7 +451,7 @@ def _seat_lights(players: Sequence[Mapping[str, Any]], phase: Any, asked: Iterab
     return lit
 
 
-def _add_tracks(scene: Scene, view: Mapping[str, Any], phase: Any) -> None:
+def _add_tracks(scene: Scene, view: JsonObject, phase: Any) -> None:
     """The hourglasses left and the rounds played, after the seats."""
     left = HOURGLASSES - int(view.get("hourglasses", 0) or 0)
     scene["hourglass"] = HOURGLASS_TRACK[max(0, left)]

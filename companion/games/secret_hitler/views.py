@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from companion.games.log import Log
 from companion.games.memo import Memo
@@ -12,6 +12,7 @@ from companion.games.secret_hitler.powers import party
 from companion.games.secret_hitler.state import (
     FASCIST, HITLER, LIBERAL, VETO_AT, Entry, Phase, State, hitler_knows_fascists,
 )
+from companion.games.json_value import Json, JsonObject
 
 LOG_SLOT = "secret_hitler.log"
 """The memo slot of the public log window (key: the log it was rendered from)."""
@@ -23,7 +24,7 @@ LOG_WINDOW = 10
 go to every seat on every change, so they stay small."""
 
 
-def render_log(log: Iterable[Entry], seat: int | None, reveal_all: bool) -> list[dict[str, Any]]:
+def render_log(log: Iterable[Entry], seat: int | None, reveal_all: bool) -> list[dict[str, Json]]:
     """The latest LOG_WINDOW entries this viewer may read, oldest first, as `{code, params}` (tuples become
     lists); private entries (LogEntry.to) only for their seats."""
     out = []
@@ -39,7 +40,7 @@ def render_log(log: Iterable[Entry], seat: int | None, reveal_all: bool) -> list
     return out
 
 
-def public_log(log: Log[Entry], memo: Memo) -> list[dict[str, Any]]:
+def public_log(log: Log[Entry], memo: Memo) -> list[dict[str, Json]]:
     """`render_log(log, None, False)`, extending the window the last publish rendered when `log` grew from
     that publish's log (only the new entries are rendered)."""
     last = memo.last(LOG_SLOT)
@@ -60,11 +61,11 @@ def investigated_list(s: State) -> list[bool]:
     return out
 
 
-def public_view(s: State, seat: int | None, memo: Memo | None = None) -> dict[str, Any]:
+def public_view(s: State, seat: int | None, memo: Memo | None = None) -> dict[str, Json]:
     """The fields everyone may see; `seat` only selects which private log entries stay (`memo`: the table's,
     for the public log)."""
     over = s.phase is Phase.GAME_OVER
-    view: dict[str, Any] = {
+    view: dict[str, Json] = {
         "phase": s.phase.value,
         "seats": s.seats,
         "president": s.president,
@@ -121,7 +122,7 @@ def holds_hand(s: State, seat: int) -> bool:
     return holder is not None and holder == seat
 
 
-def seat_own(s: State, seat: int) -> dict[str, Any]:
+def seat_own(s: State, seat: int) -> dict[str, Json]:
     """What only this seat sees: its role, knowledge, hand, peek and investigation results."""
     role = s.roles[seat] if s.roles else None
     learned: list[str | None] = [None] * s.seats
@@ -138,14 +139,14 @@ def seat_own(s: State, seat: int) -> dict[str, Any]:
     }
 
 
-def seat_view(s: State, seat: int) -> dict[str, Any]:
+def seat_view(s: State, seat: int) -> dict[str, Json]:
     """The public view (with this seat's private log lines) plus what only this seat sees."""
     view = public_view(s, seat)
     view.update(seat_own(s, seat))
     return view
 
 
-def seat_parts(s: State, public: Mapping[str, Any], memo: Memo) -> tuple[dict[str, Any], ...]:
+def seat_parts(s: State, public: JsonObject, memo: Memo) -> tuple[dict[str, Json], ...]:
     """Every seat's part of the view (`private_part` of its seat view), reused while what `seat_own` reads
     is the same: the roles, whether the game is over, the investigations, who holds the hand and the peek and
     what they hold (no public field shares a name with a seat's own)."""

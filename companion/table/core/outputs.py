@@ -21,6 +21,7 @@ from companion.games.schema import FieldKind
 from companion.table.prompts import info_of, options_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
+from companion.games.json_value import Json, JsonObject
 
 
 def zone_of(reader: str, session: Session | None, reader_zones: Mapping[str, str],
@@ -63,13 +64,13 @@ def rescan(state: TableState, ctx: Context) -> TableState:
     return replace(state, scan=tuple(diffs))
 
 
-def game_json(session: Session) -> dict[str, Any]:
+def game_json(session: Session) -> dict[str, Json]:
     """What every game summary says: id, name, seats, components, action count."""
     return {"id": session.game_id, "name": session.game, "seats": session.seats,
             "components": str(session.components), "actions": len(session.actions)}
 
 
-def seat_facts(ctx: Context, session: Session) -> tuple[tuple[RGB, ...], list[dict[str, Any]], list[str]]:
+def seat_facts(ctx: Context, session: Session) -> tuple[tuple[RGB, ...], list[dict[str, Json]], list[str]]:
     """The table's seat colours (for the LEDs), the game's seats as the snapshot lists them and every seat's
     configured name, built once per seat config and game seat count (shared: never mutated)."""
     config = ctx.config.seats
@@ -93,7 +94,7 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
         table["announcement"] = state.announcement
     effects: list[Effect] = []
     game = None
-    parts: Sequence[Mapping[str, Any]] | None = None
+    parts: Sequence[JsonObject] | None = None
     facts = None
     acting = None
     if session is not None:
@@ -126,7 +127,7 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
     return state, effects + sends
 
 
-def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, Any]] | None = None,
+def send_prompts(state: TableState, ctx: Context, parts: Sequence[JsonObject] | None = None,
                  names: list[str] | None = None, acting: frozenset[int] | None = None) -> tuple[TableState, list[Effect]]:
     """Every seat's prompt (`parts`: each seat's part of the view, `Rules.views`, `names`: the seat names,
     `seat_facts`, and `acting`: the game's `to_act`, each built when not given); a terminal is sent its seat's
@@ -160,7 +161,7 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
         last = memo.last(KEYS_SLOT)
         if last is not None and last[0] is was:
             old_keys = last[1]
-    prompts: dict[int, Mapping[str, Any]] | None = None
+    prompts: dict[int, JsonObject] | None = None
     ballots = state.ballots
     sends: list[Effect] = []
     serving: Mapping[int, str] | None = None
@@ -244,7 +245,7 @@ def terminals_by_seat(memo: Memo, book: TerminalBook) -> Mapping[int, str]:
     return serving
 
 
-def part_infos(memo: Memo, parts: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+def part_infos(memo: Memo, parts: Sequence[JsonObject]) -> tuple[JsonObject, ...]:
     """`prompt_info` of every seat's part, each filtered once while the part is the same object (a view part
     is shared from publish to publish while its inputs are the same, and never mutated), and the last info
     object kept while a new part's info equals it (so an idle seat's prompt is seen unchanged by identity)."""
@@ -261,17 +262,17 @@ def part_infos(memo: Memo, parts: Sequence[Mapping[str, Any]]) -> tuple[Mapping[
     return infos
 
 
-def _same(info: Mapping[str, Any], done: Sequence[Mapping[str, Any]], seat: int) -> Mapping[str, Any]:
+def _same(info: JsonObject, done: Sequence[JsonObject], seat: int) -> JsonObject:
     """`info`, or the seat's last info where it is equal (the object the seat's stored prompt holds)."""
     if seat < len(done) and done[seat] == info:
         return done[seat]
     return info
 
 
-def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
-               old: Mapping[str, Any] | None, ballots: int, memo: Memo | None = None,
+def prompt_for(game_id: int, legal: list[dict[str, Json]], private: JsonObject, names: list[str],
+               old: JsonObject | None, ballots: int, memo: Memo | None = None,
                seat: int = 0, key: bytes = b"", *, seat_fields: AbstractSet[str]
-               ) -> tuple[Mapping[str, Any], int]:
+               ) -> tuple[JsonObject, int]:
     """A seat's prompt offering `legal` (`private`: what its view adds to the public one; `seat_fields`: the
     game's fields holding a seat, named by the seat's name) and the ballot counter after it; the ballot id stays the same while its choices do, and an unchanged prompt is `old`
     itself. With the game's `memo`, a seat offered the same choices as at its last prompt starting with the
@@ -298,8 +299,8 @@ def ballot_id(key: bytes, game_id: int, number: int) -> str:
     return f"{game_id}.{tag}"
 
 
-def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: list[str],
-                   seat_fields: AbstractSet[str]) -> list[dict[str, Any]]:
+def reused_options(memo: Memo, seat: int, legal: list[dict[str, Json]], names: list[str],
+                   seat_fields: AbstractSet[str]) -> list[dict[str, Json]]:
     """`options_of(legal, names, seat_fields)`, reusing the seat's last option list of the same kind of first action (one
     slot per seat and kind: a seat's vote or location choice comes back round after round with other prompts
     between): the whole list for the same actions, else its options for the equal actions before and after
@@ -355,7 +356,7 @@ OPTIONS_SLOT = "prompt.options"
 the seat names; each option holds its action)."""
 
 
-def same_choices(message: Mapping[str, Any], legal: list[dict[str, Any]]) -> bool:
+def same_choices(message: JsonObject, legal: list[dict[str, Json]]) -> bool:
     """Whether a prompt message offers exactly these actions, in this order (idle: none)."""
     kind = message.get("type")
     if kind != "prompt":
@@ -364,7 +365,7 @@ def same_choices(message: Mapping[str, Any], legal: list[dict[str, Any]]) -> boo
     return len(options) == len(legal) and list(map(_ACTION, options)) == legal
 
 
-def seat_screen(state: TableState, seat: int | None) -> dict[str, Any]:
+def seat_screen(state: TableState, seat: int | None) -> dict[str, Json]:
     """What a terminal serving `seat` should show now: the seat's open prompt, else idle (also unbound)."""
     message = None if seat is None else state.prompts.get(seat)
     return dict(message) if message is not None else dict(IDLE)
