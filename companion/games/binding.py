@@ -18,6 +18,7 @@ from companion.games.contract import BINDING_CODES, CHANCE, Components, IllegalA
 from companion.games.memo import Memo
 from companion.games.registry import get_game, get_rules
 from companion.games.rules import Rules
+from companion.games.json_value import Json, JsonObject
 
 RGB = tuple[int, int, int]
 Carried = tuple[Any, Any]
@@ -89,7 +90,7 @@ class Chosen:
     """A seat picked one of its legal actions on a terminal or its phone (`action` names the seat)."""
 
     seat: int
-    action: Mapping[str, Any]
+    action: JsonObject
 
 
 TableInput = Union[Placed, Removed, Pressed, Chosen]
@@ -108,7 +109,7 @@ class DeckItem:
     seat: int | None = None
     sample: bool = False
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, Json]:
         """The item as the host page and the label sheet read it."""
         return {"kind": self.kind, "value": self.value, "count": self.count, "label": {"en": self.en, "ko": self.ko},
                 "seat": self.seat, "sample": self.sample}
@@ -150,7 +151,7 @@ class Reading:
     lights: bool = True
     """Whether the zone's LEDs show the count (False: the game's own light there says more meanwhile)."""
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, Json]:
         """The read as the public snapshot carries it (`game.reading`)."""
         return {"zone": self.zone, "kind": self.kind, "need": self.need, "got": self.got, "lights": self.lights}
 
@@ -231,7 +232,7 @@ class Binding:
         """Every logical zone the game uses: `seat:N` per seat, then shared zones."""
         return tuple(f"seat:{i}" for i in range(seats))
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Json]], Any]:
         """Table input -> zero or more actions (engine-judged) and the new partial input; may raise IllegalAction."""
         if isinstance(event, Chosen):
             return [{**dict(event.action), "seat": event.seat}], pending
@@ -243,7 +244,7 @@ class Binding:
             raise IllegalAction("unexpected_card", BINDING_CODES["unexpected_card"])
         raise IllegalAction("unknown_key", BINDING_CODES["unknown_key"])
 
-    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: Components) -> dict[str, Any]:
+    def table_options(self, options: JsonObject, cards: Iterable[Card], mode: Components) -> dict[str, Json]:
         """The engine options for a new game, given the host's options and every enrolled card (a game whose
         card list is unpublished builds it from the enrolled cards here); ValueError when they do not fit."""
         return dict(options)
@@ -268,12 +269,12 @@ class Binding:
         asking); None: no such key."""
         return None
 
-    def info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    def info(self, public_view: JsonObject, seats: int) -> dict[str, Json]:
         """What the table publishes beside the public view (`game.table_info`): the game's `facts` and the
         game's `public_info`."""
         return {"facts": self.facts(seats), **self.public_info(public_view, seats)}
 
-    def cached_info(self, public_view: Mapping[str, Any], seats: int, memo: Memo) -> dict[str, Any]:
+    def cached_info(self, public_view: JsonObject, seats: int, memo: Memo) -> dict[str, Json]:
         """`info`, with the facts built once per seat count and the public info reused while the view's
         `info_fields` are equal, or through the game's `_info_since` (the values are shared from one publish
         to the next: never mutated)."""
@@ -287,7 +288,7 @@ class Binding:
         return memo.get("binding.info", key,
                         lambda: {"facts": facts, **self.public_info(public_view, seats)})
 
-    def cached_scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: tuple[RGB, ...],
+    def cached_scene(self, public_view: JsonObject, seats: int, seat_colours: tuple[RGB, ...],
                      memo: Memo) -> Scene:
         """`scene`, reused while the view's `scene_fields`, the seat count and colours are equal, or through the
         game's `_scene_since` (shared from one publish to the next: copy it before changing it)."""
@@ -319,7 +320,7 @@ class Binding:
         fields = get_game(self.game).fields
         return {"fields": fields.as_json(), "catalogue_fields": fields.catalogues()}
 
-    def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    def public_info(self, public_view: JsonObject, seats: int) -> dict[str, Json]:
         """Public table information drawn from the public view only (e.g. what the bank pays out)."""
         return {}
 
@@ -332,7 +333,7 @@ class Binding:
         so far); from public facts only. None by default (a game that reads no components)."""
         return ()
 
-    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
+    def scene(self, public_view: JsonObject, seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """LED scene from the public view only: living seats dim by default. `seat_colours` are the table's
         configured seat colours in seat order, for a game that paints seats' pieces in them (empty: its own)."""
         return {f"seat:{i}": Light(DIM) for i in range(seats)}
@@ -341,7 +342,7 @@ class Binding:
         """Zone -> the (kind, value) cards that should rest there now; zones not listed are not checked."""
         return {}
 
-    def chance_template(self, state: Any) -> dict[str, Any] | None:
+    def chance_template(self, state: Any) -> dict[str, Json] | None:
         """The shape of the chance action due now (a sample with a fixed seed), or None when chance is not due."""
         rules = self.rules()
         if rules.to_act(state) != frozenset({CHANCE}):

@@ -8,8 +8,9 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from companion.games.contract import CHANCE, IllegalAction
+from companion.games.json_value import Json, JsonObject
 
-Check = Callable[[Any, int], Any]
+Check = Callable[[Json, int], Any]
 """A field check: (raw value, seat count) -> the value, or raises IllegalAction('malformed')."""
 
 
@@ -17,7 +18,7 @@ def _bad(message: str) -> IllegalAction:
     return IllegalAction("malformed", message)
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: object) -> bool:
     """True for a JSON integer; a JSON `true` is never an int here."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -25,7 +26,7 @@ def is_int(value: Any) -> bool:
 def seat() -> Check:
     """A seat index 0..n-1."""
 
-    def check(value: Any, seats: int) -> int:
+    def check(value: Json, seats: int) -> int:
         if not is_int(value) or not 0 <= value < seats:
             raise _bad(f"expected a seat 0..{seats - 1}, got {value!r}")
         return value
@@ -36,7 +37,7 @@ def seat() -> Check:
 def integer(lo: int | None = None, hi: int | None = None) -> Check:
     """An int, optionally bounded (inclusive)."""
 
-    def check(value: Any, seats: int) -> int:
+    def check(value: Json, seats: int) -> int:
         if not is_int(value):
             raise _bad(f"expected an integer, got {value!r}")
         if (lo is not None and value < lo) or (hi is not None and value > hi):
@@ -49,7 +50,7 @@ def integer(lo: int | None = None, hi: int | None = None) -> Check:
 def boolean() -> Check:
     """A JSON boolean."""
 
-    def check(value: Any, seats: int) -> bool:
+    def check(value: Json, seats: int) -> bool:
         if not isinstance(value, bool):
             raise _bad(f"expected true or false, got {value!r}")
         return value
@@ -61,7 +62,7 @@ def one_of(*choices: str) -> Check:
     """A string from a fixed set."""
     allowed = frozenset(choices)
 
-    def check(value: Any, seats: int) -> str:
+    def check(value: Json, seats: int) -> str:
         if not isinstance(value, str) or value not in allowed:
             raise _bad(f"expected one of {sorted(allowed)}, got {value!r}")
         return value
@@ -72,7 +73,7 @@ def one_of(*choices: str) -> Check:
 def text(max_len: int = 200) -> Check:
     """A non-empty string (an id whose meaning the engine checks later)."""
 
-    def check(value: Any, seats: int) -> str:
+    def check(value: Json, seats: int) -> str:
         if not isinstance(value, str) or not value or len(value) > max_len:
             raise _bad(f"expected a string id, got {value!r}")
         return value
@@ -83,7 +84,7 @@ def text(max_len: int = 200) -> Check:
 def list_of(item: Check, min_len: int = 0, max_len: int | None = None, per_seat: bool = False) -> Check:
     """A JSON list of items, returned as a tuple; `per_seat` demands exactly one item per seat."""
 
-    def check(value: Any, seats: int) -> tuple:
+    def check(value: Json, seats: int) -> tuple:
         if not isinstance(value, list):
             raise _bad(f"expected a list, got {value!r}")
         if per_seat and len(value) != seats:
@@ -98,7 +99,7 @@ def list_of(item: Check, min_len: int = 0, max_len: int | None = None, per_seat:
 def nullable(item: Check) -> Check:
     """The item or JSON null."""
 
-    def check(value: Any, seats: int) -> Any:
+    def check(value: Json, seats: int) -> Any:
         return None if value is None else item(value, seats)
 
     return check
@@ -132,7 +133,7 @@ class ActionSpec:
     handler: Handler | None = None
 
 
-def parse_action(action: Any, specs: Mapping[str, ActionSpec], seats: int) -> dict[str, Any]:
+def parse_action(action: Json, specs: Mapping[str, ActionSpec], seats: int) -> dict[str, Any]:
     """Validate a JSON action against the game's specs; unknown extra fields are dropped."""
     if not isinstance(action, Mapping):
         raise _bad(f"an action is a JSON object, got {type(action).__name__}")
@@ -159,7 +160,7 @@ def parse_action(action: Any, specs: Mapping[str, ActionSpec], seats: int) -> di
     return out
 
 
-def check_options(options: Any, known: Iterable[str]) -> dict[str, Any]:
+def check_options(options: Json, known: Iterable[str]) -> dict[str, Any]:
     """Options are a JSON object whose keys the game knows; else ValueError naming the key."""
     if options is None:
         return {}
@@ -255,11 +256,12 @@ class ViewFields:
         return {name: f.of for name, f in self._fields.items() if f.kind is FieldKind.CATALOGUE and f.of}
 
     def as_json(self) -> dict[str, list[str]]:
-        """Kind -> the names of its fields, as the page reads them (the binding's facts carry it; names are values,
-        never keys, so a public payload's keys name no secret field)."""
-        return {kind.value: sorted(names) for kind, names in self._by_kind.items() if names}
+        """The kinds the page words a value by (`PAGE_KINDS`) -> the names of their fields, as the binding's facts
+        carry them to the page. Names are values, never keys, and no other kind's names are sent: a public
+        payload names no field the page does not need (a seat's secret ones are words and cards)."""
+        return {kind.value: sorted(self._by_kind[kind]) for kind in PAGE_KINDS if self._by_kind[kind]}
 
-    def problems(self, view: Mapping[str, Any], seats: int, public: bool = True) -> list[str]:
+    def problems(self, view: JsonObject, seats: int, public: bool = True) -> list[str]:
         """Every field of `view` (nested records and log params included) this schema does not declare or whose
         value is not of its kind; empty when the view keeps to its declaration. A seat's view (`public` False)
         may hold its own value under a per-seat field's name at its top level (its own chip values)."""
@@ -267,7 +269,7 @@ class ViewFields:
         self._walk(view, seats, public, out)
         return out
 
-    def _walk(self, record: Mapping[str, Any], seats: int, top: bool, out: list[str]) -> None:
+    def _walk(self, record: JsonObject, seats: int, top: bool, out: list[str]) -> None:
         for name, value in record.items():
             field = self._fields.get(name)
             if field is None:
@@ -287,11 +289,11 @@ class ViewFields:
                     self._walk(entry.get("params") or {}, seats, True, out)
 
 
-def _is_seat(value: Any, seats: int) -> bool:
+def _is_seat(value: Json, seats: int) -> bool:
     return is_int(value) and -1 <= value < seats
 
 
-def _holds(kind: FieldKind, value: Any, seats: int, top: bool) -> bool:
+def _holds(kind: FieldKind, value: Json, seats: int, top: bool) -> bool:
     """Whether a (non-null) value is of its declared kind (`top`: at a view's top level or in log params)."""
     if kind is FieldKind.SEAT:
         return _is_seat(value, seats)
@@ -312,7 +314,7 @@ def _holds(kind: FieldKind, value: Any, seats: int, top: bool) -> bool:
     return True  # VALUE: any JSON
 
 
-_SCALARS: Mapping[FieldKind, Callable[[Any], bool]] = MappingProxyType({
+_SCALARS: Mapping[FieldKind, Callable[[Json], bool]] = MappingProxyType({
     FieldKind.COUNT: is_int,
     FieldKind.FLAG: lambda v: isinstance(v, bool),
     FieldKind.WORD: lambda v: isinstance(v, str),
@@ -321,6 +323,10 @@ _LISTS: Mapping[FieldKind, FieldKind] = MappingProxyType({
     FieldKind.COUNTS: FieldKind.COUNT, FieldKind.FLAGS: FieldKind.FLAG, FieldKind.WORDS: FieldKind.WORD,
     FieldKind.CARDS: FieldKind.WORD,
 })
+
+PAGE_KINDS = (FieldKind.SEAT, FieldKind.SEATS, FieldKind.PER_SEAT, FieldKind.LOCATION)
+"""The kinds the page words by kind (a seat by its name, a location by its); every other value it words by the
+field's own translations."""
 
 KIT_FIELDS: Mapping[str, FieldKind] = MappingProxyType({
     "phase": FieldKind.WORD, "log": FieldKind.LOG, "seat": FieldKind.SEAT, "winners": FieldKind.SEATS,

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from companion.errors import CompanionError
 from companion.games.binding import get_binding
 from companion.games.registry import get_rules
 from companion.games.rules import Rules
+from companion.games.json_value import Json, JsonObject
 
 
 CHECKPOINT_EVERY = 64
@@ -31,8 +32,8 @@ class Record:
 
     game: str
     seats: int
-    options: Mapping[str, Any]
-    actions: tuple[Mapping[str, Any], ...]
+    options: JsonObject
+    actions: tuple[JsonObject, ...]
 
     @property
     def rules(self) -> Rules:
@@ -61,7 +62,7 @@ class Record:
             marks.append(self.state_at(k, tuple(marks)))
         return tuple(marks)
 
-    def step(self, step: int, marks: tuple[Any, ...] = ()) -> dict[str, Any]:
+    def step(self, step: int, marks: tuple[Any, ...] = ()) -> dict[str, Json]:
         """What the table showed after `step` actions (public view, who acts, outcome, the binding's table
         info) and what was hidden then (each seat's own part of its view; the action just taken)."""
         rules = self.rules
@@ -77,21 +78,21 @@ class Record:
             "hidden": {"seats": list(parts)},
         }
 
-    def final(self, ended: bool = True) -> tuple[Any, list[dict[str, Any]], list[str]]:
+    def final(self, ended: bool = True) -> tuple[Any, list[dict[str, Json]], list[str]]:
         """The last state, its reveal lines and the winners' sides (`ended`: the journal says the game is over)."""
         rules = self.rules
         state = self.state_at(len(self.actions))
         return state, rules.reveal(state, ended), rules.winning_sides(state)
 
 
-def card_catalogue(record: Record) -> dict[str, Any]:
+def card_catalogue(record: Record) -> dict[str, Json]:
     """Every card a view of the game ever described (`card_info`, for games whose views carry a catalogue of the
     cards they name), so the whole timeline can word each card; {} for a game without one."""
     rules = record.rules
     state = rules.initial_state(record.seats, dict(record.options))
     if "card_info" not in rules.view(record.state_at(len(record.actions)), None):
         return {}
-    found: dict[str, Any] = {}
+    found: dict[str, Json] = {}
     for action in (None, *record.actions):
         if action is not None:
             state = rules.apply(state, dict(action))
@@ -101,13 +102,13 @@ def card_catalogue(record: Record) -> dict[str, Any]:
     return found
 
 
-def public_lines(record: Record) -> list[list[dict[str, Any]]]:
+def public_lines(record: Record) -> list[list[dict[str, Json]]]:
     """For each action, the public log entries it added: what everyone at the table learnt from it (the nominee,
     the palace sneaked into), which a replay shows with the hidden things closed."""
     rules = record.rules
     state = rules.initial_state(record.seats, dict(record.options))
     before: list[Any] = list(rules.view(state, None).get("log") or [])
-    out: list[list[dict[str, Any]]] = []
+    out: list[list[dict[str, Json]]] = []
     for action in record.actions:
         state = rules.apply(state, dict(action))
         now = list(rules.view(state, None).get("log") or [])
@@ -132,6 +133,6 @@ def every_step(record: Record) -> int:
     return len(record.actions) + 1
 
 
-def record_text(setup: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]) -> str:
+def record_text(setup: JsonObject, actions: Sequence[JsonObject]) -> str:
     """A record in the `companion replay` format: the setup line, then one JSON action per line."""
     return "".join(json.dumps(dict(x), ensure_ascii=False) + "\n" for x in (setup, *actions))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hmac
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from companion.errors import CompanionError
 
@@ -17,6 +17,7 @@ from companion.table.core.commands import HostState, Submit, parse_as, parse_com
 from companion.table.loop import TableLoop
 from companion.table.refusal import Refusal
 from companion.web.facade import SimFacade
+from companion.games.json_value import Json, JsonObject
 
 
 class TableHandle:
@@ -30,11 +31,11 @@ class TableHandle:
         """The venue publisher (companion.venue.publisher.VenuePublisher) of a table with `[venue]`, else None."""
         self.sim: SimFacade | None = MockSim(loop) if isinstance(loop.hw, MockHardware) else None
 
-    def public_state(self) -> dict[str, Any]:
+    def public_state(self) -> dict[str, Json]:
         """Public snapshot plus hardware health."""
         return {**self.loop.snapshot, "health": self.health()}
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> dict[str, Json]:
         """Hardware and loop health (public: counts and statuses only)."""
         c = self.loop.counters
         return {**self.loop.hw.health(), "sse_clients": self.loop.bus.clients(),
@@ -57,7 +58,7 @@ class TableHandle:
                 found = seat
         return found
 
-    def seat_state(self, seat: int) -> dict[str, Any]:
+    def seat_state(self, seat: int) -> dict[str, Json]:
         """The seat's own view, its open prompt and its last refusal this game (the code only it and the host
         hear)."""
         table = self.loop.state
@@ -72,12 +73,12 @@ class TableHandle:
                 "view": session.rules.view(state, seat), "prompt": None if bot else self.loop.seat_prompt(seat),
                 "refused": None if note is None else dict(note), "bot": bot, "outcome": _outcome(session, state)}
 
-    def submit(self, seat: int | None, action: Any, source: str, version: Any = None) -> dict[str, Any] | Refusal:
+    def submit(self, seat: int | None, action: Any, source: str, version: Any = None) -> dict[str, Json] | Refusal:
         """Judge an action on the loop thread (`version`: the seat state the choice was made on, if known)."""
         command = parse_as(Submit, {"seat": seat, "action": action, "source": source, "version": version})
         return command if isinstance(command, Refusal) else self.loop.call(command)
 
-    def host_state(self) -> dict[str, Any]:
+    def host_state(self) -> dict[str, Json]:
         """Host console data."""
         result = self.loop.call(HostState())
         gone = self.loop.journal.gone  # the host is told when the database is no longer at its path
@@ -91,7 +92,7 @@ class TableHandle:
         """The host commands the host page may post by name (their dataclasses say so)."""
         return posted_commands()
 
-    def host_command(self, command: str, args: Mapping[str, Any]) -> dict[str, Any] | Refusal:
+    def host_command(self, command: str, args: JsonObject) -> dict[str, Json] | Refusal:
         """A host command, checked here once, then run on the loop thread."""
         parsed = parse_command(command, args)
         return parsed if isinstance(parsed, Refusal) else self.loop.call(parsed)
@@ -113,7 +114,7 @@ class TableHandle:
         return None
 
 
-def _outcome(session: Any, state: Any) -> dict[str, Any] | None:
+def _outcome(session: Any, state: Any) -> dict[str, Json] | None:
     """The game's result once it is over (public: everyone sees who won and why), else None."""
     outcome = session.rules.outcome(state)
     return None if outcome is None else {"winners": sorted(outcome.winners), "reason": outcome.reason}
@@ -127,7 +128,7 @@ class MockSim:
         assert isinstance(loop.hw, MockHardware)
         self.hw: MockHardware = loop.hw
 
-    def readers(self) -> list[dict[str, Any]]:
+    def readers(self) -> list[dict[str, Json]]:
         """Readers, zones and resting tags."""
         present = self.hw.present()
         return [{"reader": r.name, "zone": r.zone, "uid": present.get(r.name)} for r in self.loop.config.readers]
@@ -162,7 +163,7 @@ class MockSim:
         self.loop.wait_idle()
         return None
 
-    def buttons(self) -> list[dict[str, Any]]:
+    def buttons(self) -> list[dict[str, Json]]:
         """The configured buttons, seat by seat."""
         return [{"seat": b.seat, "key": b.key} for b in sorted(self.loop.config.buttons, key=lambda b: (b.seat, b.pin))]
 
@@ -218,13 +219,13 @@ class MockSim:
             self.hw.fail_reader(reader, times)
         return None
 
-    def leds(self) -> dict[str, Any]:
+    def leds(self) -> dict[str, Json]:
         """The current frame and the zone layout."""
         frame = self.hw.mock_strip.last() or ()
         return {"pixels": [list(p) for p in frame],
                 "zones": [{"zone": z.zone, "start": z.start, "count": z.count} for z in self.loop.config.leds.zones]}
 
-    def terminal_messages(self, terminal: str) -> list[dict[str, Any]] | Refusal:
+    def terminal_messages(self, terminal: str) -> list[dict[str, Json]] | Refusal:
         """Messages sent to a mock terminal."""
         bad = _bad_terminal(terminal)
         if bad:

@@ -38,6 +38,7 @@ from companion.table.leds import LedRenderer
 from companion.table.refusal import Refusal
 from companion.table.session import Session
 from companion.table.terminals import TerminalBook
+from companion.games.json_value import Json
 
 log = logging.getLogger("companion.table")
 
@@ -92,7 +93,7 @@ class TableLoop:
     # --- what other threads may read (the state is a value: reading it needs no lock) --------------------------
 
     @property
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, Json]:
         """The last public snapshot published."""
         return self.effects.snapshot
 
@@ -117,7 +118,7 @@ class TableLoop:
         return self._state.enrolling
 
     @property
-    def scan(self) -> list[dict[str, Any]]:
+    def scan(self) -> list[dict[str, Json]]:
         """Expected vs seen: the zones that differ."""
         return list(self._state.scan)
 
@@ -145,12 +146,12 @@ class TableLoop:
         """The logical zone a reader serves in this game (`center` stands in for a missing shared zone)."""
         return zone_of(reader, self._state.session, self._context.reader_zones, self._state.terminals)
 
-    def seat_prompt(self, seat: int) -> dict[str, Any] | None:
+    def seat_prompt(self, seat: int) -> dict[str, Json] | None:
         """The prompt last sent to a seat (read by the seat page)."""
         message = self._state.prompts.get(seat)
         return None if message is None else dict(message)
 
-    def seat_screen(self, seat: int | None) -> dict[str, Any]:
+    def seat_screen(self, seat: int | None) -> dict[str, Json]:
         """What a terminal serving `seat` should show now: the seat's open prompt, else idle (also unbound)."""
         return seat_screen(self._state, seat)
 
@@ -171,7 +172,7 @@ class TableLoop:
         """Where the hardware delivers its events."""
         self.inbox.put(event)
 
-    def watch(self, watcher: Callable[[dict[str, Any]], None]) -> None:
+    def watch(self, watcher: Callable[[dict[str, Json]], None]) -> None:
         """Hand every new public snapshot to `watcher` too, on the loop thread, after the SSE clients (before
         `start`): it must only hand it on (the venue publisher's mailbox), never wait."""
         self.effects.watchers.append(watcher)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import AbstractSet, Any, Callable, Mapping, Sequence
 
+from companion.games.json_value import Json, JsonObject
 from companion.games.rules import private_part  # noqa: F401 (the table's name for it)
 
 SKIP_FIELDS = ("type", "seat")
@@ -47,7 +48,7 @@ def seat_name(seat: int, seat_names: Sequence[str]) -> str:
     return name or f"Seat {seat + 1}"
 
 
-def kind(action: Mapping[str, Any]) -> str:
+def kind(action: JsonObject) -> str:
     """The kind of an action as a terminal's first level names it: its type in words."""
     return str(action.get("type", "?")).replace("_", " ")
 
@@ -156,13 +157,13 @@ def prompt(ballot: str | None, legal: list[dict[str, Any]], seat_names: Sequence
             "info": info_of(private)}
 
 
-def info_of(private: Mapping[str, Any]) -> dict[str, Any]:
+def info_of(private: JsonObject) -> dict[str, Json]:
     """A prompt's `info`: the seat's part itself when it is a dict (views are never mutated, and a prompt
     holding the very part lets the next publish see it unchanged at a glance), else a dict copy."""
     return private if type(private) is dict else dict(private)
 
 
-def prompt_info(part: Mapping[str, Any]) -> Mapping[str, Any]:
+def prompt_info(part: JsonObject) -> JsonObject:
     """What a prompt carries of a seat's part of its view: not the log nor the card catalogue (`card_info`:
     what the page needs to name cards, no secret and more than a terminal can show)."""
     if NOT_INFO.isdisjoint(part):  # the part itself (a prompt copies what it keeps)

@@ -15,6 +15,7 @@ from companion.games.registry import GAMES, get_rules
 from companion.games.rules import Rules
 from companion.table.records import GameRecord
 from companion.table.core.values import evolve
+from companion.games.json_value import Json
 
 MAX_AUTO_CHANCE = 100
 
@@ -27,15 +28,15 @@ class Session:
     rules: Rules
     binding: Binding
     seats: int
-    options: dict[str, Any]
+    options: dict[str, Json]
     components: Components
     tokens: tuple[str, ...]
-    actions: Log[dict[str, Any]]
+    actions: Log[dict[str, Json]]
     """Every journaled action in order (an O(1) append: a long game never copies its history)."""
     state: Any
     pending: Any = None
     ended: str | None = None
-    reserved_chance: tuple[dict[str, Any], ...] = ()
+    reserved_chance: tuple[dict[str, Json], ...] = ()
     """Digital chance outcomes taken back by an undo, reused first so an undo never reshuffles the deck."""
     undone: int = 0
     """How many actions undos took back in this game (the journal keeps them, marked undone)."""
@@ -58,7 +59,7 @@ class Session:
         can tell a newer state from an older one even when an undo made the game shorter."""
         return len(self.actions) + 2 * self.undone + 2 * self.redone
 
-    def with_actions(self, state: Any, actions: list[dict[str, Any]], pending: Any) -> "Session":
+    def with_actions(self, state: Any, actions: list[dict[str, Json]], pending: Any) -> "Session":
         """The session after accepted actions."""
         return evolve(self, state=state, actions=self.actions.extend(actions), pending=pending)
 
@@ -132,10 +133,10 @@ def rebuild(session: Session, keep: int) -> Session:
 
 
 def auto_chance(session: Session, state: Any,
-                rng: random.Random) -> tuple[Any, list[dict[str, Any]], tuple[dict[str, Any], ...]]:
+                rng: random.Random) -> tuple[Any, list[dict[str, Json]], tuple[dict[str, Json], ...]]:
     """Supply every chance action due that the table does not read from components: an outcome reserved by
     an undo if it still applies, else a fresh sample. Returns (state, chance actions, reserve left)."""
-    sampled: list[dict[str, Any]] = []
+    sampled: list[dict[str, Json]] = []
     rules = session.rules
     reserved = list(session.reserved_chance)
     physical = session.binding.chance_is_physical

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol
 
 from companion.errors import CompanionError
+from companion.games.json_value import Json, JsonObject
 
 @dataclass(frozen=True)
 class Event:
@@ -18,7 +19,7 @@ class Event:
 
     id: str
     type: str
-    data: Mapping[str, Any]
+    data: JsonObject
 
 
 class Subscription(Protocol):
@@ -47,7 +48,7 @@ class Subscription(Protocol):
 class SimFacade(Protocol):
     """Drive the mock hardware (only present with the mock backend)."""
 
-    def readers(self) -> list[dict[str, Any]]:
+    def readers(self) -> list[dict[str, Json]]:
         """Every reader with its zone and the tag resting on it."""
 
     def place(self, reader: str, uid: str) -> CompanionError | None:
@@ -59,7 +60,7 @@ class SimFacade(Protocol):
     def press(self, seat: int, key: str) -> CompanionError | None:
         """Press a configured button."""
 
-    def buttons(self) -> list[dict[str, Any]]:
+    def buttons(self) -> list[dict[str, Json]]:
         """The configured buttons as {seat, key}."""
 
     def terminal(self, terminal: str, op: str, ballot: str | None, value: Any,
@@ -72,10 +73,10 @@ class SimFacade(Protocol):
     def fail_reader(self, reader: str, times: int) -> CompanionError | None:
         """Script a reader failure (0 heals it)."""
 
-    def leds(self) -> dict[str, Any]:
+    def leds(self) -> dict[str, Json]:
         """The LED frame showing now and the zone layout."""
 
-    def terminal_messages(self, terminal: str) -> list[dict[str, Any]] | CompanionError:
+    def terminal_messages(self, terminal: str) -> list[dict[str, Json]] | CompanionError:
         """Messages sent to a mock terminal (its screen); the sim page is for testing without hardware."""
 
 
@@ -84,7 +85,7 @@ class TableFacade(Protocol):
 
     sim: SimFacade | None
 
-    def public_state(self) -> dict[str, Any]:
+    def public_state(self) -> dict[str, Json]:
         """Public view of the game, table status and hardware health: never seat data."""
 
     def subscribe(self, last_event_id: str | None, host: bool = False) -> Subscription:
@@ -95,15 +96,15 @@ class TableFacade(Protocol):
     def seat_for_token(self, token: str) -> int | None:
         """The seat a seat token belongs to in the current game, or None."""
 
-    def seat_state(self, seat: int) -> dict[str, Any]:
+    def seat_state(self, seat: int) -> dict[str, Json]:
         """That seat's view, its prompt (legal actions as choices) and its last refusal (`refused`)."""
 
-    def submit(self, seat: int | None, action: Any, source: str, version: Any = None) -> dict[str, Any] | CompanionError:
+    def submit(self, seat: int | None, action: Any, source: str, version: Any = None) -> dict[str, Json] | CompanionError:
         """Judge an action from a seat (None: host acting for whoever the action names); journaled if accepted.
         `version`: the seat state the choice was made on; refused after the table moved past it, it is answered
         `stale_prompt` (the page draws the fresh prompt) and nothing is counted or flashed."""
 
-    def host_state(self) -> dict[str, Any]:
+    def host_state(self) -> dict[str, Json]:
         """Everything the host console shows: seat tokens, health, history, expected vs seen, enrollment."""
 
     def posted_commands(self) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ Every record comes from the journal through the table facade; every step is comp
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
@@ -20,6 +20,7 @@ from companion.web.history import played_of, stats, stats_csv
 from companion.web.lan import seat_base_url
 from companion.web.pages import error_page, preferred_lang
 from companion.web.site import templates_dir
+from companion.games.json_value import Json, JsonObject
 
 bp = Blueprint("replay", __name__, template_folder=str(templates_dir()))
 
@@ -32,7 +33,7 @@ MARKS_LIMIT = 8
 """The checkpoint states of the games being replayed now (a few: they hold whole states)."""
 
 
-def _answer(result: Any) -> dict[str, Any]:
+def _answer(result: Any) -> dict[str, Json]:
     """A table reply, or raise its refusal."""
     if isinstance(result, CompanionError):
         raise ApiError(result.code, result.message)
@@ -41,20 +42,20 @@ def _answer(result: Any) -> dict[str, Any]:
     return result
 
 
-def finished_record(game_id: int) -> dict[str, Any]:
+def finished_record(game_id: int) -> dict[str, Json]:
     """A finished game's record from the journal (the table refuses a running or unknown one)."""
     return _answer(table().host_command("export_record", {"game": game_id}))
 
 
-def record_of(reply: Mapping[str, Any]) -> Record:
+def record_of(reply: JsonObject) -> Record:
     """The pure record of an export reply."""
     setup = reply["setup"]
     return Record(setup["game"], int(setup["seats"]), dict(setup.get("options") or {}), tuple(reply["actions"]))
 
 
-def finals(game_id: int, reply: Mapping[str, Any]) -> dict[str, Any]:
+def finals(game_id: int, reply: JsonObject) -> dict[str, Json]:
     """A finished game's reveal lines and winning sides (cached per app: finished games do not change)."""
-    cache: dict[tuple[int, int], dict[str, Any]] = current_app.extensions.setdefault(CACHE_KEY, {})
+    cache: dict[tuple[int, int], dict[str, Json]] = current_app.extensions.setdefault(CACHE_KEY, {})
     key = (game_id, len(reply["actions"]))
     if key not in cache:
         if len(cache) >= CACHE_LIMIT:
@@ -67,7 +68,7 @@ def finals(game_id: int, reply: Mapping[str, Any]) -> dict[str, Any]:
     return cache[key]
 
 
-def cards_of(game_id: int, reply: Mapping[str, Any]) -> dict[str, Any]:
+def cards_of(game_id: int, reply: JsonObject) -> dict[str, Json]:
     """The card catalogue of a finished game's whole timeline (only the replay needs it: the history does not)."""
     done = finals(game_id, reply)
     if "cards" not in done:
@@ -78,7 +79,7 @@ def cards_of(game_id: int, reply: Mapping[str, Any]) -> dict[str, Any]:
     return dict(done["cards"])
 
 
-def lines_of(game_id: int, reply: Mapping[str, Any]) -> list[list[dict[str, Any]]]:
+def lines_of(game_id: int, reply: JsonObject) -> list[list[dict[str, Json]]]:
     """Each action's public log lines in a finished game (what the replay shows with hidden things closed)."""
     done = finals(game_id, reply)
     if "public_lines" not in done:
@@ -122,13 +123,13 @@ def games() -> Any:
     return jsonify(ok=True, **_answer(table().host_command("list_games", {})))
 
 
-def history() -> tuple[list[dict[str, Any]], list[str]]:
+def history() -> tuple[list[dict[str, Json]], list[str]]:
     """Per game: games played, wins by side / seat / reason, average length; and the table's seat names."""
     listing = _answer(table().host_command("list_games", {}))
 
-    cache: dict[tuple[int, int], dict[str, Any]] = current_app.extensions.setdefault(CACHE_KEY, {})
+    cache: dict[tuple[int, int], dict[str, Json]] = current_app.extensions.setdefault(CACHE_KEY, {})
 
-    def sides(row: Mapping[str, Any]) -> list[str]:
+    def sides(row: JsonObject) -> list[str]:
         known = cache.get((int(row["id"]), int(row["actions"])))
         if known is not None:  # no trip to the table for a game already counted
             return list(known["sides"])
@@ -173,7 +174,7 @@ def unshare(game_id: int) -> Any:
     return jsonify(ok=True, game=game_id, revoked=True)
 
 
-def export_record_text(reply: Mapping[str, Any]) -> str:
+def export_record_text(reply: JsonObject) -> str:
     """A record as the `companion replay` JSON lines."""
     return record_text(reply["setup"], reply["actions"])
 

@@ -12,6 +12,7 @@ from companion.web.auth import require_host
 from companion.web.errors import ApiError, json_body, refusal_response, reply
 from companion.errors import CompanionError
 from companion.web.facade import SimFacade
+from companion.games.json_value import Json
 
 bp = Blueprint("sim_api", __name__)
 
@@ -122,7 +123,7 @@ def terminal_screen(terminal: str) -> Any:
     return reply(_wrap(sim().terminal_messages(terminal)))
 
 
-def _wrap(result: list[dict[str, Any]] | CompanionError) -> dict[str, Any] | CompanionError:
+def _wrap(result: list[dict[str, Json]] | CompanionError) -> dict[str, Json] | CompanionError:
     return result if isinstance(result, CompanionError) else {"messages": result}
 
 

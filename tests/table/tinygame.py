@@ -157,7 +157,7 @@ RULES = Tiny()
 BINDING = TinyBinding()
 
 FIELDS = ViewFields(round=FieldKind.COUNT, picks=FieldKind.CARDS, voted=FieldKind.FLAGS, votes=FieldKind.PER_SEAT,
-                    secret=FieldKind.WORD, hand=FieldKind.CARDS, secrets=FieldKind.PER_SEAT, vote=FieldKind.WORD,
+                    secret=FieldKind.WORD, hand=FieldKind.CARDS, secrets=FieldKind.VALUE, vote=FieldKind.WORD,
                     tiles=FieldKind.CARDS, tile=FieldKind.WORD)
 
 GAME = Game(rules=RULES, binding=BINDING, fields=FIELDS, demo_seats=3)

@@ -26,6 +26,7 @@ from companion.games.boss_wallet.codes import BINDING_CODES as OWN_CODES
 from companion.games.boss_wallet.config import COINS, HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.state import Phase, State
 from companion.games.contract import CHANCE, Components
+from companion.games.json_value import Json, JsonObject
 
 _PERSON_RE = "|".join(sorted(PERSONS))
 _MARK = "(?::[2-7])?"
@@ -77,12 +78,12 @@ KEYS = ("draw", "put", "flip", "ok", "clear")
 
 
 
-def entry_of(card: Card) -> dict[str, Any]:
+def entry_of(card: Card) -> dict[str, Json]:
     """The engine's catalogue entry for an enrolled play card (ValueError if its value does not parse)."""
     parts = card.value.split(":")
     kind = card.kind
     if kind == Kind.BILL.value:
-        out: dict[str, Any] = {"type": kind, "value": int(parts[0]), "currency": parts[1]}
+        out: dict[str, Json] = {"type": kind, "value": int(parts[0]), "currency": parts[1]}
         rest = parts[2:]
     elif kind == Kind.JEWEL.value:
         out, rest = {"type": kind, "value": int(parts[0])}, parts[1:]
@@ -193,7 +194,7 @@ class BossWalletBinding(Binding):
         there is refused there) and the LED-only hourglass and round tracks."""
         return super().zones(seats) + ("center", "hourglass", "round")
 
-    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: Components) -> dict[str, Any]:
+    def table_options(self, options: JsonObject, cards: Iterable[Card], mode: Components) -> dict[str, Json]:
         """Digital games know every hand (`known_hands`); physical games read the enrolled cards: play cards
         become `cards`, special cards `specials`."""
         out = dict(options)
@@ -219,7 +220,7 @@ class BossWalletBinding(Binding):
                 out["specials"] = specials
         return out
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Json]], Any]:
         """Buttons and choices act; taps collect a payment, a hand or a credit draw in `pending`."""
         key = step_key(state)
         taps: Taps = pending if isinstance(pending, Taps) and pending.key == key else Taps(key)
@@ -232,7 +233,7 @@ class BossWalletBinding(Binding):
         assert isinstance(event, Placed)
         return self._placed(state, taps, event, mode)
 
-    def _pressed(self, state: State, taps: Taps, seat: int, key: str, mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def _pressed(self, state: State, taps: Taps, seat: int, key: str, mode: Components) -> tuple[list[dict[str, Json]], Any]:
         if key in ("draw", "put", "flip"):
             return [{"type": key, "seat": seat}], taps
         if key == "ok":
@@ -241,8 +242,8 @@ class BossWalletBinding(Binding):
             return [], taps.clear(seat)
         raise refuse("unknown_key", BINDING_CODES["unknown_key"])
 
-    def _chosen(self, state: State, taps: Taps, seat: int, action: Mapping[str, Any],
-                mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def _chosen(self, state: State, taps: Taps, seat: int, action: JsonObject,
+                mode: Components) -> tuple[list[dict[str, Json]], Any]:
         kind = action.get("type")
         if kind in ("confirm_scan", "confirm_draw"):
             return self._confirm(state, taps, seat)
@@ -256,7 +257,7 @@ class BossWalletBinding(Binding):
             return [{**dict(action), "seat": seat, "paid": paid}], taps
         return [{**dict(action), "seat": seat}], taps
 
-    def _confirm(self, state: State, taps: Taps, seat: int) -> tuple[list[dict[str, Any]], Any]:
+    def _confirm(self, state: State, taps: Taps, seat: int) -> tuple[list[dict[str, Json]], Any]:
         """A seat says its scan (or its credit draw, the wallet having run out) is complete."""
         if state.phase is Phase.SCAN:
             if state.hands[seat] is not None:
@@ -267,7 +268,7 @@ class BossWalletBinding(Binding):
             return [{"type": "credit_draw", "seat": CHANCE, "target": seat, "cards": taps.of(seat)}], taps
         raise refuse("unexpected_card", "There is nothing to confirm now.")
 
-    def _placed(self, state: State, taps: Taps, event: Placed, mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def _placed(self, state: State, taps: Taps, event: Placed, mode: Components) -> tuple[list[dict[str, Json]], Any]:
         card = event.card
         if card.game != self.game:
             raise refuse("wrong_game", BINDING_CODES["wrong_game"])
@@ -314,7 +315,7 @@ class BossWalletBinding(Binding):
             return [], drawn
         raise refuse("unexpected_card", BINDING_CODES["unexpected_card"])
 
-    def _coin(self, state: State, taps: Taps, seat: int, card: Card) -> tuple[list[dict[str, Any]], Any]:
+    def _coin(self, state: State, taps: Taps, seat: int, card: Card) -> tuple[list[dict[str, Json]], Any]:
         """Each seat taps the coin it took blind; the last one deals the round (chance `setup`)."""
         if state.phase is not Phase.SETUP:
             raise refuse("unexpected_card", "Coins are tapped when a round is dealt.")
@@ -328,7 +329,7 @@ class BossWalletBinding(Binding):
         coins = [int(taps.values(s)[0]) for s in range(state.seats)]
         return [{"type": "setup", "seat": CHANCE, "coins": coins}], taps
 
-    def choices(self, state: Any, seat: int, mode: Components) -> list[dict[str, Any]]:
+    def choices(self, state: Any, seat: int, mode: Components) -> list[dict[str, Json]]:
         """While hands are scanned by tapping: confirm or restart the seat's scan; end a credit draw."""
         if mode != Components.PHYSICAL:
             return []
@@ -359,7 +360,7 @@ class BossWalletBinding(Binding):
         """Physical games read the coins, hands and credit draws from tags; chip draws are sampled."""
         return mode == Components.PHYSICAL and state.phase in (Phase.SETUP, Phase.SCAN, Phase.CREDIT_DRAW)
 
-    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
+    def scene(self, public_view: JsonObject, seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: verdict green/red once shown; else whose turn (gold), asked (orange), scanned (white), to scan
         (blue). Tracks: hourglasses left, rounds played."""
         view = public_view
@@ -420,7 +421,7 @@ class BossWalletBinding(Binding):
         """Nothing rests on a seat reader (a card left there would be read as a tap)."""
         return {f"seat:{i}": () for i in range(state.seats)}
 
-    def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    def public_info(self, public_view: JsonObject, seats: int) -> dict[str, Json]:
         """The latest judged round (the engine keeps it on show until the next round's verdicts): each seat's
         verdict with reasons, the investigations, the rank order and the chips each seat drew."""
         last = public_view.get("last_round")
@@ -436,7 +437,7 @@ class BossWalletBinding(Binding):
         }
 
 
-def _seat_lights(players: Sequence[Mapping[str, Any]], phase: Any, asked: Iterable[Any], turn: Any,
+def _seat_lights(players: Sequence[JsonObject], phase: Any, asked: Iterable[Any], turn: Any,
                  seats: int) -> Scene:
     """Each seat's light, in seat order: its verdict once shown, else whose turn, asked, scanned or to scan."""
     asked = set(asked)
@@ -457,7 +458,7 @@ def _seat_lights(players: Sequence[Mapping[str, Any]], phase: Any, asked: Iterab
     return lit
 
 
-def _add_tracks(scene: Scene, view: Mapping[str, Any], phase: Any) -> None:
+def _add_tracks(scene: Scene, view: JsonObject, phase: Any) -> None:
     """The hourglasses left and the rounds played, after the seats."""
     left = HOURGLASSES - int(view.get("hourglasses", 0) or 0)
     scene["hourglass"] = HOURGLASS_TRACK[max(0, left)]

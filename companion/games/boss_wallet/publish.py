@@ -3,7 +3,7 @@ state fields they read are the very same objects (a frozen state keeps an unchan
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from companion.games.boss_wallet.flow import extras_taken
 from companion.games.boss_wallet.state import Phase, RoundResult, State
@@ -12,6 +12,7 @@ from companion.games.boss_wallet.views import (
 )
 from companion.games.publishing import Published, Reuse, Views
 from companion.games.rules import LogEntry, Rules
+from companion.games.json_value import Json, JsonObject
 
 _GAME_OVER = Phase.GAME_OVER
 """Read once (an enum member read off its class is a metaclass lookup)."""
@@ -20,19 +21,19 @@ _GAME_OVER = Phase.GAME_OVER
 class Built(NamedTuple):
     """The pieces of one publish's views (shared from publish to publish: never mutated)."""
 
-    view: dict[str, Any]
+    view: dict[str, Json]
     """The public view."""
-    parts: tuple[dict[str, Any], ...]
+    parts: tuple[dict[str, Json], ...]
     """Every seat's part of its view. Read: the view's catalogue entries, hands, extras, held, credit_drawn, chips,
     and the round's log lines private to the seat (written only where one of those changes for it)."""
     named: tuple[str, ...]
     """The cards the public players' shown hands and credit draws name. Read: hands, credit_drawn, verdicts."""
     named_last: tuple[str, ...]
     """The cards the latest round's hands and credit draws name. Read: last_round."""
-    in_log: dict[str, Any]
+    in_log: dict[str, Json]
     """The catalogue entries of the cards this round's public log names, in the order first named. Read: log,
     round_log."""
-    choice: dict[str, Any]
+    choice: dict[str, Json]
     """`cfg.choice_entries` as a plain dict (merged into every seat's catalogue entries). Read: cfg."""
 
 
@@ -61,12 +62,12 @@ def _over(state: State) -> Views:
     return public, tuple([part(state, s, public, choice) for s in range(state.seats)])
 
 
-def render(log: Sequence[LogEntry], catalogue: Mapping[str, Any],
-           reveal_all: bool = False) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def render(log: Sequence[LogEntry], catalogue: JsonObject,
+           reveal_all: bool = False) -> tuple[list[dict[str, Json]], dict[str, Json]]:
     """`log_view(log, None, reveal_all)` and the catalogue entries of the cards it names (`card_ids` of each
     entry's params), in the order first named: one pass, no call per entry or flat param."""
-    out: list[dict[str, Any]] = []
-    named: dict[str, Any] = {}
+    out: list[dict[str, Json]] = []
+    named: dict[str, Json] = {}
     for e in log:
         if not reveal_all and e.to is not None:
             continue
@@ -90,7 +91,7 @@ def render(log: Sequence[LogEntry], catalogue: Mapping[str, Any],
     return out, named
 
 
-def _name(ids: list[str], catalogue: Mapping[str, Any], named: dict[str, Any]) -> None:
+def _name(ids: list[str], catalogue: JsonObject, named: dict[str, Json]) -> None:
     """Add the catalogue entries of `ids` not yet in `named`."""
     for c in ids:
         if c in catalogue and c not in named:
@@ -175,7 +176,7 @@ def _rows(new: Sequence[Any], old: Sequence[Any]) -> set[int]:
     return {s for s, (a, b) in enumerate(zip(new, old)) if a is not b}
 
 
-def _players(state: State) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+def _players(state: State) -> tuple[list[dict[str, Json]], tuple[str, ...]]:
     """The public players of a running game and the cards their shown hands and credit draws name."""
     if not state.verdicts:
         return plain_players(state), ()
@@ -183,11 +184,11 @@ def _players(state: State) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
     return players, tuple([c for p in players for c in (*p["hand"], *p["credit_drawn"])])
 
 
-def _players_from(state: State, was: State, old: Built) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+def _players_from(state: State, was: State, old: Built) -> tuple[list[dict[str, Json]], tuple[str, ...]]:
     """`_players(state)` from the last publish's: the same list while every field `player` reads is the same
     object; only the seats whose entries changed built again (an unjudged entry after a draw or a put only
     copied with its new hand size)."""
-    players: list[dict[str, Any]] = old.view["players"]
+    players: list[dict[str, Json]] = old.view["players"]
     chips, sizes, hands, coins = state.chips, state.hand_sizes, state.hands, state.coins
     if (sizes is was.hand_sizes and chips is was.chips and hands is was.hands and coins is was.coins
             and state.verdicts is was.verdicts and state.credit_drawn is was.credit_drawn):
@@ -212,7 +213,7 @@ def _players_from(state: State, was: State, old: Built) -> tuple[list[dict[str, 
 
 
 def _last_round(result: RoundResult | None, was: RoundResult | None = None,
-                old: Built | None = None) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+                old: Built | None = None) -> tuple[dict[str, Json] | None, tuple[str, ...]]:
     """`last_round_view(result)` and the cards its hands and credit draws name, in order; its players those
     of `was` (shown in `old`) while their results are the same objects (an award or a returned chip changes
     only the round's tail)."""
@@ -225,7 +226,7 @@ def _last_round(result: RoundResult | None, was: RoundResult | None = None,
     return last_round_view(result, players), tuple([c for p in players for c in (*p["hand"], *p["credit_drawn"])])
 
 
-def _log_from(state: State, was: State, old: Built, view: dict[str, Any]) -> dict[str, Any]:
+def _log_from(state: State, was: State, old: Built, view: dict[str, Json]) -> dict[str, Json]:
     """This round's public log set in `view`, extended from the last publish's when the log grew from its
     log in the same round; gives the catalogue entries of the cards it names."""
     log, start = state.log, state.round_log
@@ -242,8 +243,8 @@ def _log_from(state: State, was: State, old: Built, view: dict[str, Any]) -> dic
     return in_log
 
 
-def _render(entries: Sequence[LogEntry], catalogue: Mapping[str, Any], rendered: list[dict[str, Any]],
-            in_log: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def _render(entries: Sequence[LogEntry], catalogue: JsonObject, rendered: list[dict[str, Json]],
+            in_log: dict[str, Json]) -> tuple[list[dict[str, Json]], dict[str, Json]]:
     """`rendered` extended by the public ones of `entries` as `log_view` renders them, and `in_log` by the
     catalogue entries of the cards they name (the same objects when nothing is added)."""
     new, named = render(entries, catalogue)
@@ -256,7 +257,7 @@ def _render(entries: Sequence[LogEntry], catalogue: Mapping[str, Any], rendered:
 
 
 def _card_info(state: State, named: tuple[str, ...], named_last: tuple[str, ...],
-               in_log: Mapping[str, Any]) -> dict[str, Any]:
+               in_log: JsonObject) -> dict[str, Json]:
     """`cfg.entries(named + named_last + every card id the log names)`, given the log's entries in the order
     first named."""
     out = state.cfg.entries([*named, *named_last])
@@ -265,7 +266,7 @@ def _card_info(state: State, named: tuple[str, ...], named_last: tuple[str, ...]
     return out
 
 
-def part(state: State, seat: int, public: Mapping[str, Any], choice: Mapping[str, Any]) -> dict[str, Any]:
+def part(state: State, seat: int, public: JsonObject, choice: JsonObject) -> dict[str, Json]:
     """`private_part(seat_own(state, seat, public), public)` (`choice`: `cfg.choice_entries` as a plain dict):
     of a seat's own fields the public view has only the catalogue entries, dropped where they are the same
     (every entry a seat adds is its card's catalogue entry, so the same keys are the same entries)."""
@@ -273,7 +274,7 @@ def part(state: State, seat: int, public: Mapping[str, Any], choice: Mapping[str
     drawn = list(state.credit_drawn[seat]) if state.credit_drawn else []
     shown = public["card_info"]
     card_info = {**shown, **state.cfg.entries(private_cards(state, seat) + known + drawn), **choice}
-    own: dict[str, Any] = {} if len(card_info) == len(shown) else {"card_info": card_info}
+    own: dict[str, Json] = {} if len(card_info) == len(shown) else {"card_info": card_info}
     own["seat"] = seat
     own["chip_values"] = list(state.chips[seat])
     own["hand"] = known

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from companion.games.boss_wallet.config import HOURGLASSES, ROUNDS
 from companion.games.boss_wallet.flow import extras_taken
 from companion.games.boss_wallet.state import Phase, RoundResult, State, Verdict
 from companion.games.rules import LogEntry
+from companion.games.json_value import Json, JsonObject
 
 ASKING = frozenset({Phase.ROUND_END_SPECIALS, Phase.CREDIT, Phase.CREDIT_DRAW, Phase.INVESTIGATE})
 """Phases whose queue the view shows as `asked`."""
 
 
-def log_view(log: Sequence[LogEntry], seat: int | None, reveal_all: bool = False) -> list[dict[str, Any]]:
+def log_view(log: Sequence[LogEntry], seat: int | None, reveal_all: bool = False) -> list[dict[str, Json]]:
     """The log as this viewer may read it (LogEntry.visible_to, inlined), tuple params given back as JSON lists."""
     return [
         {"code": e.code, "params": {k: list(v) if type(v) is tuple else v for k, v in e.params.items()}}
@@ -22,7 +23,7 @@ def log_view(log: Sequence[LogEntry], seat: int | None, reveal_all: bool = False
     ]
 
 
-def _judged(hand: tuple[str, ...], drawn: tuple[str, ...], v: Verdict) -> dict[str, Any]:
+def _judged(hand: tuple[str, ...], drawn: tuple[str, ...], v: Verdict) -> dict[str, Json]:
     """What the verdicts make public about one seat: hand, wealth, verdict and why."""
     return {
         "hand": list(hand),
@@ -40,7 +41,7 @@ def _judged(hand: tuple[str, ...], drawn: tuple[str, ...], v: Verdict) -> dict[s
 
 
 def last_round_view(result: RoundResult | None,
-                    players: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+                    players: list[dict[str, Json]] | None = None) -> dict[str, Json] | None:
     """The latest judged round as it was shown: per-seat results, investigations, ranking, chip counts drawn
     (`players`: its `round_players`, when already built)."""
     if result is None:
@@ -58,15 +59,15 @@ def last_round_view(result: RoundResult | None,
     }
 
 
-def round_players(result: RoundResult) -> list[dict[str, Any]]:
+def round_players(result: RoundResult) -> list[dict[str, Json]]:
     """Each seat's results in a judged round: coin, hand, wealth, verdict and why."""
     return [{"seat": s, "coin": result.coins[s], **_judged(result.hands[s], result.credit_drawn[s], v)}
             for s, v in enumerate(result.verdicts)]
 
 
-def player(state: State, seat: int, reveal: bool) -> dict[str, Any]:
+def player(state: State, seat: int, reveal: bool) -> dict[str, Json]:
     """One seat's public entry: chip count, hand size; after the verdicts also hand, wealth, verdict."""
-    out: dict[str, Any] = {
+    out: dict[str, Json] = {
         "chips": len(state.chips[seat]),
         "hand_size": state.hand_sizes[seat] if state.hand_sizes else 0,
         "scanned": bool(state.hands) and state.hands[seat] is not None,
@@ -79,7 +80,7 @@ def player(state: State, seat: int, reveal: bool) -> dict[str, Any]:
     return out
 
 
-def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
+def public_view(state: State, seat: int | None = None) -> dict[str, Json]:
     """The view every seat and the table page may see (plus `seat`'s private log lines when given)."""
     over = state.phase is Phase.GAME_OVER
     players = ([player(state, s, over) for s in range(state.seats)] if state.verdicts or over
@@ -93,8 +94,8 @@ def public_view(state: State, seat: int | None = None) -> dict[str, Any]:
     return view_fields(state, players, last, log, state.cfg.entries(named))
 
 
-def view_fields(state: State, players: list[dict[str, Any]], last: dict[str, Any] | None, log: list[dict[str, Any]],
-            card_info: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def view_fields(state: State, players: list[dict[str, Json]], last: dict[str, Json] | None, log: list[dict[str, Json]],
+            card_info: dict[str, dict[str, Json]]) -> dict[str, Json]:
     """The public view, given its players, latest round, log and catalogue entries (one dict built whole: a
     key added later would grow it)."""
     return {
@@ -124,7 +125,7 @@ def view_fields(state: State, players: list[dict[str, Any]], last: dict[str, Any
     }
 
 
-def plain_players(state: State) -> list[dict[str, Any]]:
+def plain_players(state: State) -> list[dict[str, Json]]:
     """`player` of every seat before the verdicts and the game's end, in one pass."""
     none = (None,) * state.seats
     return [{"chips": len(chips), "hand_size": size, "scanned": hand is not None, "coin": coin}
@@ -178,7 +179,7 @@ def private_cards(state: State, seat: int) -> list[str]:
     return out
 
 
-def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, Any]:
+def seat_own(state: State, seat: int, public: JsonObject) -> dict[str, Json]:
     """What this seat adds to the public view `public`: its chip values, its own hand as far as the table
     knows it, and those cards' catalogue entries."""
     known, complete = own_hand(state, seat)
@@ -196,7 +197,7 @@ def seat_own(state: State, seat: int, public: Mapping[str, Any]) -> dict[str, An
     }
 
 
-def seat_view(state: State, seat: int) -> dict[str, Any]:
+def seat_view(state: State, seat: int) -> dict[str, Json]:
     """The public view plus this seat's chip values and its own hand as far as the table knows it."""
     view = public_view(state, seat)
     view.update(seat_own(state, seat, view))

@@ -26,6 +26,7 @@ from companion.games.binding import (Reading, BINDING_CODES, Carried, BLUE, DIM,
 from companion.games.gangsters_dilemma.board import LOOT, TRADES
 from companion.games.gangsters_dilemma.options import sample_deck
 from companion.games.gangsters_dilemma.codes import BINDING_CODES as OWN_CODES
+from companion.games.json_value import Json, JsonObject
 
 CARD_KINDS: Mapping[str, tuple[str, ...]] = {
     "gangster": ValuePattern("[0-6]:[1-6]", "SEAT:LOCATION"),
@@ -44,7 +45,7 @@ MONEY_LEVEL = 10
 """Dollars that fill a location's LED segment."""
 
 
-def demand_of(card: Card) -> dict[str, Any]:
+def demand_of(card: Card) -> dict[str, Json]:
     """The `demands` option entry for an enrolled demand card."""
     vp, _, recipe = card.value.partition(":")
     counts = [int(n) for n in recipe.split(",")]
@@ -120,7 +121,7 @@ class GangstersDilemmaBinding(Binding):
         locations = 5 if seats <= 5 else 6
         return super().zones(seats) + ("center",) + tuple(f"location:{i}" for i in range(1, locations + 1))
 
-    def table_options(self, options: Mapping[str, Any], cards: Iterable[Card], mode: Components) -> dict[str, Any]:
+    def table_options(self, options: JsonObject, cards: Iterable[Card], mode: Components) -> dict[str, Json]:
         """Physical games use the enrolled demand cards as the `demands` deck (else the labelled sample)."""
         out = dict(options)
         demands = [demand_of(c) for c in cards if c.kind == "demand"]
@@ -128,7 +129,7 @@ class GangstersDilemmaBinding(Binding):
             out["demands"] = demands
         return out
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Json]], Any]:
         """Taps choose, patrol, fulfil or reveal; buttons respond or pass; terminal choices are actions."""
         key = (state.round, state.phase)
         taps: PoliceTaps = pending if isinstance(pending, PoliceTaps) and pending.key == key else PoliceTaps(key)
@@ -153,7 +154,7 @@ class GangstersDilemmaBinding(Binding):
             return [{"type": "choose", "seat": seat, "location": int(location)}], taps
         return self._police(state, taps, seat, int(card.value))
 
-    def _button(self, state: Any, seat: int, key: str) -> dict[str, Any]:
+    def _button(self, state: Any, seat: int, key: str) -> dict[str, Json]:
         if key in ("inform", "silence"):
             return {"type": "respond", "seat": seat, "response": key}
         if key == "bribe":
@@ -165,7 +166,7 @@ class GangstersDilemmaBinding(Binding):
             return {"type": kind, "seat": seat, **({"trade": "none"} if kind == "trade" else {})}
         raise refuse("unknown_key", BINDING_CODES["unknown_key"])
 
-    def _police(self, state: Any, taps: PoliceTaps, seat: int, location: int) -> tuple[list[dict[str, Any]], Any]:
+    def _police(self, state: Any, taps: PoliceTaps, seat: int, location: int) -> tuple[list[dict[str, Json]], Any]:
         """The police taps two patrol cards at its own reader; the second one commits the patrol."""
         if state.phase != "plan":
             raise refuse("wrong_phase", "Patrols are tapped while the round is being planned.")
@@ -182,7 +183,7 @@ class GangstersDilemmaBinding(Binding):
             return [], taps
         return [{"type": "patrol", "seat": seat, "locations": list(taps.locations)}], replace(taps, locations=())
 
-    def _demand(self, state: Any, seat: int | None, card: Card, mode: Components) -> list[dict[str, Any]]:
+    def _demand(self, state: Any, seat: int | None, card: Card, mode: Components) -> list[dict[str, Json]]:
         """A demand card: fulfilled when its seat taps it in the fulfil step; revealed from the deck in physical
         play."""
         if card.uid not in state.config.by_id:
@@ -212,7 +213,7 @@ class GangstersDilemmaBinding(Binding):
         """A replacement demand: the card drawn is tapped at the centre reader."""
         return (Reading("center", "demand", 1, 0),) if self.chance_is_physical(state, mode) else ()
 
-    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
+    def scene(self, public_view: JsonObject, seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: to act gold, committed white, police blue. Locations: money as a level, closed purple, after
         the reveal police blue / visitors green / arrests red; nothing before the reveal but money and closed."""
         return {**seat_lights(public_view, seats), **location_lights(public_view)}
@@ -275,11 +276,11 @@ class GangstersDilemmaBinding(Binding):
         """Nothing rests on a seat reader (a card left there would be read as a choice)."""
         return {f"seat:{i}": () for i in range(state.seats)}
 
-    def facts(self, seats: int) -> dict[str, Any]:
+    def facts(self, seats: int) -> dict[str, Json]:
         """The loot kinds in the order a player's view lists them."""
         return {**super().facts(seats), "loot": list(LOOT)}
 
-    def public_info(self, public_view: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    def public_info(self, public_view: JsonObject, seats: int) -> dict[str, Json]:
         """The bank: what each seat takes or hands over since the last reveal, drawn from the public log."""
         return {"bank": bank(public_view)}
 
@@ -314,7 +315,7 @@ class GangstersDilemmaBinding(Binding):
         return info, (key, (players, characters, log, rows, info))
 
 
-def seat_lights(view: Mapping[str, Any], seats: int) -> Scene:
+def seat_lights(view: JsonObject, seats: int) -> Scene:
     """The seats' part of the scene: to act gold, committed white (while planning), police blue, else dim."""
     row = _seat_row(seats, view.get("to_act"), view.get("chosen") if view.get("phase") == "plan" else None,
                     view.get("police"))
@@ -340,12 +341,12 @@ def _seat_row(seats: int, to_act: Iterable[int] | None, chosen: Sequence[bool] |
     return lights
 
 
-def arrested(log: Iterable[Mapping[str, Any]] | None) -> frozenset[Any]:
+def arrested(log: Iterable[JsonObject] | None) -> frozenset[Any]:
     """The locations where the public log shows an arrest."""
     return frozenset(e["params"].get("location") for e in log or () if e.get("code") == "arrested")
 
 
-def location_lights(view: Mapping[str, Any], arrests: frozenset[Any] | None = None) -> Scene:
+def location_lights(view: JsonObject, arrests: frozenset[Any] | None = None) -> Scene:
     """The locations' part of the scene: money as a level, arrests red, patrols blue, visited green, closed
     purple (`arrests`: `arrested(view's log)` when already known)."""
     locations = view.get("locations") or ()
@@ -353,12 +354,12 @@ def location_lights(view: Mapping[str, Any], arrests: frozenset[Any] | None = No
     return dict(zip(_location_zones(locations), row))
 
 
-def _location_zones(locations: Iterable[Mapping[str, Any]] | None) -> list[str]:
+def _location_zones(locations: Iterable[JsonObject] | None) -> list[str]:
     """The zone of each of these locations."""
     return [f"location:{loc['id']}" for loc in locations or ()]
 
 
-def _place_row(locations: Iterable[Mapping[str, Any]] | None, patrols: Iterable[int] | None,
+def _place_row(locations: Iterable[JsonObject] | None, patrols: Iterable[int] | None,
                arrests: frozenset[Any]) -> list[Light]:
     """Each location's light, given the arrests."""
     patrolled = set(patrols or ())
@@ -384,16 +385,16 @@ def _place_row(locations: Iterable[Mapping[str, Any]] | None, patrols: Iterable[
     return row
 
 
-def bank(public_view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def bank(public_view: JsonObject) -> list[dict[str, Json]]:
     """Money and loot movements the players make by hand, in log order: {location?, seat, takes, hands_over, to}."""
     return bank_rows(public_view.get("log") or (), public_view.get("demand_cards") or {}, public_view.get("police"),
                      public_view.get("players") or ())
 
 
-def bank_rows(log: Iterable[Mapping[str, Any]], cards: Mapping[str, Any], police: int | None,
-              players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def bank_rows(log: Iterable[JsonObject], cards: JsonObject, police: int | None,
+              players: Sequence[JsonObject]) -> list[dict[str, Json]]:
     """`bank` of these public log entries, given the view's demand cards, police and players."""
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, Json]] = []
     for entry in log:
         code, p = entry.get("code"), entry.get("params") or {}
         if code == "success":

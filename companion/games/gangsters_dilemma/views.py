@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import attrgetter, is_, is_not, ne
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 from companion.games.gangsters_dilemma.board import LOCATION_NAMES
 from companion.games.gangsters_dilemma.options import Config
 from companion.games.gangsters_dilemma.state import Entry, Player, State
 from companion.games.publishing import Published, Reuse, Views
 from companion.games.rules import Rules
+from companion.games.json_value import Json, JsonObject
 
 _FULFILLED = attrgetter("fulfilled")
 
 
-def log_view(log: Sequence[Entry], seat: int | None = None, start: int = 0) -> list[dict[str, Any]]:
+def log_view(log: Sequence[Entry], seat: int | None = None, start: int = 0) -> list[dict[str, Json]]:
     """The log from `start` as this viewer may read it: `{code, params}`, others' private entries dropped."""
     return [
         {"code": e.code, "params": {k: list(v) if type(v) is tuple else v for k, v in e.params.items()}}
@@ -34,20 +35,20 @@ def _chosen(state: State) -> list[bool]:
     return [patrolled if s == police else c is not None for s, c in enumerate(state.choices)]
 
 
-def _player(p: Player, cfg: Config) -> dict[str, Any]:
+def _player(p: Player, cfg: Config) -> dict[str, Json]:
     """One seat's public entry: money, loot, victory points, fulfilled demands, character."""
     return {"money": p.money, "crate": p.loot[0], "art": p.loot[1], "jewel": p.loot[2], "liquor": p.loot[3],
             "vp": p.vp(cfg), "demands": list(p.fulfilled), "character": p.character,
             "private_demand_count": len(p.private)}
 
 
-def _cards(cfg: Config, ids: Iterable[str]) -> dict[str, Any]:
+def _cards(cfg: Config, ids: Iterable[str]) -> dict[str, Json]:
     """The demand cards of these ids as the page draws them (each the config's own: shared)."""
     shown = cfg.shown
     return {d: shown[d] for d in ids}
 
 
-def _locations(state: State) -> list[dict[str, Any]]:
+def _locations(state: State) -> list[dict[str, Json]]:
     """Every location: name, money, closed, patrolled and visitors (the last two once revealed)."""
     revealed, count, money, closed = state.revealed, state.locations, state.money, state.closed
     patrols = state.patrols if revealed else ()
@@ -69,7 +70,7 @@ def _locations(state: State) -> list[dict[str, Any]]:
     ]
 
 
-def _players(state: State, before: State, was: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _players(state: State, before: State, was: JsonObject) -> list[dict[str, Json]]:
     """Every seat's public entry, each the one built from `before` while its Player is the same object."""
     cfg = state.config
     built = list(was["players"])
@@ -105,7 +106,7 @@ def views(state: State, last: Published[State] | None) -> tuple[Views, tuple[dic
     return (public, out), (public, len(state.log), out)
 
 
-def _public(state: State) -> dict[str, Any]:
+def _public(state: State) -> dict[str, Json]:
     """The public view built whole."""
     cfg = state.config
     return {
@@ -133,7 +134,7 @@ def _public(state: State) -> dict[str, Any]:
     }
 
 
-def _changed(before: State, was: dict[str, Any], logged: int, state: State) -> dict[str, Any]:
+def _changed(before: State, was: dict[str, Json], logged: int, state: State) -> dict[str, Json]:
     """The public view of `state` from `was`, `before`'s (of the same config and seats, whose log had
     `logged` entries): a copy with only the fields whose state fields are not the very same objects built."""
     out = was.copy()
@@ -196,12 +197,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def seat_own(state: State, seat: int, public: Mapping[str, Any], new_only: bool = False) -> dict[str, Any]:
+def seat_own(state: State, seat: int, public: JsonObject, new_only: bool = False) -> dict[str, Json]:
     """What this seat adds to the public view `public`: its private demands (and their cards), its choice,
     the patrols when it is the police, its response and the lookout's peek (`new_only`: only the fields
     that differ from `public`'s, i.e. `private_part` of the seat's view, built without the others)."""
     mine = state.players[seat]
-    own: dict[str, Any] = {}
+    own: dict[str, Json] = {}
     if mine.private or not new_only:
         cards = {**public["demand_cards"], **_cards(state.config, mine.private)}
         if not new_only or cards != public["demand_cards"]:
@@ -218,7 +219,7 @@ def seat_own(state: State, seat: int, public: Mapping[str, Any], new_only: bool 
     return own
 
 
-def _stale(before: State, before_public: Mapping[str, Any], state: State, public: Mapping[str, Any]) -> list[int]:
+def _stale(before: State, before_public: JsonObject, state: State, public: JsonObject) -> list[int]:
     """The seats whose part may differ from the one built from `before` (and its public view): where the
     seat's demands, character, choice or response changed, or where they show, the demand cards (a seat
     holding private demands), the patrols (the police, then and now) or the peek (the lookout)."""

@@ -14,6 +14,8 @@ from typing import Any, Mapping, Sequence
 
 from companion.games.binding import (BLUE, DIM, GOLD, GREEN, OFF, RED, WHITE, Binding, Chosen, Effect, Light, Placed,
                                      Pressed, RGB, Scene, TableInput, refuse)
+from companion.games.contract import Components
+from companion.games.json_value import Json, JsonObject
 
 SEAT_LIGHTS: Mapping[str, Light] = MappingProxyType({
     "out": Light(OFF, Effect.OFF), "night_waiting": Light(BLUE, Effect.PULSE), "night_done": Light(BLUE),
@@ -31,7 +33,8 @@ class MafiaBinding(Binding):
     scene_fields = ("phase", "alive", "acted", "roles")
     info_fields = ()
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: str) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput,
+                 mode: Components) -> tuple[list[dict[str, Json]], Any]:
         """A seat's choice on its phone or terminal becomes its action; a card or a button means nothing here."""
         if isinstance(event, Pressed):
             raise refuse("unknown_key")
@@ -41,7 +44,7 @@ class MafiaBinding(Binding):
             return [{**dict(event.action), "seat": event.seat}], pending
         return [], pending
 
-    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
+    def scene(self, public_view: JsonObject, seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats out of the game dark; waiting seats pulse (blue at night, gold by day), done ones steady; at
         the end every seat shows its side."""
         view = public_view

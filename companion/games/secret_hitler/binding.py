@@ -17,6 +17,7 @@ from companion.games.binding import (Reading, BLUE, DIM, GOLD, GREEN, OFF, ORANG
 from companion.games.contract import Components
 from companion.games.secret_hitler.state import (CHAOS_AT, DECK_F, DECK_L, FASCIST_WIN, LIBERAL_WIN, POWERS,
                                                 VETO_AT)
+from companion.games.json_value import Json, JsonObject
 
 PHYSICAL_CHANCE = ("draw", "peek")
 """Chance actions read from tiles in physical mode; the deal is always digital (roles are secret)."""
@@ -55,7 +56,7 @@ class SecretHitlerBinding(Binding):
         """Seat zones, the board reader and the LED-only tracks."""
         return super().zones(seats) + ("board", "track:liberal", "track:fascist", "track:election")
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Json]], Any]:
         """Buttons and ballot cards vote; policy tiles make chance draws/peeks or the chancellor's enactment."""
         tiles: tuple[tuple[str, str], ...] = pending or ()
         if isinstance(event, Chosen) or isinstance(event, Removed):
@@ -91,7 +92,7 @@ class SecretHitlerBinding(Binding):
                 return [{"type": "enact", "seat": chancellor, "policy": card.value}], tiles
         raise refuse("unexpected_card")
 
-    def facts(self, seats: int) -> dict[str, Any]:
+    def facts(self, seats: int) -> dict[str, Json]:
         """The tracks the page draws: the fascist track's slots (the power each policy grants at this seat
         count, `execute_veto` where the veto unlocks, `win` last), and the liberal and election track lengths."""
         track: list[str | None] = []
@@ -116,7 +117,7 @@ class SecretHitlerBinding(Binding):
         template = self.chance_template(state) or {}
         return (Reading("board", "policy", len(template.get("policies", ())), len(pending or ())),)
 
-    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
+    def scene(self, public_view: JsonObject, seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: dead off, revealed votes green/red together, voted white, president gold, chancellor blue."""
         view = public_view
         alive = view.get("alive") or [True] * seats

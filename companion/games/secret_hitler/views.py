@@ -12,13 +12,14 @@ from companion.games.secret_hitler.powers import party
 from companion.games.secret_hitler.state import (
     FASCIST, HITLER, LIBERAL, VETO_AT, Entry, Phase, State, hitler_knows_fascists,
 )
+from companion.games.json_value import Json
 
 LOG_WINDOW = 10
 """How many of the latest readable entries a view's `log` carries (the journal keeps the whole game): views
 go to every seat on every change, so they stay small."""
 
 
-def render_log(log: Iterable[Entry], seat: int | None, reveal_all: bool) -> list[dict[str, Any]]:
+def render_log(log: Iterable[Entry], seat: int | None, reveal_all: bool) -> list[dict[str, Json]]:
     """The latest LOG_WINDOW entries this viewer may read, oldest first, as `{code, params}` (tuples become
     lists); private entries (LogEntry.to) only for their seats."""
     out = []
@@ -63,7 +64,7 @@ def public_view(s: State, seat: int | None, window: list[dict[str, Any]] | None 
     """The fields everyone may see; `seat` only selects which private log entries stay (`window`: the public
     log's, already rendered)."""
     over = s.phase is Phase.GAME_OVER
-    view: dict[str, Any] = {
+    view: dict[str, Json] = {
         "phase": s.phase.value,
         "seats": s.seats,
         "president": s.president,
@@ -119,7 +120,7 @@ def holds_hand(s: State, seat: int) -> bool:
     return holder is not None and holder == seat
 
 
-def seat_own(s: State, seat: int) -> dict[str, Any]:
+def seat_own(s: State, seat: int) -> dict[str, Json]:
     """What only this seat sees: its role, knowledge, hand, peek and investigation results."""
     role = s.roles[seat] if s.roles else None
     learned: list[str | None] = [None] * s.seats
@@ -136,7 +137,7 @@ def seat_own(s: State, seat: int) -> dict[str, Any]:
     }
 
 
-def seat_view(s: State, seat: int) -> dict[str, Any]:
+def seat_view(s: State, seat: int) -> dict[str, Json]:
     """The public view (with this seat's private log lines) plus what only this seat sees."""
     view = public_view(s, seat)
     view.update(seat_own(s, seat))

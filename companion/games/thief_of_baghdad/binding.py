@@ -26,6 +26,7 @@ from companion.games.contract import CHANCE, Components
 from companion.games.thief_of_baghdad.board import CARDS_PER_COLOUR, DANCERS
 from companion.games.thief_of_baghdad.board import COLORS as COLOURS
 from companion.games.thief_of_baghdad.board import THIEF_MOVES_PER_TURN as MOVES
+from companion.games.json_value import Json, JsonObject
 
 CARD_KINDS: Mapping[str, tuple[str, ...]] = {"palace": COLOURS, "dancer": ("dancer",)}
 """Enrollment: palace cards by colour, dancers."""
@@ -118,7 +119,7 @@ class ThiefOfBaghdadBinding(Binding):
         return json.dumps([view.get("phase"), view.get("turn"), view.get("deck"), view.get("thief_moves"),
                            [p.get("hand_size") for p in view.get("players") or ()]])
 
-    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def on_input(self, state: Any, pending: Any, event: TableInput, mode: Components) -> tuple[list[dict[str, Json]], Any]:
         """Taps collect hands, draws and payments; choices act (with the tapped payment); buttons end turns."""
         # Digital play never collects taps, so the moment's fingerprint (a whole public view) is not needed.
         key = self._key(state) if mode == Components.PHYSICAL else ""
@@ -145,7 +146,7 @@ class ThiefOfBaghdadBinding(Binding):
             return self._chance(template, taps, seat, card)
         return self._payment(state, taps, seat, card)
 
-    def _chosen(self, taps: Taps, seat: int, action: Mapping[str, Any], mode: Components) -> tuple[list[dict[str, Any]], Any]:
+    def _chosen(self, taps: Taps, seat: int, action: JsonObject, mode: Components) -> tuple[list[dict[str, Json]], Any]:
         if action.get("type") == "clear_taps":
             return [], taps.clear(seat)
         out = {**dict(action), "seat": seat}
@@ -157,8 +158,8 @@ class ThiefOfBaghdadBinding(Binding):
             return [out], taps.clear(seat)
         return [out], taps
 
-    def _chance(self, template: Mapping[str, Any], taps: Taps, seat: int,
-                card: Card) -> tuple[list[dict[str, Any]], Any]:
+    def _chance(self, template: JsonObject, taps: Taps, seat: int,
+                card: Card) -> tuple[list[dict[str, Json]], Any]:
         """The deal (every seat taps its hand) or a draw (the seat that ended its turn taps what it drew)."""
         if card.kind == "dancer":
             raise refuse("unexpected_card", "Dancers come from their supply, never from the pile: tap only the "
@@ -178,13 +179,13 @@ class ThiefOfBaghdadBinding(Binding):
             taps = taps.add(seat, card)
             if len(taps.of(seat)) < len(template["cards"]):
                 return [], taps
-            action: dict[str, Any] = {"type": "draw", "seat": CHANCE, "cards": taps.of(seat)}
+            action: dict[str, Json] = {"type": "draw", "seat": CHANCE, "cards": taps.of(seat)}
             if target is not None:
                 action["target"] = target
             return [action], taps
         raise refuse("unexpected_card", BINDING_CODES["unexpected_card"])
 
-    def _payment(self, state: Any, taps: Taps, seat: int, card: Card) -> tuple[list[dict[str, Any]], Any]:
+    def _payment(self, state: Any, taps: Taps, seat: int, card: Card) -> tuple[list[dict[str, Json]], Any]:
         """A card of the acting seat's hand, held for the action chosen next."""
         rules = self.rules()
         if seat not in rules.to_act(state):
@@ -194,7 +195,7 @@ class ThiefOfBaghdadBinding(Binding):
             raise refuse("not_in_hand", f"Your hand holds no more {card.value} cards.")
         return [], taps.add(seat, card)
 
-    def facts(self, seats: int) -> dict[str, Any]:
+    def facts(self, seats: int) -> dict[str, Json]:
         """The palaces in view order with the colour the page paints each, and the thief moves of a turn."""
         return {**super().facts(seats), "palaces": list(COLOURS),
                 "palace_colours": {c: PALACE_CSS[c] for c in COLOURS}, "thief_moves_per_turn": MOVES}
@@ -220,13 +221,13 @@ class ThiefOfBaghdadBinding(Binding):
         seats = range(self.rules().seat_count(state)) if target is None else (target,)
         return tuple(Reading(f"seat:{s}", "palace", len(template.get("cards") or ()), len(taps.of(s))) for s in seats)
 
-    def choices(self, state: Any, seat: int, mode: Components) -> list[dict[str, Any]]:
+    def choices(self, state: Any, seat: int, mode: Components) -> list[dict[str, Json]]:
         """The acting seat may forget the cards it tapped (a payment it no longer means)."""
         if mode == Components.PHYSICAL and seat in self.rules().to_act(state):
             return [{"type": "clear_taps", "seat": seat}]
         return []
 
-    def scene(self, public_view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
+    def scene(self, public_view: JsonObject, seats: int, seat_colours: Sequence[RGB] = ()) -> Scene:
         """Seats: whose turn gold. Palaces: guards in their owners' colours (the table's seat colours; neutral
         grey, free off), thieves in their seats' colours, then the chests left in gold. Moves: thief moves left
         this turn."""
@@ -262,7 +263,7 @@ class ThiefOfBaghdadBinding(Binding):
         return {f"seat:{i}": () for i in range(self.rules().seat_count(state))}
 
 
-def draw_scene(view: Mapping[str, Any], seats: int, seat_colours: Sequence[RGB]) -> Scene:
+def draw_scene(view: JsonObject, seats: int, seat_colours: Sequence[RGB]) -> Scene:
     """The scene `ThiefOfBaghdadBinding.scene` describes."""
     own = tuple(seat_colours) if seat_colours and len(seat_colours) >= seats else SEAT_RGB
     turn = view.get("turn")
@@ -301,7 +302,7 @@ def redrawn(was: tuple[Any, ...], last: Scene, key: tuple[Any, ...]) -> Scene | 
     return scene
 
 
-def palace_light(palace: Mapping[str, Any], own: tuple[RGB, ...]) -> Light:
+def palace_light(palace: JsonObject, own: tuple[RGB, ...]) -> Light:
     """A palace's segment: its guards in their owners' colours, its thieves in theirs, then its chests."""
     n = len(own)
     # loops, not comprehensions: a comprehension is a function call of its own, and a palace is drawn per move

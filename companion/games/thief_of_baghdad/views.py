@@ -13,6 +13,7 @@ from companion.games.thief_of_baghdad.board import (
     CARD_NAMES, CHESTS, COLORS, GUARD_SPACES, GUARDS_PER_SEAT, NEUTRAL, PALACES, WIN_CHESTS,
 )
 from companion.games.thief_of_baghdad.state import HAND_WIDTH, Event, State
+from companion.games.json_value import Json
 
 
 
@@ -22,13 +23,13 @@ class Built(NamedTuple):
     """The pieces of one publish's views, each a pure function of the state fields named, and the log index
     of each public log entry shown (shared from publish to publish: never mutated)."""
 
-    palaces: list[dict[str, Any]]
+    palaces: list[dict[str, Json]]
     """Read: seats, guards, thieves, chests."""
-    players: list[dict[str, Any]]
+    players: list[dict[str, Json]]
     """Read: seats, supply, unplaced, won, hands."""
-    parts: tuple[dict[str, Any], ...]
+    parts: tuple[dict[str, Json], ...]
     """Read: seats, hands."""
-    log: list[dict[str, Any]]
+    log: list[dict[str, Json]]
     """Read: log, log_from."""
     shown: tuple[int, ...]
     """The log index of each entry of `log`."""
@@ -39,7 +40,7 @@ def _jsonable(value: Any) -> Any:
     return [_jsonable(v) for v in value] if isinstance(value, tuple) else value
 
 
-def _entry(e: Event) -> dict[str, Any]:
+def _entry(e: Event) -> dict[str, Json]:
     """One log entry as a view shows it."""
     params = dict(e.params)
     for k, v in e.params:
@@ -48,7 +49,7 @@ def _entry(e: Event) -> dict[str, Any]:
     return {"code": e.code, "params": params}
 
 
-def log_entries(entries: tuple[Event, ...], seat: int | None) -> list[dict[str, Any]]:
+def log_entries(entries: tuple[Event, ...], seat: int | None) -> list[dict[str, Json]]:
     """Log entries as this viewer may read them: private entries only for their seat."""
     return [_entry(e) for e in entries if e.to is None or (seat is not None and seat in e.to)]
 
@@ -73,7 +74,7 @@ OWNERS: Mapping[bytes, tuple[int | str, ...]] = {
 can be held; read-only."""
 
 
-def _palace(state: State, palace: int) -> dict[str, Any]:
+def _palace(state: State, palace: int) -> dict[str, Json]:
     n = state.seats
     w = n + 1
     guards = state.guards[palace * w:palace * w + w]
@@ -86,14 +87,14 @@ def _palace(state: State, palace: int) -> dict[str, Any]:
     }
 
 
-def _player(state: State, seat: int) -> dict[str, Any]:
+def _player(state: State, seat: int) -> dict[str, Json]:
     """A seat's public entry: its supply, guards to place, chests won and hand size."""
     return {"supply": state.supply[seat], "guards_unplaced": state.unplaced[seat], "chests": state.won[seat],
             "hand_size": sum(state.hand(seat))}
 
 
-def _public(state: State, palaces: list[dict[str, Any]], players: list[dict[str, Any]],
-            log: list[dict[str, Any]]) -> dict[str, Any]:
+def _public(state: State, palaces: list[dict[str, Json]], players: list[dict[str, Json]],
+            log: list[dict[str, Json]]) -> dict[str, Json]:
     """The public view around its built pieces."""
     return {
         "phase": state.phase._value_,  # `.value` is a property: a call per publish
@@ -113,7 +114,7 @@ def _public(state: State, palaces: list[dict[str, Any]], players: list[dict[str,
     }
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> dict[str, Json]:
     """The view of one seat (its hand added) or the public (seat None)."""
     out = _public(state, [_palace(state, p) for p in range(PALACES)],
                   [_player(state, s) for s in range(state.seats)], log_entries(state.log[state.log_from:], seat))
@@ -122,7 +123,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def seat_own(state: State, seat: int) -> dict[str, Any]:
+def seat_own(state: State, seat: int) -> dict[str, Json]:
     """What this seat adds to the public view: its seat number and its hand."""
     return {"seat": seat, "hand": hand_cards(state.hand(seat))}
 
@@ -217,9 +218,9 @@ def _rows(new: bytes, old: bytes, width: int) -> list[int]:
     return rows
 
 
-def _public_entries(log: Log[Event], start: int) -> tuple[list[dict[str, Any]], tuple[int, ...]]:
+def _public_entries(log: Log[Event], start: int) -> tuple[list[dict[str, Json]], tuple[int, ...]]:
     """The public entries of `log` from index `start` as views show them, and their indices."""
-    entries: list[dict[str, Any]] = []
+    entries: list[dict[str, Json]] = []
     shown: list[int] = []
     count = len(log)
     if start >= count:

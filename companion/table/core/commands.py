@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Mapping, TypeVar, get_args, get_type_hints
 
 from companion.games.binding import Card
+from companion.games.json_value import Json, JsonObject
 from companion.table.card_values import CardError
 from companion.table.core import command_fields as check
 from companion.table.core.command_fields import PARSE, Check, internal, read
@@ -32,7 +33,7 @@ class Submit:
 
     command: ClassVar[str] = "submit"
     seat: int | None = read(check.seat_or_none("malformed", "a seat number"))
-    action: Mapping[str, Any] = read(check.action_object)
+    action: JsonObject = read(check.action_object)
     source: str = read(check.as_text, default="api")
     version: str | None = read(check.version, default=None)
     """The seat state (`<game id>.<revision>`) the choice was made on, when a seat page sends it: a choice made on
@@ -48,7 +49,7 @@ class NewGame:
     posted: ClassVar[bool] = True
     game: str | None = read(check.UNKNOWN_GAME, default=None)
     seats: int | None = read(check.seat_count, default=None)
-    options: Mapping[str, Any] = read(check.options_object, default_factory=dict)
+    options: JsonObject = read(check.options_object, default_factory=dict)
     components: Components | None = read(check.components, default=None)
     replace: bool = False
     bots: tuple[int, ...] = read(check.bot_seats, default=())
@@ -106,9 +107,9 @@ class Enroll:
     command: ClassVar[str] = "enroll"
     posted: ClassVar[bool] = True
     uid: str = read(check.uid)
-    kind: Any
-    value: Any
-    label: Any = ""
+    kind: Json = read(check.as_is)
+    value: Json = read(check.as_is)
+    label: Json = read(check.as_is, default="")
     game: str | None = read(check.enroll_game, default=None)
 
 
@@ -183,8 +184,8 @@ class GuideStart:
 
     command: ClassVar[str] = "guide_start"
     posted: ClassVar[bool] = True
-    game: Any
-    seats: Any
+    game: Json = read(check.as_is)
+    seats: Json = read(check.as_is)
     mode: GuideMode = read(check.guide_mode, default=GuideMode.ENROLL)
 
 
@@ -277,7 +278,7 @@ class Announce:
     """The venue's announcement arrived (None: the venue took it down); the table's TV shows it until dismissed.
     Not a host command: the venue's link posts it."""
 
-    announcement: Mapping[str, Any] | None
+    announcement: JsonObject | None
 
 
 @dataclass(frozen=True)
@@ -351,7 +352,7 @@ def posted_commands() -> tuple[str, ...]:
     return tuple(name for name, spec in SPECS.items() if getattr(spec.type, POSTED, False))
 
 
-def parse_command(name: str, args: Mapping[str, Any]) -> Command | Refusal:
+def parse_command(name: str, args: JsonObject) -> Command | Refusal:
     """The typed command for a name and JSON arguments, or a refusal with a stable code (unknown_command,
     bad_field, bad_setup, bad_uid, bad_deck, bad_terminal, bad_seat, bad_game_id, bad_share, malformed,
     unknown_bot, bad_timer, unknown_phase, bad_choice); the first bad field, in the dataclass's order, decides."""
@@ -361,12 +362,12 @@ def parse_command(name: str, args: Mapping[str, Any]) -> Command | Refusal:
     return read_command(spec, args)
 
 
-def parse_as(cls: type[CommandT], args: Mapping[str, Any]) -> CommandT | Refusal:
+def parse_as(cls: type[CommandT], args: JsonObject) -> CommandT | Refusal:
     """`parse_command` for a command known by its class (the table's own callers: a seat's submit)."""
     return read_command(SPECS[cls.command], args)  # type: ignore[attr-defined,return-value]
 
 
-def read_command(spec: CommandSpec, args: Mapping[str, Any]) -> Command | Refusal:
+def read_command(spec: CommandSpec, args: JsonObject) -> Command | Refusal:
     """The command `spec` reads from JSON arguments, or the refusal of the first bad field."""
     if not isinstance(args, Mapping):
         return Refusal("bad_field", "the arguments are a JSON object")

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 from companion.games.binding import RED, RGB, Card, Light
 from companion.games.contract import Components
 from companion.table.core.bots import Player
+from companion.games.json_value import JsonObject
 
 
 class PublicEvent(StrEnum):
@@ -42,8 +43,8 @@ class AppendActions:
     """Accepted actions (with their sources), and the game's end when they finish it: both or neither."""
 
     game_id: int
-    actions: tuple[tuple[Mapping[str, Any], str], ...]
-    end: tuple[str, Mapping[str, Any] | None] | None = None
+    actions: tuple[tuple[JsonObject, str], ...]
+    end: tuple[str, JsonObject | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,10 @@ class StartGame:
     game_id: int
     game: str
     seats: int
-    options: Mapping[str, Any]
+    options: JsonObject
     components: Components
     tokens: tuple[str, ...]
-    actions: tuple[tuple[Mapping[str, Any], str], ...]
+    actions: tuple[tuple[JsonObject, str], ...]
     replacing: int | None = None
     players: tuple[tuple[int, Player], ...] = ()
     """Seats played by a bot from the start: (seat, Player.BOT)."""
@@ -84,7 +85,7 @@ class EndGameRow:
 
     game_id: int
     reason: str
-    outcome: Mapping[str, Any] | None = None
+    outcome: JsonObject | None = None
 
 
 @dataclass(frozen=True)
@@ -162,8 +163,8 @@ class Publish:
     code and seat, a tag's UID)."""
 
     kind: PublicEvent
-    payload: Mapping[str, Any]
-    host: Mapping[str, Any] | None = None
+    payload: JsonObject
+    host: JsonObject | None = None
 
 
 @dataclass(frozen=True)
@@ -171,14 +172,14 @@ class PublishHost:
     """One event for the host's stream only: enrollment, UIDs, terminals, reader faults."""
 
     kind: HostEvent
-    payload: Mapping[str, Any]
+    payload: JsonObject
 
 
 @dataclass(frozen=True)
 class PublishState:
     """The new public snapshot: kept for new clients and published as a `state` event."""
 
-    snapshot: Mapping[str, Any]
+    snapshot: JsonObject
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,7 @@ class SendTerminal:
     """One message to a seat terminal."""
 
     terminal: str
-    message: Mapping[str, Any]
+    message: JsonObject
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from companion.games.schema import FieldKind
 from companion.table.prompts import CardNames, info_of, options_of, prompt, prompt_info
 from companion.table.session import Session
 from companion.table.terminals import IDLE, TerminalBook
+from companion.games.json_value import Json, JsonObject
 
 
 def zone_of(reader: str, session: Session | None, reader_zones: Mapping[str, str],
@@ -63,13 +64,13 @@ def rescan(state: TableState, ctx: Context) -> TableState:
     return replace(state, scan=tuple(diffs))
 
 
-def game_json(session: Session) -> dict[str, Any]:
+def game_json(session: Session) -> dict[str, Json]:
     """What every game summary says: id, name, seats, components, action count."""
     return {"id": session.game_id, "name": session.game, "seats": session.seats,
             "components": str(session.components), "actions": len(session.actions)}
 
 
-def seat_facts(ctx: Context, session: Session) -> tuple[tuple[RGB, ...], list[dict[str, Any]], list[str]]:
+def seat_facts(ctx: Context, session: Session) -> tuple[tuple[RGB, ...], list[dict[str, Json]], list[str]]:
     """The table's seat colours (for the LEDs), the game's seats as the snapshot lists them and every seat's
     configured name, built once per seat config and game seat count (shared: never mutated)."""
     config = ctx.config.seats
@@ -93,7 +94,7 @@ def publish(state: TableState, ctx: Context) -> tuple[TableState, list[Effect]]:
         table["announcement"] = state.announcement
     effects: list[Effect] = []
     game = None
-    parts: Sequence[Mapping[str, Any]] | None = None
+    parts: Sequence[JsonObject] | None = None
     facts = None
     acting = None
     if session is not None:
@@ -165,7 +166,7 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
         last = memo.last(KEYS_SLOT)
         if last is not None and last[0] is was:
             old_keys = last[1]
-    prompts: dict[int, Mapping[str, Any]] | None = None
+    prompts: dict[int, JsonObject] | None = None
     ballots = state.ballots
     sends: list[Effect] = []
     serving: Mapping[int, str] | None = None
@@ -250,7 +251,7 @@ def terminals_by_seat(memo: Memo, book: TerminalBook) -> Mapping[int, str]:
     return serving
 
 
-def part_infos(memo: Memo, parts: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+def part_infos(memo: Memo, parts: Sequence[JsonObject]) -> tuple[JsonObject, ...]:
     """`prompt_info` of every seat's part, each filtered once while the part is the same object (a view part
     is shared from publish to publish while its inputs are the same, and never mutated), and the last info
     object kept while a new part's info equals it (so an idle seat's prompt is seen unchanged by identity)."""
@@ -267,7 +268,7 @@ def part_infos(memo: Memo, parts: Sequence[Mapping[str, Any]]) -> tuple[Mapping[
     return infos
 
 
-def _same(info: Mapping[str, Any], done: Sequence[Mapping[str, Any]], seat: int) -> Mapping[str, Any]:
+def _same(info: JsonObject, done: Sequence[JsonObject], seat: int) -> JsonObject:
     """`info`, or the seat's last info where it is equal (the object the seat's stored prompt holds)."""
     if seat < len(done) and done[seat] == info:
         return done[seat]
@@ -387,7 +388,7 @@ OPTIONS_SLOT = "prompt.options"
 the seat names; each option holds its action)."""
 
 
-def same_choices(message: Mapping[str, Any], legal: list[dict[str, Any]]) -> bool:
+def same_choices(message: JsonObject, legal: list[dict[str, Json]]) -> bool:
     """Whether a prompt message offers exactly these actions, in this order (idle: none)."""
     kind = message.get("type")
     if kind != "prompt":
@@ -396,7 +397,7 @@ def same_choices(message: Mapping[str, Any], legal: list[dict[str, Any]]) -> boo
     return len(options) == len(legal) and list(map(_ACTION, options)) == legal
 
 
-def seat_screen(state: TableState, seat: int | None) -> dict[str, Any]:
+def seat_screen(state: TableState, seat: int | None) -> dict[str, Json]:
     """What a terminal serving `seat` should show now: the seat's open prompt, else idle (also unbound)."""
     message = None if seat is None else state.prompts.get(seat)
     return dict(message) if message is not None else dict(IDLE)
