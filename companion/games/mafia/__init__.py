@@ -2,16 +2,15 @@
 RULINGS.md, its words in English and Korean in GLOSSARY.md.
 
 A small game, so its engine is two modules: `state` (phases, reasons, refusal and log codes, the roles and the
-role mix, State, phase -> action types) and `rules` (the deal, the night, dawn, the day's
-vote, the end, legal actions, views and the reveal, the Rules subclass, `RULES`); then `binding`, and the page's
-`board.js` and `board.css`.
+role mix, State, phase -> action types, and `FIELDS`: what each view field holds) and `rules` (the deal, the
+night, dawn, the day's vote, the end, legal actions, views and the reveal, the Rules subclass, `RULES`); then
+`binding`, and the page's `board.js` and `board.css`.
 """
 
 from companion.games.declaration import Game
-from companion.games.mafia.fields import FIELDS
 from companion.games.mafia.binding import BINDING
 from companion.games.mafia.rules import RULES, Mafia
-from companion.games.mafia.state import Phase, Reason
+from companion.games.mafia.state import FIELDS, Phase, Reason
 
 __all__ = ["GAME", "BINDING", "RULES", "Phase", "Reason", "Mafia"]
 

@@ -11,6 +11,8 @@ from typing import Any, Mapping
 from companion.games.contract import Described, Outcome
 from companion.games.log import Log
 from companion.games.rules import LogEntry
+from companion.games.schema import FieldKind as K
+from companion.games.schema import ViewFields
 
 # --- the vocabulary ---------------------------------------------------------------------------------------
 
@@ -132,3 +134,13 @@ ALLOWED: Mapping[Phase, frozenset[str]] = MappingProxyType({
     Phase.DAY: frozenset({"vote", "abstain"}),
     Phase.GAME_OVER: frozenset(),
 })
+
+
+# --- the fields -------------------------------------------------------------------------------------------
+
+FIELDS = ViewFields(
+    acted=K.PER_SEAT, alive=K.PER_SEAT, found_mafia=K.SEATS, found_town=K.SEATS, known=K.WORDS, mafia=K.COUNT,
+    mafia_left=K.COUNT, mafia_picks=K.SEATS, reason=K.WORD, role=K.WORD, roles=K.PER_SEAT, round=K.COUNT,
+    seats=K.COUNT, side=K.WORD, target=K.SEAT, victim=K.SEAT, votes=K.PER_SEAT,
+)
+"""Every field name Mafia's views, log entries, actions and bot reasons use, by what it holds."""
