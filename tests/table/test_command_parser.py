@@ -78,6 +78,7 @@ GOOD = [
     ("new_game", {}, c.NewGame()),
     ("new_game", {"options": None, "bots": [3, 1], "replace": True}, c.NewGame(bots=(1, 3), replace=True)),
     ("undo", {}, c.Undo()),
+    ("redo", {}, c.Redo()),
     ("end_game", {}, c.EndGame()),
     ("resume", {}, c.Resume()),
     ("enroll_mode", {"on": False}, c.EnrollMode(False)),
@@ -160,7 +161,7 @@ def _without_health(snapshot: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_host_page_posts_the_commands_their_dataclasses_mark_and_a_seats_submit_is_read_by_its_class() -> None:
     assert c.posted_commands() == (
-        "new_game", "undo", "end_game", "resume", "enroll_mode", "enroll", "forget_card", "import_cards", "guide_start",
+        "new_game", "undo", "redo", "end_game", "resume", "enroll_mode", "enroll", "forget_card", "import_cards", "guide_start",
         "guide_mode", "guide_skip", "guide_undo", "guide_stop", "dismiss_announcement", "seat_player", "set_timer",
         "pause_timers", "timer_choice")
     assert c.parse_as(c.Submit, {"seat": 1, "action": {"type": "vote"}}) == c.Submit(1, {"type": "vote"})

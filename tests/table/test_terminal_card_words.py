@@ -15,7 +15,8 @@ from companion.games import CHANCE, get_rules
 from companion.games.binding import get_binding
 from companion.games.contract import Components
 from companion.games.memo import Memo
-from companion.games.registry import game_names
+from companion.games.registry import game_names, get_game
+from companion.games.schema import FieldKind
 from companion.hal.terminal_screens import Capability, Place, layout, screen_at
 from companion.table.core.outputs import card_names, catalogues
 from companion.table.prompts import options_of
@@ -47,6 +48,8 @@ def playout_labels(game: str, seats: int, seed: int) -> tuple[list[str], set[str
     state = rules.initial_state(seats, options)
     rng = random.Random(seed)
     names = [f"Seat {i + 1}" for i in range(seats)]
+    seat_fields = get_game(game).fields.of_kind(FieldKind.SEAT)
+    catalogue_fields = get_game(game).fields.catalogues()
     labels: list[str] = []
     ids: set[str] = set()
     named = 0
@@ -58,13 +61,13 @@ def playout_labels(game: str, seats: int, seed: int) -> tuple[list[str], set[str
             state = rules.apply(state, rules.sample_chance(state, rng))
             continue
         view, parts = rules.views(state, Memo())
-        shared = catalogues(binding, view)
+        shared = catalogues(catalogue_fields, view)
         for seat in sorted(acting):
             legal = rules.legal_actions(state, seat) + binding.choices(state, seat, Components.DIGITAL)
-            cards = card_names(binding, shared, parts[seat])
+            cards = card_names(catalogue_fields, binding, shared, parts[seat])
             if cards is not None:
                 ids.update(k for catalogue, _ in cards.catalogues for k in catalogue)
-            built = options_of(legal, names, cards=cards)
+            built = options_of(legal, names, seat_fields, cards=cards)
             named += sum(o["label"] != o["short"] or any(
                 cards is not None and type(v) is str and cards.get(v) for v in o["action"].values()) for o in built)
             labels += shown(built)
