@@ -15,30 +15,40 @@ NOT_INFO = frozenset({"log", "card_info"})
 class CardNames:
     """A seat's card ids in plain English words, from the card catalogues its view carries (the game's binding
     names each entry, `Binding.card_words`), looked up by id and named once each; with the ASCII form a
-    terminal shows (the card's kind where a host-given name is not ASCII)."""
+    terminal shows (the card's kind where a host-given name is not ASCII). `worded` may carry the words found
+    at earlier publishes (card id -> its entry, kind and words), used again while the entry is the same object."""
 
-    __slots__ = ("catalogues", "words", "named")
+    __slots__ = ("catalogues", "words", "named", "worded")
 
     def __init__(self, catalogues: Sequence[tuple[Mapping[str, Any], str | None]],
-                 words: Callable[[Mapping[str, Any], str], str]) -> None:
+                 words: Callable[[Mapping[str, Any], str], str],
+                 worded: dict[str, tuple[Any, str, tuple[str, str]]] | None = None) -> None:
         self.catalogues = catalogues
         """(card id -> entry, the kind of every entry there or None: each entry's `type`)."""
         self.words = words
         self.named: dict[str, tuple[str, str] | None] = {}
+        self.worded = {} if worded is None else worded
 
     def get(self, card_id: str) -> tuple[str, str] | None:
         """(words, ASCII words) of a card id any catalogue holds, else None (not a card: a plain value)."""
-        if card_id in self.named:
-            return self.named[card_id]
+        named = self.named
+        if card_id in named:
+            return named[card_id]
         found = None
         for catalogue, kind in self.catalogues:
             entry = catalogue.get(card_id)
-            if isinstance(entry, Mapping):
-                of = kind if kind is not None else str(entry.get("type", "card"))
+            if entry is None or not (type(entry) is dict or isinstance(entry, Mapping)):
+                continue
+            of = kind if kind is not None else str(entry.get("type", "card"))
+            known = self.worded.get(card_id)
+            if known is not None and known[0] is entry and known[1] == of:
+                found = known[2]
+            else:
                 words = self.words(entry, of)
                 found = (words, words if words.isascii() else self.words({}, of))
-                break
-        self.named[card_id] = found
+                self.worded[card_id] = (entry, of, found)
+            break
+        named[card_id] = found
         return found
 
 

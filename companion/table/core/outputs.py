@@ -155,7 +155,6 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
     infos = part_infos(memo, parts)
     catalogue_fields = session.memo.get(CATALOGUES_SLOT, rules.name,
                                         lambda: get_game(rules.name).fields.catalogues())
-    shared = catalogues(catalogue_fields, view)
     was = state.prompts
     # a game giving choice keys: a seat whose key equals its stored prompt's keeps it without being asked
     keys = choice_keys(rules, binding, choices is not None)
@@ -203,8 +202,9 @@ def send_prompts(state: TableState, ctx: Context, parts: Sequence[Mapping[str, A
                                                                                      or old["info"] == info):
                     continue  # still idle, the same to show: nothing to send, nothing to store
                 message, ballots = prompt_for(session.game_id, legal, info, names, old, ballots, memo, seat,
-                                              ctx.ballot_key, card_names(catalogue_fields, binding, shared,
-                                                                         parts[seat]), seat_fields=seat_fields)
+                                              ctx.ballot_key, CardsOf(catalogue_fields, binding, view, parts[seat],
+                                                                      memo, seat),
+                                              seat_fields=seat_fields)
         else:
             message = old if old == IDLE else dict(IDLE)
         if message is old:  # unchanged: nothing to send, nothing to store
@@ -279,33 +279,65 @@ def catalogues(catalogue_fields: Mapping[str, str], view: Mapping[str, Any]
                ) -> tuple[tuple[Mapping[str, Any], str | None], ...]:
     """The card catalogues of a view: its `card_info` (each entry's type its kind) and the game's declared
     catalogue fields (field -> the kind of its cards)."""
-    found = [(view["card_info"], None)] if isinstance(view.get("card_info"), Mapping) else []
+    found = [(view["card_info"], None)] if _is_mapping(view.get("card_info")) else []
     for field, kind in catalogue_fields.items():
-        if isinstance(view.get(field), Mapping):
+        if _is_mapping(view.get(field)):
             found.append((view[field], kind))
     return tuple(found)
+
+
+def _is_mapping(value: Any) -> bool:
+    """Whether a view's value is a mapping (a dict at once: the ABC check costs a microsecond a call)."""
+    return type(value) is dict or (value is not None and isinstance(value, Mapping))
+
+
+class CardsOf:
+    """A seat's `card_names`, found only when a prompt's options are built (most publishes reuse them), with
+    the words the game's memo keeps for the seat's cards."""
+
+    __slots__ = ("catalogue_fields", "binding", "view", "part", "memo", "seat")
+
+    def __init__(self, catalogue_fields: Mapping[str, str], binding: Binding, view: Mapping[str, Any],
+                 part: Mapping[str, Any], memo: Memo, seat: int) -> None:
+        self.catalogue_fields, self.binding, self.view, self.part = catalogue_fields, binding, view, part
+        self.memo, self.seat = memo, seat
+
+    def __call__(self) -> CardNames | None:
+        """The seat's card names (None: its view carries no catalogue)."""
+        found = seat_catalogues(self.catalogue_fields, catalogues(self.catalogue_fields, self.view), self.part)
+        if not found:
+            return None
+        # a card's words are found once a game (again only when its catalogue entry is a new object)
+        worded = self.memo.get((CARDS_SLOT, self.seat), None, dict)
+        return CardNames(found, self.binding.card_words, worded)
+
+
+def seat_catalogues(catalogue_fields: Mapping[str, str], shared: tuple[tuple[Mapping[str, Any], str | None], ...],
+                    part: Mapping[str, Any]) -> tuple[tuple[Mapping[str, Any], str | None], ...]:
+    """The catalogues a seat's card ids are looked up in: its part's first (its own cards), then the public ones."""
+    own = catalogues(catalogue_fields, part) if "card_info" in part or not catalogue_fields.keys().isdisjoint(part) \
+        else ()
+    return own + shared if own else shared
 
 
 def card_names(catalogue_fields: Mapping[str, str], binding: Binding,
                shared: tuple[tuple[Mapping[str, Any], str | None], ...], part: Mapping[str, Any]) -> CardNames | None:
     """A seat's card ids in words (its part's catalogues first: its own cards, then the public ones); None when
     its view carries no catalogue."""
-    own = catalogues(catalogue_fields, part) if "card_info" in part or not catalogue_fields.keys().isdisjoint(part) \
-        else ()
-    found = own + shared if own else shared
+    found = seat_catalogues(catalogue_fields, shared, part)
     return CardNames(found, binding.card_words) if found else None
 
 
 def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
                old: Mapping[str, Any] | None, ballots: int, memo: Memo | None = None,
-               seat: int = 0, key: bytes = b"", cards: CardNames | None = None, *, seat_fields: AbstractSet[str]
-               ) -> tuple[Mapping[str, Any], int]:
+               seat: int = 0, key: bytes = b"", cards: Callable[[], CardNames | None] | None = None, *,
+               seat_fields: AbstractSet[str]) -> tuple[Mapping[str, Any], int]:
     """A seat's prompt offering `legal` (`private`: what its view adds to the public one; `seat_fields`: the
     game's fields holding a seat, named by the seat's name) and the ballot counter after it; the ballot id stays
     the same while its choices do, and an unchanged prompt is `old`
     itself. With the game's `memo`, a seat offered the same choices as at its last prompt starting with the
-    same kind of action (e.g. a vote, round after round) gets the option list built then; `cards` names the
-    seat's card ids in words."""
+    same kind of action (e.g. a vote, round after round) gets the option list built then; `cards` gives the
+    seat's card ids in words, asked only when options are built."""
     if old is not None and same_choices(old, legal):
         if old["info"] is private or old["info"] == private:  # the same message, labels not rebuilt
             return old, ballots
@@ -315,7 +347,7 @@ def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, 
     ballots += 1
     ballot = ballot_id(key, game_id, ballots)
     if memo is None:
-        return prompt(ballot, legal, names, seat_fields, private, cards=cards), ballots
+        return prompt(ballot, legal, names, seat_fields, private, cards=None if cards is None else cards()), ballots
     return prompt(ballot, legal, names, seat_fields, private,
                   reused_options(memo, seat, legal, names, seat_fields, cards)), ballots
 
@@ -329,7 +361,8 @@ def ballot_id(key: bytes, game_id: int, number: int) -> str:
 
 
 def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: list[str],
-                   seat_fields: AbstractSet[str], cards: CardNames | None = None) -> list[dict[str, Any]]:
+                   seat_fields: AbstractSet[str], cards: Callable[[], CardNames | None] | None = None
+                   ) -> list[dict[str, Any]]:
     """`options_of(legal, names, seat_fields)`, reusing the seat's last option list of the same kind of first
     action (one
     slot per seat and kind: a seat's vote or location choice comes back round after round with other prompts
@@ -340,7 +373,7 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
     slot = (OPTIONS_SLOT, seat, legal[0].get("type"))
     last = memo.last(slot)
     if last is None or (last[0] is not names and last[0] != names):
-        options = options_of(legal, names, seat_fields, cards=cards)
+        options = options_of(legal, names, seat_fields, cards=None if cards is None else cards())
     else:
         old = last[1]
         n, m = len(legal), len(old)
@@ -353,14 +386,16 @@ def reused_options(memo: Memo, seat: int, legal: list[dict[str, Any]], names: li
         first = legal[0]
         if type(first) is not dict and getattr(first, "option_words", None) is not None:
             # actions carrying their words: options built anew cost less than finding and renumbering old ones
-            options = old[:same] + options_of(legal, names, seat_fields, same, cards=cards)
+            options = old[:same] + options_of(legal, names, seat_fields, same,
+                                              cards=None if cards is None else cards())
             memo.put(slot, names, options)
             return options
         end = 0  # equal actions at the end of both lists
         while end < n - same and end < m - same and ((was := old[m - 1 - end]["action"]) is legal[n - 1 - end]
                                                       or was == legal[n - 1 - end]):
             end += 1
-        options = old[:same] + options_of(legal, names, seat_fields, same, n - end, cards)
+        options = old[:same] + options_of(legal, names, seat_fields, same, n - end,
+                                          None if cards is None else cards())
         options += old[m - end:] if n == m else [{**o, "value": i} for i, o in enumerate(old[m - end:], n - end)]
     memo.put(slot, names, options)
     return options
@@ -372,6 +407,7 @@ BALLOT_TAG = 12
 below the protocol's 64-character id."""
 FIELDS_SLOT = "prompt.seat_fields"
 CATALOGUES_SLOT = "prompt.catalogue_fields"
+CARDS_SLOT = "prompt.card_names"
 """The memo slot of the game's seat fields (its declaration's, read once per game as its binding's facts are)."""
 SEATS_SLOT = "publish.seats"
 """Memo slot of the seat colours, names and snapshot seats (key: the seat config and the game's seat count)."""
