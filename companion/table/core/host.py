@@ -117,15 +117,24 @@ def new_game(state: TableState, cmd: c.NewGame, ctx: Context) -> Step:
     return Step(state, (row,), tuple(effects), reply, fault_zone="center")
 
 
+def _closed(session: Session | None, verb: str) -> Refusal | None:
+    """Why a game cannot be undone or redone now (`no_game`, or `game_revealed` once it is over: its outcome and
+    the reveal showed everyone every secret), else None."""
+    if session is None or session.ended not in (None, "finished"):
+        return Refusal("no_game", f"No game to {verb} in.")
+    if session.ended is not None:
+        return Refusal("game_revealed", "The game is over and its secrets were shown to everyone: nothing in it "
+                                        "can be undone or redone. Start a new game.")
+    return None
+
+
 def _undo(state: TableState, cmd: c.Undo, ctx: Context) -> Step:
     """Undo the last player action and the chance actions after it: replay all but them. A finished game is never
     reopened: its outcome and the reveal showed everyone every secret (`game_revealed`)."""
     session = state.session
-    if session is None or session.ended not in (None, "finished"):
-        return Step(state, reply=Refusal("no_game", "No game to undo in."))
-    if session.ended is not None:
-        return Step(state, reply=Refusal("game_revealed", "The game is over and its secrets were shown to everyone: "
-                                                          "nothing in it can be undone or redone. Start a new game."))
+    closed = _closed(session, "undo")
+    if closed is not None or session is None:
+        return Step(state, reply=closed)
     keep = max((i for i, a in enumerate(session.actions) if a.get("seat", -1) != -1), default=None)
     if keep is None:
         return Step(state, reply=Refusal("nothing_to_undo", "No player action to undo."))
@@ -142,11 +151,9 @@ def _redo(state: TableState, cmd: c.Redo, ctx: Context) -> Step:
     journaled (nothing is drawn again). Any new action empties what there is to redo, so a game can only end by
     a new action and a finished game has nothing to redo: refused `game_revealed`, as its undo is."""
     session = state.session
-    if session is None or session.ended not in (None, "finished"):
-        return Step(state, reply=Refusal("no_game", "No game to redo in."))
-    if session.ended is not None:
-        return Step(state, reply=Refusal("game_revealed", "The game is over and its secrets were shown to everyone: "
-                                                          "nothing in it can be undone or redone. Start a new game."))
+    closed = _closed(session, "redo")
+    if closed is not None or session is None:
+        return Step(state, reply=closed)
     again = session.next_redo()
     if not again:
         return Step(state, reply=Refusal("nothing_to_redo", "Nothing to redo: no undo since the last action."))
