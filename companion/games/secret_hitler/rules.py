@@ -127,7 +127,6 @@ class SecretHitler(Rules[State]):
     def _seat_own(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
         return seat_own(state, seat)
 
-
     def _outcome(self, state: State) -> Outcome | None:
         return state.result
 

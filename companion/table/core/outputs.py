@@ -303,29 +303,21 @@ class CardsOf:
         self.memo, self.seat = memo, seat
 
     def __call__(self) -> CardNames | None:
-        """The seat's card names (None: its view carries no catalogue)."""
-        found = seat_catalogues(self.catalogue_fields, catalogues(self.catalogue_fields, self.view), self.part)
-        if not found:
-            return None
-        # a card's words are found once a game (again only when its catalogue entry is a new object)
-        worded = self.memo.get((CARDS_SLOT, self.seat), None, dict)
-        return CardNames(found, self.binding.card_words, worded)
-
-
-def seat_catalogues(catalogue_fields: Mapping[str, str], shared: tuple[tuple[Mapping[str, Any], str | None], ...],
-                    part: Mapping[str, Any]) -> tuple[tuple[Mapping[str, Any], str | None], ...]:
-    """The catalogues a seat's card ids are looked up in: its part's first (its own cards), then the public ones."""
-    own = catalogues(catalogue_fields, part) if "card_info" in part or not catalogue_fields.keys().isdisjoint(part) \
-        else ()
-    return own + shared if own else shared
+        """The seat's card names (None: its view carries no catalogue); a card's words are found once a game (again
+        only when its catalogue entry is a new object)."""
+        return card_names(self.catalogue_fields, self.binding, catalogues(self.catalogue_fields, self.view), self.part,
+                          self.memo.get((CARDS_SLOT, self.seat), None, dict))
 
 
 def card_names(catalogue_fields: Mapping[str, str], binding: Binding,
-               shared: tuple[tuple[Mapping[str, Any], str | None], ...], part: Mapping[str, Any]) -> CardNames | None:
-    """A seat's card ids in words (its part's catalogues first: its own cards, then the public ones); None when
-    its view carries no catalogue."""
-    found = seat_catalogues(catalogue_fields, shared, part)
-    return CardNames(found, binding.card_words) if found else None
+               shared: tuple[tuple[Mapping[str, Any], str | None], ...], part: Mapping[str, Any],
+               worded: dict[str, Any] | None = None) -> CardNames | None:
+    """A seat's card ids in words (its part's catalogues first: its own cards, then the public ones), with the
+    words `worded` kept from earlier publishes; None when its view carries no catalogue."""
+    own = catalogues(catalogue_fields, part) if "card_info" in part or not catalogue_fields.keys().isdisjoint(part) \
+        else ()
+    found = own + shared if own else shared
+    return CardNames(found, binding.card_words, worded) if found else None
 
 
 def prompt_for(game_id: int, legal: list[dict[str, Any]], private: Mapping[str, Any], names: list[str],
