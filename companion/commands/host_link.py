@@ -4,9 +4,7 @@ on this computer (it works even while the PIN is refused to everyone)."""
 from __future__ import annotations
 
 import argparse
-import fcntl
 import ipaddress
-import os
 import sys
 from pathlib import Path
 
@@ -50,20 +48,10 @@ def base_urls(cfg: TableConfig) -> list[tuple[str, str]]:
 
 
 def table_running(directory: Path) -> bool:
-    """Whether a table holds the data directory's lock now (the lock file is only looked at, never made)."""
-    from companion.table.dbfile import LOCK_NAME
+    """Whether a table holds the data directory's lock now."""
+    from companion.table.dbfile import held_lock_text
 
-    try:
-        fd = os.open(directory / LOCK_NAME, os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    finally:
-        os.close(fd)  # closing drops a lock taken here at once
-    return False
+    return held_lock_text(directory) is not None
 
 
 def served_config(cfg: TableConfig, directory: Path) -> TableConfig:

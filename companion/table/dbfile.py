@@ -271,9 +271,9 @@ def backup_database(source: Path, target: Path, overwrite: bool = False) -> Back
     return BackupResult(target, target.stat().st_size, int(games), int(actions), time.perf_counter() - started)
 
 
-def served_address(directory: Path) -> tuple[str, int] | None:
-    """(host, port) a table running on this data directory announced in its lock file, or None (no table
-    runs there, or it announced nothing readable)."""
+def held_lock_text(directory: Path) -> str | None:
+    """What the table holding this data directory's lock wrote in it (its pid, and where it serves once it
+    announced it), or None when no table holds it. The lock file is only looked at, never made."""
     try:
         fd = os.open(directory / LOCK_NAME, os.O_RDONLY)
     except OSError:
@@ -282,9 +282,16 @@ def served_address(directory: Path) -> tuple[str, int] | None:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:  # held: a table runs there, so what it wrote is current
-            lines = os.read(fd, 512).decode(errors="replace").split("\n")
-            host, _, port = (lines[1] if len(lines) > 1 else "").rpartition(" ")
-            return (host, int(port)) if host and port.isdigit() and 0 < int(port) < 65536 else None
+            return os.read(fd, 512).decode(errors="replace")
         return None  # nobody holds it (closing drops the lock taken here at once)
     finally:
         os.close(fd)
+
+
+def served_address(directory: Path) -> tuple[str, int] | None:
+    """(host, port) a table running on this data directory announced in its lock file, or None (no table
+    runs there, or it announced nothing readable)."""
+    text = held_lock_text(directory)
+    lines = [] if text is None else text.split("\n")
+    host, _, port = (lines[1] if len(lines) > 1 else "").rpartition(" ")
+    return (host, int(port)) if host and port.isdigit() and 0 < int(port) < 65536 else None
